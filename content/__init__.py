@@ -1,0 +1,1 @@
+"""Clue-card decks and other card lists (YAML)."""

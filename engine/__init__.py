@@ -1,0 +1,1 @@
+"""The generic turn-and-phase interpreter. It knows no game by name."""

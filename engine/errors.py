@@ -1,0 +1,120 @@
+"""The one error family of davinci.
+
+Every mistake a user can cause (bad YAML, bad schema, bad expression, illegal action,
+corrupt save) is raised as a `DavinciError` subclass carrying a stable code and, where
+one exists, a source location. The CLI prints `path:line:col: CODE message` and exits
+non-zero; it never shows a Python traceback for these.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, order=True)
+class SourceLocation:
+    """A position in a source file; line and col are 1-based."""
+
+    path: str
+    line: int = 0
+    col: int = 0
+
+    def __str__(self) -> str:
+        if self.line <= 0:
+            return self.path
+        return f"{self.path}:{self.line}:{self.col}"
+
+
+class DavinciError(Exception):
+    """Root of every error a user can cause."""
+
+    code: str = "DV000"
+
+    def __init__(
+        self,
+        message: str,
+        location: SourceLocation | None = None,
+        code: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.location = location
+        if code is not None:
+            self.code = code
+
+    def __str__(self) -> str:
+        if self.location is not None:
+            return f"{self.location}: {self.code} {self.message}"
+        return f"{self.code} {self.message}"
+
+
+class YamlError(DavinciError):
+    """The file is not acceptable YAML (syntax, duplicate keys, aliases, size, depth, encoding)."""
+
+    code = "DV001"
+
+
+class SchemaError(DavinciError):
+    """The YAML does not match its JSON Schema."""
+
+    code = "DV010"
+
+
+class RefError(DavinciError):
+    """An id does not resolve, or is defined twice."""
+
+    code = "DV020"
+
+
+class PackError(DavinciError):
+    """A content pack is malformed or points outside its folder."""
+
+    code = "DV030"
+
+
+class ExprSyntaxError(DavinciError):
+    """A rule expression does not parse."""
+
+    code = "DV040"
+
+
+class ExprTypeError(DavinciError):
+    """A rule expression is well-formed but wrong: unknown name, bad types, bad arity."""
+
+    code = "DV041"
+
+
+class EvalError(DavinciError):
+    """A rule expression failed while being evaluated (division by zero, empty max...)."""
+
+    code = "DV042"
+
+
+class DefinitionError(DavinciError):
+    """A game definition is inconsistent in a way the schema cannot see."""
+
+    code = "DV050"
+
+
+class IllegalAction(DavinciError):
+    """An action was not legal in the current state; the message says why."""
+
+    code = "DV060"
+
+
+class SaveError(DavinciError):
+    """A save file or log is corrupt, truncated, edited or for other content."""
+
+    code = "DV070"
+
+
+class ReplayMismatch(SaveError):
+    """Replaying a log diverged from what the log recorded."""
+
+    code = "DV071"
+
+
+class UsageError(DavinciError):
+    """A command-line value is invalid (unknown game, bad setting value...)."""
+
+    code = "DV080"

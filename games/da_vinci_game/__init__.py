@@ -1,0 +1,1 @@
+"""Strategy code for this game's bots (rules live in the YAML)."""
