@@ -1,0 +1,352 @@
+"""Generic answer matching for typed answers to clues.
+
+Players type answers quickly under a timer, so two answers that differ only in case,
+accents, punctuation, spacing, a leading article, or in writing a number as digits or
+words are the same answer. A single slip of the keyboard is forgiven only in long
+answers, where it cannot turn one real answer into another.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+
+__all__ = [
+    "normalise",
+    "number_value",
+    "answer_matches",
+    "match_key",
+    "edit_distance",
+    "letters_only",
+]
+
+# Letters that NFKD leaves alone but that a player without the key will type as ASCII.
+_TRANSLITERATE = {
+    "æ": "ae",
+    "œ": "oe",
+    "ø": "o",
+    "ł": "l",
+    "đ": "d",
+    "ð": "d",
+    "þ": "th",
+    "ı": "i",
+    "ŀ": "l",
+}
+
+_ARTICLES = ("the", "a", "an")
+
+# Dashes and slashes separate words ("Spider-Man", "AC/DC"); apostrophes, full stops and
+# the like join them ("St. Paul's" is "st pauls").
+_SEPARATORS = frozenset("/\\_|~")
+
+
+def _fold_char(ch: str) -> str:
+    """Map one case-folded, decomposed character to what it contributes to a normal form."""
+    if ch in _TRANSLITERATE:
+        return _TRANSLITERATE[ch]
+    cat = unicodedata.category(ch)
+    if cat[0] in "LN":
+        return ch
+    if cat == "Mn":
+        return ""  # combining accent left by NFKD
+    if cat[0] == "Z" or ch.isspace() or cat == "Pd" or ch in _SEPARATORS:
+        return " "
+    if ch == "&":
+        return " and "
+    return ""
+
+
+def _fold(text: str) -> str:
+    """Case-fold, strip accents and punctuation, collapse spaces; keeps articles."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    # A comma inside a number ("1,000") groups digits; any other mark between digits
+    # ("3.5", "10:30") must keep them apart rather than fuse them into a new number.
+    decomposed = re.sub(r"(?<=\d),(?=\d{3}(?!\d))", "", decomposed)
+    decomposed = re.sub(r"(?<=\d)[^\w\s](?=\d)", " ", decomposed)
+    folded = "".join(_fold_char(ch) for ch in decomposed)
+    # Casefolding after decomposition catches letters whose fold only exists precomposed.
+    return " ".join(unicodedata.normalize("NFKD", folded).casefold().split())
+
+
+def normalise(text: str) -> str:
+    """Return the comparable form of an answer: folded case, no accents or punctuation, no leading article."""
+    words = _fold(text).split()
+    if len(words) > 1 and words[0] in _ARTICLES:
+        words = words[1:]
+    return " ".join(words)
+
+
+def letters_only(text: str) -> str:
+    """Return only the letters of `text`, lower-cased and without accents (used for anagram checks)."""
+    return "".join(ch for ch in _fold(text) if ch.isalpha())
+
+
+_UNITS = {
+    "zero": 0,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+}
+_TEENS = {
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+    "sixteen": 16,
+    "seventeen": 17,
+    "eighteen": 18,
+    "nineteen": 19,
+}
+_TENS = {
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fourty": 40,  # a common misspelling; accepting it costs nothing
+    "fifty": 50,
+    "sixty": 60,
+    "seventy": 70,
+    "eighty": 80,
+    "ninety": 90,
+}
+_SCALES = (("billion", 10**9), ("million", 10**6), ("thousand", 1000))
+NUMBER_WORDS = (
+    frozenset(_UNITS) | frozenset(_TEENS) | frozenset(_TENS) | {"hundred", "and"} | {s for s, _ in _SCALES}
+)
+
+
+class _Words:
+    """A cursor over number words; parsing methods return None and leave the cursor alone on failure."""
+
+    def __init__(self, words: Sequence[str]) -> None:
+        self.words = list(words)
+        self.pos = 0
+
+    def peek(self) -> str | None:
+        return self.words[self.pos] if self.pos < len(self.words) else None
+
+    def take(self, word: str) -> bool:
+        if self.peek() == word:
+            self.pos += 1
+            return True
+        return False
+
+    def below_hundred(self) -> int | None:
+        word = self.peek()
+        if word is None:
+            return None
+        if word in _TEENS:
+            self.pos += 1
+            return _TEENS[word]
+        if word in _UNITS and word != "zero":
+            self.pos += 1
+            return _UNITS[word]
+        if word in _TENS:
+            self.pos += 1
+            unit = self.peek()
+            if unit is not None and unit in _UNITS and unit != "zero":
+                self.pos += 1
+                return _TENS[word] + _UNITS[unit]
+            return _TENS[word]
+        return None
+
+    def below_thousand(self) -> int | None:
+        start = self.pos
+        if self.peek() == "a" and self.pos + 1 < len(self.words) and self.words[self.pos + 1] == "hundred":
+            self.pos += 1
+            head: int | None = 1
+        else:
+            head = self.below_hundred()
+        if head is None:
+            self.pos = start
+            return None
+        if not self.take("hundred"):
+            return head
+        value = head * 100
+        mark = self.pos
+        self.take("and")
+        rest = self.below_hundred()
+        if rest is None:
+            self.pos = mark  # a dangling "and" belongs to nobody: reject later
+            return value
+        return value + rest
+
+    def group_head(self) -> int | None:
+        """A multiplier before a scale word: "a thousand" is one thousand."""
+        if self.peek() == "a" and self.pos + 1 < len(self.words):
+            nxt = self.words[self.pos + 1]
+            if any(nxt == name for name, _ in _SCALES):
+                self.pos += 1
+                return 1
+        return self.below_thousand()
+
+
+_SCALE_VALUES = dict(_SCALES)
+
+
+def _words_value(words: Sequence[str]) -> int | None:
+    """Value of a whole sequence of English number words, or None if it is not exactly one number."""
+    if list(words) == ["zero"]:
+        return 0
+    value = _scaled_value(words)
+    if value is None:
+        value = _year_value(words)
+    return value
+
+
+def _scaled_value(words: Sequence[str]) -> int | None:
+    """Parse "two million three hundred thousand and five": groups below 1000 times falling scales."""
+    cur = _Words(words)
+    total = 0
+    last_scale: int | None = None
+    first = True
+    while cur.peek() is not None:
+        if not first:
+            cur.take("and")  # "two thousand and five"
+        first = False
+        head = cur.group_head()
+        if head is None:
+            return None
+        scale = _SCALE_VALUES.get(cur.peek() or "")
+        if scale is None:
+            return total + head if cur.peek() is None else None
+        # Scales must fall strictly: "five thousand two million" is not a number.
+        if last_scale is not None and scale >= last_scale:
+            return None
+        cur.pos += 1
+        last_scale = scale
+        total += head * scale
+    return None if first else total
+
+
+def _year_value(words: Sequence[str]) -> int | None:
+    """Parse the way years are said: "nineteen eighty-four" is 1984."""
+    cur = _Words(words)
+    high = cur.below_hundred()
+    low = cur.below_hundred()
+    if high is None or low is None or cur.peek() is not None or high < 10 or low < 10:
+        return None
+    return high * 100 + low
+
+
+_DIGITS = re.compile(r"[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)")
+_GROUPED_DIGITS = re.compile(r"\d{1,3}(?: \d{3})+")
+
+
+def number_value(text: str) -> int | None:
+    """Return the integer written in `text` as digits or English words ("twenty-one"), else None."""
+    raw = text.strip()
+    if _DIGITS.fullmatch(raw):
+        return int(raw.replace(",", ""))
+    folded = _fold(raw)
+    if _GROUPED_DIGITS.fullmatch(folded):
+        return int(folded.replace(" ", ""))
+    words = folded.split()
+    if not words:
+        return None
+    sign = 1
+    if words[0] in ("minus", "negative") and len(words) > 1:
+        sign, words = -1, words[1:]
+    if _DIGITS.fullmatch(" ".join(words)):
+        return sign * int(words[0])
+    value = _words_value(words)
+    return None if value is None else sign * value
+
+
+def _digits_for_number_words(words: Sequence[str]) -> list[str]:
+    """Replace each maximal run of number words by its digits, so "Ocean's Eleven" matches "Oceans 11"."""
+    out: list[str] = []
+    i = 0
+    while i < len(words):
+        run_end = i
+        while run_end < len(words) and (words[run_end] in NUMBER_WORDS or words[run_end] == "a"):
+            run_end += 1
+        # Longest prefix of the run that reads as one number; runs are short, so this is cheap.
+        for j in range(run_end, i, -1):
+            value = _words_value(words[i:j])
+            if value is not None:
+                out.append(str(value))
+                i = j
+                break
+        else:
+            out.append(words[i])
+            i += 1
+    return out
+
+
+def match_key(text: str) -> str:
+    """Return the key two answers share when they count as the same answer (before typo tolerance)."""
+    return " ".join(_digits_for_number_words(normalise(text).split()))
+
+
+def edit_distance(a: str, b: str, limit: int | None = None) -> int:
+    """Damerau-Levenshtein distance (optimal string alignment: adjacent swaps count once).
+
+    With `limit`, any distance above it may be reported as `limit + 1` (faster early exit).
+    """
+    if a == b:
+        return 0
+    if limit is not None and abs(len(a) - len(b)) > limit:
+        return limit + 1
+    prev2: list[int] = []
+    prev = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        cur = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = 0 if a[i - 1] == b[j - 1] else 1
+            best = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                best = min(best, prev2[j - 2] + 1)
+            cur[j] = best
+        if limit is not None and min(cur) > limit:
+            return limit + 1
+        prev2, prev = prev, cur
+    return prev[len(b)]
+
+
+def _one_matches(
+    given_key: str, given_number: int | None, answer: str | int, tolerance: int, min_len: int
+) -> bool:
+    if isinstance(answer, int) and not isinstance(answer, bool):
+        return given_number == answer
+    answer_text = str(answer)
+    answer_number = number_value(answer_text)
+    if answer_number is not None:
+        return given_number == answer_number
+    key = match_key(answer_text)
+    if not key:
+        return False
+    if given_key == key or given_key.replace(" ", "") == key.replace(" ", ""):
+        return True
+    if tolerance <= 0 or sum(ch.isalpha() for ch in key) < min_len:
+        return False
+    # A slip may never change a number inside the answer ("Apollo 13" is not "Apollo 12").
+    if re.findall(r"\d+", given_key) != re.findall(r"\d+", key):
+        return False
+    return edit_distance(given_key.replace(" ", ""), key.replace(" ", ""), tolerance) <= tolerance
+
+
+def answer_matches(
+    given: str,
+    answer: str | int,
+    alternates: Sequence[str | int] = (),
+    typo_tolerance: int = 1,
+    typo_min_length: int = 8,
+) -> bool:
+    """True when `given` is the answer or an accepted alternate, after normalising (see module doc)."""
+    given_key = match_key(given)
+    if not given_key:
+        return False
+    given_number = number_value(given)
+    return any(
+        _one_matches(given_key, given_number, candidate, typo_tolerance, typo_min_length)
+        for candidate in (answer, *alternates)
+    )

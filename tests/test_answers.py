@@ -1,0 +1,172 @@
+"""Answer matching: what a player may type and still be right."""
+
+from __future__ import annotations
+
+import pytest
+from davinci.engine.answers import answer_matches, edit_distance, letters_only, normalise, number_value
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("The Louvre", "louvre"),
+        ("  MONA   lisa ", "mona lisa"),
+        ("Crème Brûlée", "creme brulee"),
+        ("St. Paul's Cathedral", "st pauls cathedral"),
+        ("Spider-Man", "spider man"),
+        ("AC/DC", "ac dc"),
+        ("Romeo & Juliet", "romeo and juliet"),
+        ("An Inspector Calls", "inspector calls"),
+        ("A Midsummer Night's Dream", "midsummer nights dream"),
+        ("Straße", "strasse"),
+        ("Ærøskøbing", "aeroskobing"),
+        ("The", "the"),  # an answer that is only an article keeps it
+        ("Theatre", "theatre"),  # "the" inside a word is not an article
+        ("", ""),
+        ("?!", ""),
+    ],
+)
+def test_normalise_folds_case_accents_punctuation_and_leading_articles(text: str, expected: str) -> None:
+    assert normalise(text) == expected
+
+
+def test_normalise_drops_only_one_leading_article() -> None:
+    assert normalise("The A-Team") == "a team"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("7", 7),
+        (" 42 ", 42),
+        ("1,000", 1000),
+        ("-3", -3),
+        ("zero", 0),
+        ("seven", 7),
+        ("Thirteen", 13),
+        ("twenty-one", 21),
+        ("twenty one", 21),
+        ("ninety", 90),
+        ("one hundred and five", 105),
+        ("a hundred", 100),
+        ("twelve hundred", 1200),
+        ("two thousand and five", 2005),
+        ("nine thousand nine hundred and ninety-nine", 9999),
+        ("a thousand", 1000),
+        ("three million two hundred thousand", 3_200_000),
+        ("nineteen eighty-four", 1984),
+        ("minus seven", -7),
+    ],
+)
+def test_number_value_reads_digits_and_english_words(text: str, expected: int) -> None:
+    assert number_value(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "seven dwarfs",
+        "one two",
+        "hundred",
+        "one hundred and",
+        "five thousand two million",
+        "3.5",
+        "1,00",
+        "a",
+    ],
+)
+def test_number_value_refuses_what_is_not_exactly_one_number(text: str) -> None:
+    assert number_value(text) is None
+
+
+def test_every_number_below_ten_thousand_round_trips_through_words() -> None:
+    units = "zero one two three four five six seven eight nine".split()
+    teens = "ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split()
+    tens = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
+
+    def say(n: int) -> str:
+        parts: list[str] = []
+        if n >= 1000:
+            parts += [units[n // 1000], "thousand"]
+            n %= 1000
+        if n >= 100:
+            parts += [units[n // 100], "hundred"]
+            n %= 100
+            if n:
+                parts.append("and")
+        if n >= 20:
+            parts.append(tens[n // 10] + ("-" + units[n % 10] if n % 10 else ""))
+        elif n >= 10:
+            parts.append(teens[n - 10])
+        elif n:
+            parts.append(units[n])
+        return " ".join(parts)
+
+    for n in range(1, 10000):
+        assert number_value(say(n)) == n, say(n)
+
+
+def test_exact_answers_match_after_normalising() -> None:
+    assert answer_matches("the mona lisa", "Mona Lisa")
+    assert answer_matches("LOUVRE!", "The Louvre")
+    assert answer_matches("creme brulee", "Crème brûlée")
+    assert answer_matches("spiderman", "Spider-Man")
+    assert not answer_matches("Mona", "Mona Lisa")
+    assert not answer_matches("", "Mona Lisa")
+    assert not answer_matches("   ", "Mona Lisa")
+
+
+def test_alternates_are_accepted_answers() -> None:
+    assert answer_matches("Everest", "Mount Everest", ["Everest", "Sagarmatha"])
+    assert answer_matches("sagarmatha", "Mount Everest", ["Everest", "Sagarmatha"])
+    assert not answer_matches("K2", "Mount Everest", ["Everest"])
+
+
+def test_numbers_are_equal_by_value_as_digits_or_words() -> None:
+    assert answer_matches("12", 12)
+    assert answer_matches("twelve", 12)
+    assert answer_matches("Twelve.", "12")
+    assert answer_matches("one hundred and five", 105)
+    assert not answer_matches("13", 12)
+    assert not answer_matches("twelve apples", 12)
+    assert answer_matches("0", 0)
+    assert not answer_matches("", 0)
+
+
+def test_numbers_inside_titles_may_be_written_either_way() -> None:
+    assert answer_matches("Oceans 11", "Ocean's Eleven")
+    assert answer_matches("catch twenty-two", "Catch-22")
+    assert answer_matches("1984", "Nineteen Eighty-Four")
+
+
+def test_one_typo_is_forgiven_only_in_long_answers() -> None:
+    assert answer_matches("Stonehnege", "Stonehenge")  # swapped letters
+    assert answer_matches("Stonhenge", "Stonehenge")  # missing letter
+    assert answer_matches("Stonehenge", "Stone henge")
+    assert not answer_matches("Stnhenge", "Stonehenge")  # two slips
+    assert not answer_matches("Pariss", "Paris")  # too short to forgive
+    assert not answer_matches("Rime", "Rome")
+
+
+def test_typo_tolerance_is_configurable() -> None:
+    assert not answer_matches("Stonhenge", "Stonehenge", typo_tolerance=0)
+    assert answer_matches("Stnhenge", "Stonehenge", typo_tolerance=2)
+    assert answer_matches("Pariss", "Paris", typo_min_length=5)
+
+
+def test_a_typo_never_changes_a_number_in_the_answer() -> None:
+    assert not answer_matches("Apollo 12", "Apollo 13", typo_min_length=1)
+    assert not answer_matches("Fahrenheit 450", "Fahrenheit 451")
+
+
+def test_edit_distance_counts_an_adjacent_swap_once() -> None:
+    assert edit_distance("abcd", "abdc") == 1
+    assert edit_distance("kitten", "sitting") == 3
+    assert edit_distance("", "abc") == 3
+    assert edit_distance("abcdef", "uvwxyz", limit=1) == 2
+
+
+def test_letters_only_keeps_letters_for_anagram_checks() -> None:
+    assert letters_only("Mona Lisa!") == "monalisa"
+    assert letters_only("Brontë, 1847") == "bronte"
