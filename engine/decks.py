@@ -1,0 +1,262 @@
+"""Clue-card decks as frozen definitions, built from validated deck and deck-overlay files.
+
+A deck file (`kind: deck`) defines a deck; a deck-overlay file (`kind: deck-overlay`,
+`extends: <deck id>`) adds cards to a deck defined elsewhere, usually by another pack.
+Which way a card is presented is decided by its fields, never by the deck's name: a card
+with an `anagram` is revealed in two steps (the anagram, then the hint and word lengths
+when the clock starts); any other card shows its `clue`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+from davinci.engine.errors import DavinciError, RefError, SourceLocation, UsageError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from davinci.engine.packs import Pack
+    from davinci.engine.rng import Rng
+
+__all__ = [
+    "Card",
+    "Deck",
+    "DocLike",
+    "card_from_data",
+    "deck_from_doc",
+    "apply_overlay",
+    "merge_decks",
+    "load_decks",
+    "draw_practice_card",
+    "find_deck",
+]
+
+
+class DocLike(Protocol):
+    """What deck building needs from a loaded YAML document (see engine.yamlload.Doc)."""
+
+    path: str
+    data: Any
+
+    def loc(self, path: Sequence[str | int], key: bool = False) -> SourceLocation: ...
+
+
+@dataclass(frozen=True)
+class Card:
+    """One clue card; `clue` or `anagram` holds what is shown first."""
+
+    id: str
+    deck: str
+    difficulty: int
+    answer: str | int
+    alternates: tuple[str | int, ...] = ()
+    clue: str | None = None
+    letters: int | None = None
+    anagram: str | None = None
+    hint: str | None = None
+    lengths: str | None = None
+    notes: str | None = None
+    location: SourceLocation = field(default=SourceLocation("<memory>"), compare=False)
+
+    @property
+    def accepted(self) -> tuple[str | int, ...]:
+        """The answer followed by its alternates."""
+        return (self.answer, *self.alternates)
+
+    @property
+    def two_step(self) -> bool:
+        """True when the card is revealed in two steps (first the anagram, then hint and lengths)."""
+        return self.anagram is not None
+
+    def first_reveal(self) -> list[str]:
+        """Lines read out before the clock starts (only for two-step cards), else empty."""
+        return _lines(self.anagram) if self.anagram is not None else []
+
+    def timed_reveal(self) -> list[str]:
+        """Lines shown when the clock starts."""
+        if self.anagram is not None:
+            lines = _lines(self.hint)
+            if self.lengths:
+                lines.append(self.lengths)
+            return lines
+        lines = _lines(self.clue)
+        if self.letters is not None:
+            lines.append(f"({self.letters})")
+        return lines
+
+
+def _lines(text: str | None) -> list[str]:
+    if not text:
+        return []
+    return [line.rstrip() for line in text.strip("\n").splitlines()]
+
+
+@dataclass(frozen=True)
+class Deck:
+    """A deck of clue cards, base cards first, then cards added by overlays in pack order."""
+
+    id: str
+    name: str
+    category: str
+    description: str
+    cards: tuple[Card, ...]
+    location: SourceLocation = field(default=SourceLocation("<memory>"), compare=False)
+    overlays: tuple[str, ...] = ()
+
+    def card(self, card_id: str) -> Card:
+        """The card with this id (UsageError if there is none)."""
+        for c in self.cards:
+            if c.id == card_id:
+                return c
+        raise UsageError(f"deck '{self.id}' has no card '{card_id}'")
+
+    def with_difficulty(self, difficulty: int | None) -> tuple[Card, ...]:
+        """Cards of one difficulty (all cards for None)."""
+        if difficulty is None:
+            return self.cards
+        return tuple(c for c in self.cards if c.difficulty == difficulty)
+
+
+def _opt_str(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+def card_from_data(data: Mapping[str, Any], deck_id: str, location: SourceLocation) -> Card:
+    """Build a Card from one validated card mapping."""
+    answer = data["answer"]
+    if not isinstance(answer, int) or isinstance(answer, bool):
+        answer = str(answer)
+    alternates: list[str | int] = []
+    for alt in data.get("alternates") or ():
+        alternates.append(alt if isinstance(alt, int) and not isinstance(alt, bool) else str(alt))
+    letters = data.get("letters")
+    return Card(
+        id=str(data["id"]),
+        deck=deck_id,
+        difficulty=int(data.get("difficulty", 1)),
+        answer=answer,
+        alternates=tuple(alternates),
+        clue=_opt_str(data.get("clue")),
+        letters=letters if isinstance(letters, int) and not isinstance(letters, bool) else None,
+        anagram=_opt_str(data.get("anagram")),
+        hint=_opt_str(data.get("hint")),
+        lengths=_opt_str(data.get("lengths")),
+        notes=_opt_str(data.get("notes")),
+        location=location,
+    )
+
+
+def _cards(doc: DocLike, deck_id: str) -> tuple[Card, ...]:
+    raw = doc.data.get("cards") or []
+    return tuple(card_from_data(c, deck_id, doc.loc(["cards", i])) for i, c in enumerate(raw))
+
+
+def deck_from_doc(doc: DocLike) -> Deck:
+    """Build a Deck from a validated `kind: deck` document."""
+    data = doc.data
+    deck_id = str(data["id"])
+    deck = Deck(
+        id=deck_id,
+        name=str(data.get("name", deck_id)),
+        category=str(data.get("category", deck_id)),
+        description=str(data.get("description", "")),
+        cards=_cards(doc, deck_id),
+        location=doc.loc([]),
+    )
+    _check_unique_ids(deck.cards, {})
+    return deck
+
+
+def _check_unique_ids(cards: Iterable[Card], seen: dict[str, Card]) -> None:
+    for c in cards:
+        first = seen.get(c.id)
+        if first is not None:
+            raise RefError(f"card id '{c.id}' is already used at {first.location}", c.location)
+        seen[c.id] = c
+
+
+def apply_overlay(base: Deck, overlay: DocLike) -> Deck:
+    """Return `base` with the overlay's cards appended (RefError on a card id the deck already has)."""
+    added = _cards(overlay, base.id)
+    seen = {c.id: c for c in base.cards}
+    _check_unique_ids(added, seen)
+    return Deck(
+        id=base.id,
+        name=base.name,
+        category=base.category,
+        description=base.description,
+        cards=base.cards + added,
+        location=base.location,
+        overlays=(*base.overlays, overlay.path),
+    )
+
+
+def merge_decks(docs: Iterable[DocLike]) -> dict[str, Deck]:
+    """Build decks from validated deck and deck-overlay documents: bases first, overlays in the given order."""
+    decks: dict[str, Deck] = {}
+    overlays: list[DocLike] = []
+    for doc in docs:
+        kind = doc.data.get("kind")
+        if kind == "deck-overlay":
+            overlays.append(doc)
+            continue
+        deck = deck_from_doc(doc)
+        if deck.id in decks:
+            raise RefError(
+                f"deck id '{deck.id}' is already defined at {decks[deck.id].location}", deck.location
+            )
+        decks[deck.id] = deck
+    for doc in overlays:
+        target = str(doc.data.get("extends"))
+        if target not in decks:
+            known = ", ".join(sorted(decks)) or "none"
+            raise RefError(
+                f"overlay extends unknown deck '{target}' (known decks: {known})", doc.loc(["extends"])
+            )
+        decks[target] = apply_overlay(decks[target], doc)
+    return decks
+
+
+def load_decks(packs: Sequence[Pack]) -> dict[str, Deck]:
+    """Load, validate and merge every deck and overlay listed by `packs` (in order), keyed by deck id."""
+    from davinci.engine.packs import read_doc
+    from davinci.engine.schema import validate
+
+    docs: list[DocLike] = []
+    for pack in packs:
+        for rel in pack.decks:
+            doc = read_doc(pack, rel)
+            kind = doc.data.get("kind") if isinstance(doc.data, dict) else None
+            if kind not in ("deck", "deck-overlay"):
+                raise DavinciError(f"expected a deck or deck-overlay file, found kind {kind!r}", doc.loc([]))
+            errors = validate(doc, str(kind))
+            if errors:
+                raise errors[0]
+            docs.append(doc)
+    return merge_decks(docs)
+
+
+def find_deck(decks: Mapping[str, Deck], name: str) -> Deck:
+    """The deck whose id or category is `name` (case-insensitive); UsageError listing the choices otherwise."""
+    wanted = name.strip().casefold()
+    for deck in decks.values():
+        if deck.id.casefold() == wanted:
+            return deck
+    matches = [d for d in decks.values() if d.category.casefold() == wanted]
+    if len(matches) == 1:
+        return matches[0]
+    choices = ", ".join(sorted(decks)) or "none installed"
+    raise UsageError(f"unknown clue category '{name}' (choose one of: {choices})")
+
+
+def draw_practice_card(deck: Deck, rng: Rng, difficulty: int | None = None) -> Card:
+    """A uniformly random card of `deck` (of one difficulty when given) drawn with the seeded `rng`."""
+    pool = deck.with_difficulty(difficulty)
+    if not pool:
+        have = sorted({c.difficulty for c in deck.cards})
+        raise UsageError(
+            f"deck '{deck.id}' has no cards of difficulty {difficulty}"
+            + (f" (it has {', '.join(map(str, have))})" if have else " (it is empty)")
+        )
+    return rng.choice(pool)

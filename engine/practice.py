@@ -1,0 +1,148 @@
+"""`davinci clue`: practise one clue card at the terminal, with the game's timing rule.
+
+A card with an anagram is revealed in two steps, as at the table: the anagram alone
+first (take your time to write it down), then the hint and the word lengths appear as
+the clock starts. Any other card starts the clock as soon as it is shown. The answer is
+judged by the same matching the game uses; an answer given after the time limit is too
+late, whatever it says.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Callable, Mapping, Sequence
+
+from davinci.engine.answers import answer_matches
+from davinci.engine.decks import Card, Deck, draw_practice_card, find_deck
+from davinci.engine.errors import UsageError
+from davinci.engine.rng import Rng
+from rich.console import Console
+from rich.panel import Panel
+from rich.text import Text
+
+__all__ = ["run_practice", "DEFAULT_TIME_LIMIT", "EXIT_INTERRUPTED"]
+
+DEFAULT_TIME_LIMIT = 60.0
+EXIT_INTERRUPTED = 130
+
+InputFn = Callable[[str], str]
+Clock = Callable[[], float]
+
+
+def _installed_decks(packs: Sequence[str]) -> dict[str, Deck]:
+    from davinci.engine.decks import load_decks
+    from davinci.engine.packs import all_packs
+
+    return load_decks(all_packs(packs))
+
+
+def _choose_deck(decks: Mapping[str, Deck], category: str | None, difficulty: int | None, rng: Rng) -> Deck:
+    if category is not None:
+        return find_deck(decks, category)
+    usable = [d for d in sorted(decks.values(), key=lambda d: d.id) if d.with_difficulty(difficulty)]
+    if not usable:
+        wanted = "" if difficulty is None else f" of difficulty {difficulty}"
+        raise UsageError(f"no installed deck has cards{wanted}")
+    return rng.choice(usable)
+
+
+def _difficulty_label(level: int) -> str:
+    return "*" * max(level, 0) if 0 < level <= 5 else str(level)
+
+
+def _show_card_header(console: Console, deck: Deck, card: Card) -> None:
+    title = Text.assemble(
+        (deck.name, "bold"), "  ", (f"difficulty {_difficulty_label(card.difficulty)}", "dim")
+    )
+    console.print(title)
+
+
+def _panel(lines: Sequence[str], style: str) -> Panel:
+    return Panel(Text("\n".join(lines)), border_style=style, expand=False)
+
+
+def _ask(console: Console, input_fn: InputFn, prompt: str) -> str:
+    # The prompt goes through the console so that it is styled and recorded like every
+    # other line; input_fn only reads.
+    console.print(Text(prompt, style="bold"), end="")
+    return input_fn("")
+
+
+def _accepted_text(card: Card) -> str:
+    return ", ".join(str(a) for a in card.alternates)
+
+
+def _show_solution(console: Console, card: Card) -> None:
+    console.print(Text.assemble("Solution: ", (str(card.answer), "bold green")))
+    if card.alternates:
+        console.print(Text(f"Also accepted: {_accepted_text(card)}", style="dim"))
+
+
+def run_practice(
+    category: str | None,
+    difficulty: int | None,
+    timer: bool,
+    seed: int | None,
+    console: Console,
+    input_fn: InputFn,
+    *,
+    decks: Mapping[str, Deck] | None = None,
+    packs: Sequence[str] = (),
+    time_limit: float = DEFAULT_TIME_LIMIT,
+    clock: Clock = time.monotonic,
+) -> int:
+    """Show one random clue, read an answer, judge it, show the solution; returns the exit code."""
+    if seed is None:
+        seed = secrets.randbits(32)
+    rng = Rng(seed)
+    all_decks = decks if decks is not None else _installed_decks(packs)
+    if not all_decks:
+        raise UsageError("no clue decks are installed")
+    deck = _choose_deck(all_decks, category, difficulty, rng)
+    card = draw_practice_card(deck, rng, difficulty)
+    try:
+        return _play_card(console, input_fn, deck, card, timer, time_limit, clock, seed)
+    except KeyboardInterrupt:
+        console.print()
+        console.print(Text("Interrupted.", style="yellow"))
+        return EXIT_INTERRUPTED
+    except EOFError:
+        console.print()
+        console.print(Text("No answer given.", style="yellow"))
+        _show_solution(console, card)
+        return 0
+
+
+def _play_card(
+    console: Console,
+    input_fn: InputFn,
+    deck: Deck,
+    card: Card,
+    timer: bool,
+    time_limit: float,
+    clock: Clock,
+    seed: int,
+) -> int:
+    _show_card_header(console, deck, card)
+    if card.two_step:
+        console.print(_panel(card.first_reveal(), "cyan"))
+        _ask(console, input_fn, "Write the anagram down, then press Enter to start the clock. ")
+    console.print(_panel(card.timed_reveal(), "cyan"))
+    if timer:
+        console.print(Text(f"The clock is running: {time_limit:g} seconds.", style="dim"))
+    started = clock()
+    given = _ask(console, input_fn, "Your answer: ")
+    elapsed = clock() - started
+    if timer and elapsed > time_limit:
+        console.print(Text(f"Too late: {elapsed:.1f} s, the limit is {time_limit:g} s.", style="bold red"))
+    elif not given.strip():
+        console.print(Text("No answer.", style="yellow"))
+    elif answer_matches(given, card.answer, card.alternates):
+        when = f" in {elapsed:.1f} s" if timer else ""
+        console.print(Text(f"Right{when}!", style="bold green"))
+    else:
+        console.print(Text("Wrong.", style="bold red"))
+    _show_solution(console, card)
+    console.print(Text(f"card {card.id}, seed {seed}", style="dim"))
+    return 0
