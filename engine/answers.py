@@ -19,6 +19,7 @@ __all__ = [
     "match_key",
     "edit_distance",
     "letters_only",
+    "fold",
 ]
 
 # Letters that NFKD leaves alone but that a player without the key will type as ASCII.
@@ -57,8 +58,8 @@ def _fold_char(ch: str) -> str:
     return ""
 
 
-def _fold(text: str) -> str:
-    """Case-fold, strip accents and punctuation, collapse spaces; keeps articles."""
+def fold(text: str) -> str:
+    """Case-fold, strip accents and punctuation, collapse spaces; unlike normalise, keeps articles."""
     decomposed = unicodedata.normalize("NFKD", text.casefold())
     # A comma inside a number ("1,000") groups digits; any other mark between digits
     # ("3.5", "10:30") must keep them apart rather than fuse them into a new number.
@@ -71,7 +72,7 @@ def _fold(text: str) -> str:
 
 def normalise(text: str) -> str:
     """Return the comparable form of an answer: folded case, no accents or punctuation, no leading article."""
-    words = _fold(text).split()
+    words = fold(text).split()
     if len(words) > 1 and words[0] in _ARTICLES:
         words = words[1:]
     return " ".join(words)
@@ -79,7 +80,7 @@ def normalise(text: str) -> str:
 
 def letters_only(text: str) -> str:
     """Return only the letters of `text`, lower-cased and without accents (used for anagram checks)."""
-    return "".join(ch for ch in _fold(text) if ch.isalpha())
+    return "".join(ch for ch in fold(text) if ch.isalpha())
 
 
 _UNITS = {
@@ -246,7 +247,7 @@ def number_value(text: str) -> int | None:
     raw = text.strip()
     if _DIGITS.fullmatch(raw):
         return int(raw.replace(",", ""))
-    folded = _fold(raw)
+    folded = fold(raw)
     if _GROUPED_DIGITS.fullmatch(folded):
         return int(folded.replace(" ", ""))
     words = folded.split()
