@@ -346,7 +346,7 @@ class Doc:
     def loc(self, path: Sequence[str | int] = (), key: bool = False) -> SourceLocation:
         """Position of the value at JSON path `path` (of its key if `key`); nearest ancestor when missing."""
         if self._root is None:
-            return SourceLocation(self.path, 1, 1) if self.text else SourceLocation(self.path)
+            return SourceLocation(self.path, 1, 1)
         node, key_index, complete = self._walk(path)
         if key and complete and key_index is not None:
             return self._at_index(key_index)
