@@ -1,0 +1,412 @@
+"""Static checking: resolves every name and call, computes every node's type, reports mistakes.
+
+The result (`Checked`) is what the compiler specialises on, so evaluation never has to look at a
+type again. Inside `where` / `select` the current element is `it` and, when it is a record, its
+fields are visible as bare names; these shadow the outer scope.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from davinci.engine.errors import DavinciError, ExprTypeError
+from davinci.engine.expr.functions import BUILTINS, Function, FunctionLibrary
+from davinci.engine.expr.parser import (
+    BinOp,
+    BoolLit,
+    BoolOp,
+    Call,
+    Compare,
+    Field,
+    IfElse,
+    Index,
+    IntLit,
+    ListLit,
+    Locator,
+    Name,
+    Node,
+    NoneLit,
+    Select,
+    StrLit,
+    Unary,
+    Where,
+    default_locator,
+    located_message,
+    parse,
+)
+from davinci.engine.expr.types import (
+    ANY,
+    BOOL,
+    INT,
+    NONE,
+    STR,
+    ListType,
+    RecordType,
+    Scope,
+    Type,
+    assignable,
+    comparable,
+    describe,
+    is_orderable,
+    join,
+)
+
+
+@dataclass(frozen=True)
+class ScopeRef:
+    """A name read from the evaluation environment."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class ElemRef:
+    """The element bound by the `depth`-th enclosing where/select (0 = innermost), or its field."""
+
+    depth: int
+    field: str | None = None
+
+
+Binding = ScopeRef | ElemRef
+
+
+@dataclass
+class Checked:
+    """The checker's findings, keyed by id() of AST nodes of `root`."""
+
+    root: Node
+    type: Type
+    types: dict[int, Type] = field(default_factory=dict)
+    bindings: dict[int, Binding] = field(default_factory=dict)
+    calls: dict[int, Function] = field(default_factory=dict)
+    names: set[str] = field(default_factory=set)
+
+    def type_of(self, node: Node) -> Type:
+        """The type computed for a node of this tree."""
+        return self.types[id(node)]
+
+
+def _suggest(name: str, candidates: Iterable[str]) -> str:
+    close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
+    return f"; did you mean '{close[0]}'?" if close else ""
+
+
+_ARITH_WORD = {"-": "subtract", "*": "multiply", "//": "divide", "%": "take the remainder of", "**": "raise"}
+
+
+class _Checker:
+    def __init__(self, source: str, scope: Scope, functions: FunctionLibrary, locate: Locator) -> None:
+        self.source = source
+        self.scope = scope
+        self.functions = functions
+        self.locate = locate
+        self.out: Checked | None = None
+
+    def fail(self, reason: str, offset: int) -> ExprTypeError:
+        return ExprTypeError(located_message(reason, self.source, offset), self.locate(offset))
+
+    def run(self, root: Node) -> Checked:
+        self.out = Checked(root, ANY)
+        self.out.type = self.check(root, ())
+        return self.out
+
+    # Each frame is the element type bound by one enclosing where/select, innermost first.
+    def check(self, node: Node, frames: tuple[Type, ...]) -> Type:
+        t = self._check(node, frames)
+        assert self.out is not None
+        self.out.types[id(node)] = t
+        return t
+
+    def _check(self, node: Node, frames: tuple[Type, ...]) -> Type:
+        if isinstance(node, IntLit):
+            return INT
+        if isinstance(node, StrLit):
+            return STR
+        if isinstance(node, BoolLit):
+            return BOOL
+        if isinstance(node, NoneLit):
+            return NONE
+        if isinstance(node, Name):
+            return self.name(node, frames)
+        if isinstance(node, ListLit):
+            return self.list_lit(node, frames)
+        if isinstance(node, Field):
+            return self.field(node, frames)
+        if isinstance(node, Index):
+            return self.index(node, frames)
+        if isinstance(node, Call):
+            return self.call(node, frames)
+        if isinstance(node, Unary):
+            return self.unary(node, frames)
+        if isinstance(node, BinOp):
+            return self.binop(node, frames)
+        if isinstance(node, BoolOp):
+            for side in (node.left, node.right):
+                self.need_bool(side, frames, f"'{node.op}'")
+            return BOOL
+        if isinstance(node, Compare):
+            return self.compare(node, frames)
+        if isinstance(node, IfElse):
+            return self.ifelse(node, frames)
+        if isinstance(node, Where | Select):
+            return self.query(node, frames)
+        raise AssertionError(f"unknown node {node!r}")  # pragma: no cover
+
+    def need_bool(self, node: Node, frames: tuple[Type, ...], what: str) -> None:
+        t = self.check(node, frames)
+        if t is not BOOL and t is not ANY:
+            hint = " (compare it, for example 'x > 0')" if t is INT else ""
+            raise self.fail(f"{what} needs a bool, got {describe(t)}{hint}", node.start)
+
+    def visible(self, frames: tuple[Type, ...]) -> list[str]:
+        names = list(self.scope)
+        for t in frames:
+            if isinstance(t, RecordType):
+                names.extend(t.fields)
+        if frames:
+            names.append("it")
+        return names
+
+    def name(self, node: Name, frames: tuple[Type, ...]) -> Type:
+        assert self.out is not None
+        if node.name == "it" and frames:
+            self.out.bindings[id(node)] = ElemRef(0)
+            return frames[0]
+        for depth, t in enumerate(frames):
+            if isinstance(t, RecordType) and node.name in t.fields:
+                self.out.bindings[id(node)] = ElemRef(depth, node.name)
+                return t.fields[node.name]
+        if node.name in self.scope:
+            self.out.bindings[id(node)] = ScopeRef(node.name)
+            self.out.names.add(node.name)
+            return self.scope[node.name]
+        if node.name == "it":
+            raise self.fail("'it' is only defined inside 'where' or 'select'", node.pos)
+        if node.name in self.functions:
+            raise self.fail(f"'{node.name}' is a function: call it as {node.name}(...)", node.pos)
+        hint = _suggest(node.name, self.visible(frames))
+        if not hint:
+            # A bare field name used where the record itself must be named: suggest `seat.score`.
+            dotted = [
+                f"{var}.{f}" for var, t in self.scope.items() if isinstance(t, RecordType) for f in t.fields
+            ]
+            match = difflib.get_close_matches(node.name, [d.split(".", 1)[1] for d in dotted], n=1, cutoff=0.8)
+            if match:
+                hint = f"; did you mean '{next(d for d in dotted if d.endswith('.' + match[0]))}'?"
+        raise self.fail(f"unknown name '{node.name}'{hint}", node.pos)
+
+    def list_lit(self, node: ListLit, frames: tuple[Type, ...]) -> Type:
+        elem: Type = ANY
+        first: Type | None = None
+        for item in node.items:
+            t = self.check(item, frames)
+            if first is None:
+                first = elem = t
+                continue
+            joined = join(elem, t)
+            if joined is None:
+                raise self.fail(f"list items have different types: {elem.name} and {t.name}", item.start)
+            elem = joined
+        return ListType(elem)
+
+    def field_of(self, t: Type, name: str, node: Node) -> Type:
+        if t is ANY:
+            return ANY
+        if isinstance(t, RecordType):
+            if name in t.fields:
+                return t.fields[name]
+            raise self.fail(f"{t.name} has no field '{name}'{_suggest(name, t.fields)}", node.pos)
+        raise self.fail(f"{describe(t)} has no fields (cannot read '.{name}')", node.pos)
+
+    def field(self, node: Field, frames: tuple[Type, ...]) -> Type:
+        t = self.check(node.obj, frames)
+        if isinstance(t, ListType):
+            # Field access on a list of records maps over the list.
+            return ListType(self.field_of(t.elem, node.name, node))
+        return self.field_of(t, node.name, node)
+
+    def index(self, node: Index, frames: tuple[Type, ...]) -> Type:
+        t = self.check(node.obj, frames)
+        it = self.check(node.index, frames)
+        if it is not INT and it is not ANY:
+            raise self.fail(f"an index must be an int, got {describe(it)}", node.index.start)
+        if isinstance(t, ListType):
+            return t.elem
+        if t is STR or t is ANY:
+            return t
+        raise self.fail(f"cannot index {describe(t)}: only lists and strings have positions", node.pos)
+
+    def call(self, node: Call, frames: tuple[Type, ...]) -> Type:
+        assert self.out is not None
+        fn = self.functions.get(node.func)
+        if fn is None:
+            if node.func in self.scope or node.func == "it":
+                raise self.fail(f"'{node.func}' is not a function", node.pos)
+            hint = _suggest(node.func, self.functions)
+            if not hint:
+                hint = f" (the functions are: {', '.join(sorted(self.functions))})"
+            raise self.fail(f"unknown function '{node.func}'{hint}", node.pos)
+        n = len(node.args)
+        lo, hi = fn.arity_min, fn.arity_max
+        if n < lo or (hi is not None and n > hi):
+            if hi == lo:
+                want = f"{lo} argument{'s' if lo != 1 else ''}"
+            elif hi is None:
+                want = f"at least {lo} argument{'s' if lo != 1 else ''}"
+            else:
+                want = f"{lo} to {hi} arguments"
+            raise self.fail(f"{fn.name}() takes {want}, got {n}", node.pos)
+        arg_types: list[Type] = []
+        for i, arg in enumerate(node.args):
+            t = self.check(arg, frames)
+            want_t = fn.param_type(i)
+            if not assignable(t, want_t):
+                raise self.fail(
+                    f"argument {i + 1} of {fn.name}() must be {describe(want_t)}, got {describe(t)}", arg.start
+                )
+            arg_types.append(t)
+        try:
+            result = fn.result_type(arg_types)
+        except ExprTypeError as exc:
+            raise self.fail(exc.message, node.pos) from None
+        self.out.calls[id(node)] = fn
+        return result
+
+    def unary(self, node: Unary, frames: tuple[Type, ...]) -> Type:
+        if node.op == "not":
+            self.need_bool(node.operand, frames, "'not'")
+            return BOOL
+        t = self.check(node.operand, frames)
+        if t is not INT and t is not ANY:
+            raise self.fail(f"unary '-' needs an int, got {describe(t)}", node.operand.start)
+        return INT
+
+    def binop(self, node: BinOp, frames: tuple[Type, ...]) -> Type:
+        lt = self.check(node.left, frames)
+        rt = self.check(node.right, frames)
+        if node.op == "+":
+            if lt is ANY or rt is ANY:
+                return rt if lt is ANY else lt
+            if lt == rt and (lt is INT or lt is STR):
+                return lt
+            if isinstance(lt, ListType) and isinstance(rt, ListType):
+                elem = join(lt.elem, rt.elem)
+                if elem is not None:
+                    return ListType(elem)
+                raise self.fail(f"cannot join {describe(lt)} and {describe(rt)} with '+'", node.pos)
+            raise self.fail(
+                f"'+' adds two ints, or joins two strs or two lists; got {describe(lt)} and {describe(rt)}",
+                node.pos,
+            )
+        for side, t in ((node.left, lt), (node.right, rt)):
+            if t is not INT and t is not ANY:
+                word = _ARITH_WORD[node.op]
+                raise self.fail(f"'{node.op}' needs ints ({word} numbers), got {describe(t)}", side.start)
+        return INT
+
+    def compare(self, node: Compare, frames: tuple[Type, ...]) -> Type:
+        types = [self.check(op, frames) for op in node.operands]
+        for i, op in enumerate(node.ops):
+            lt, rt = types[i], types[i + 1]
+            at = node.op_pos[i] if node.op_pos else node.pos
+            if op in ("==", "!="):
+                if not comparable(lt, rt):
+                    raise self.fail(f"cannot compare {describe(lt)} with {describe(rt)} using '{op}'", at)
+            elif op in ("in", "not in"):
+                self.membership(lt, rt, op, at)
+            else:
+                if not (is_orderable(lt) and is_orderable(rt)) or join(lt, rt) is None:
+                    raise self.fail(f"cannot compare {describe(lt)} with {describe(rt)} using '{op}'", at)
+        return BOOL
+
+    def membership(self, item: Type, container: Type, op: str, at: int) -> None:
+        if container is ANY:
+            return
+        if container is STR:
+            if item is not STR and item is not ANY:
+                raise self.fail(f"'{op}' on a str looks for a str, got {describe(item)}", at)
+            return
+        if isinstance(container, ListType):
+            if not comparable(item, container.elem):
+                raise self.fail(f"'{op}' looks for {describe(container.elem)}, got {describe(item)}", at)
+            return
+        raise self.fail(f"'{op}' needs a list or a str on its right, got {describe(container)}", at)
+
+    def ifelse(self, node: IfElse, frames: tuple[Type, ...]) -> Type:
+        self.need_bool(node.cond, frames, "the condition of 'if'")
+        a = self.check(node.then, frames)
+        b = self.check(node.orelse, frames)
+        t = join(a, b)
+        if t is None:
+            raise self.fail(f"the two branches of 'if' have different types: {a.name} and {b.name}", node.pos)
+        return t
+
+    def query(self, node: Where | Select, frames: tuple[Type, ...]) -> Type:
+        kw = "where" if isinstance(node, Where) else "select"
+        st = self.check(node.source, frames)
+        if st is ANY:
+            elem: Type = ANY
+        elif isinstance(st, ListType):
+            elem = st.elem
+        else:
+            raise self.fail(f"'{kw}' needs a list on its left, got {describe(st)}", node.pos)
+        inner = (elem, *frames)
+        if isinstance(node, Where):
+            self.need_bool(node.cond, inner, "the condition after 'where'")
+            return ListType(elem)
+        return ListType(self.check(node.expr, inner))
+
+
+def check(
+    node: Node,
+    scope: Scope,
+    *,
+    source: str = "",
+    functions: FunctionLibrary = BUILTINS,
+    expect: Type | None = None,
+    locate: Locator | None = None,
+) -> Checked:
+    """Type-check an AST against a scope; raises a located ExprTypeError on the first mistake."""
+    loc = locate or default_locator(source)
+    checker = _Checker(source, scope, functions, loc)
+    out = checker.run(node)
+    if expect is not None and not assignable(out.type, expect):
+        raise checker.fail(f"expected {describe(expect)} here, got {describe(out.type)}", node.start)
+    return out
+
+
+def check_source(
+    source: str,
+    scope: Scope,
+    *,
+    functions: FunctionLibrary = BUILTINS,
+    expect: Type | None = None,
+    locate: Locator | None = None,
+) -> Checked:
+    """Parse and type-check source text (what `davinci lint` needs); returns the checker's findings."""
+    return check(parse(source, locate), scope, source=source, functions=functions, expect=expect, locate=locate)
+
+
+def check_all(
+    items: Iterable[tuple[str, Scope, Type | None, Locator | None]],
+    *,
+    functions: FunctionLibrary = BUILTINS,
+) -> list[DavinciError]:
+    """Check many expressions, collecting every syntax and type error instead of stopping at the first."""
+    errors: list[DavinciError] = []
+    for source, scope, expect, locate in items:
+        try:
+            check_source(source, scope, functions=functions, expect=expect, locate=locate)
+        except DavinciError as exc:
+            errors.append(exc)
+    return errors
+
+
+def free_names(checked: Checked) -> frozenset[str]:
+    """The scope names an expression reads (for dependency analysis)."""
+    return frozenset(checked.names)
+
+
+__all__ = ["Binding", "Checked", "ElemRef", "ScopeRef", "check", "check_all", "check_source", "free_names"]

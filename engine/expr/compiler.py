@@ -1,0 +1,617 @@
+"""Compilation: a checked AST becomes nested Python closures, specialised on the static types.
+
+Every closure has the signature `f(env, elems)`: `env` is the evaluation environment (a mapping of
+names to values) and `elems` the elements bound by enclosing where/select, as a linked tuple
+`(innermost, (outer, (...)))`, or `()` at top level. Types were proven by the checker, so the
+closures do no type dispatch; the few checks left are the ones only values can answer (division by
+zero, integer size, empty lists, values the engine left as none).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, TypeAlias
+
+from davinci.engine.errors import EvalError
+from davinci.engine.expr.checker import Checked, ElemRef, ScopeRef, check
+from davinci.engine.expr.functions import BUILTINS, FunctionLibrary, same_value
+from davinci.engine.expr.parser import (
+    BinOp,
+    BoolLit,
+    BoolOp,
+    Call,
+    Compare,
+    Field,
+    IfElse,
+    Index,
+    IntLit,
+    ListLit,
+    Locator,
+    Name,
+    Node,
+    NoneLit,
+    Select,
+    StrLit,
+    Unary,
+    Where,
+    default_locator,
+    located_message,
+    parse,
+)
+from davinci.engine.expr.types import ANY, INT, STR, ListType, Record, Scope, Type, Value
+
+Env: TypeAlias = Mapping[str, Value]
+Fn: TypeAlias = Callable[[Env, Any], Value]
+
+MAX_INT = 2**63
+_NO_CONST = object()
+
+
+class _Fail(Exception):
+    """A runtime failure inside the closures; `Compiled.__call__` turns it into a located EvalError."""
+
+    def __init__(self, reason: str, offset: int) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.offset = offset
+
+
+class Compiled:
+    """A checked, compiled expression. Call it with an environment to evaluate it."""
+
+    __slots__ = ("source", "type", "node", "names", "_fn", "_locate")
+
+    def __init__(self, source: str, type_: Type, node: Node, names: frozenset[str], fn: Fn, locate: Locator):
+        self.source = source
+        self.type = type_
+        self.node = node
+        self.names = names
+        self._fn = fn
+        self._locate = locate
+
+    def __repr__(self) -> str:
+        return f"Compiled({self.source!r}: {self.type})"
+
+    def __call__(self, env: Env) -> Value:
+        """Evaluate; failures raise EvalError showing the expression and pointing at the culprit."""
+        try:
+            return self._fn(env, ())
+        except _Fail as exc:
+            raise self._error(exc.reason, exc.offset) from None
+        except KeyError as exc:
+            raise self._error(f"no value for {exc.args[0]!r} while evaluating", 0) from None
+        except (TypeError, AttributeError, ValueError, IndexError, ZeroDivisionError, OverflowError) as exc:
+            # Only reachable when the environment breaks its declared types (a value the scope
+            # called an int is a str, say); report it as an evaluation error all the same.
+            raise self._error(f"evaluation failed: {exc}", 0) from None
+
+    def _error(self, reason: str, offset: int) -> EvalError:
+        return EvalError(located_message(reason, self.source, offset), self._locate(offset))
+
+
+def _constant(node: Node) -> Any:
+    if isinstance(node, IntLit | StrLit | BoolLit):
+        return node.value
+    if isinstance(node, NoneLit):
+        return None
+    if isinstance(node, Unary) and node.op == "-" and isinstance(node.operand, IntLit):
+        return -node.operand.value
+    return _NO_CONST
+
+
+def _overflow(pos: int) -> _Fail:
+    return _Fail(f"integer result is too large (the limit is {MAX_INT})", pos)
+
+
+def _as_list(v: Value, pos: int, what: str) -> Any:
+    if isinstance(v, list | tuple):
+        return v
+    if v is None:
+        raise _Fail(f"{what} needs a list, got none", pos)
+    raise _Fail(f"{what} needs a list, got {type(v).__name__}", pos)
+
+
+class _Compiler:
+    def __init__(self, checked: Checked) -> None:
+        self.checked = checked
+
+    def type_of(self, node: Node) -> Type:
+        return self.checked.types[id(node)]
+
+    def compile(self, node: Node) -> Fn:
+        const = _constant(node)
+        if const is not _NO_CONST:
+            return lambda env, el: const
+        if isinstance(node, Name):
+            return self.name(node)
+        if isinstance(node, ListLit):
+            return self.list_lit(node)
+        if isinstance(node, Field):
+            return self.field(node)
+        if isinstance(node, Index):
+            return self.index(node)
+        if isinstance(node, Call):
+            return self.call(node)
+        if isinstance(node, Unary):
+            return self.unary(node)
+        if isinstance(node, BinOp):
+            return self.binop(node)
+        if isinstance(node, BoolOp):
+            return self.boolop(node)
+        if isinstance(node, Compare):
+            return self.compare(node)
+        if isinstance(node, IfElse):
+            then, cond, orelse = self.compile(node.then), self.compile(node.cond), self.compile(node.orelse)
+            return lambda env, el: then(env, el) if cond(env, el) else orelse(env, el)
+        if isinstance(node, Where):
+            return self.where(node)
+        if isinstance(node, Select):
+            return self.select(node)
+        raise AssertionError(f"cannot compile {node!r}")  # pragma: no cover
+
+    # ----------------------------------------------------------------- names and fields
+
+    def name(self, node: Name) -> Fn:
+        binding = self.checked.bindings[id(node)]
+        if isinstance(binding, ScopeRef):
+            key = binding.name
+            return lambda env, el: env[key]
+        assert isinstance(binding, ElemRef)
+        depth, fname, pos = binding.depth, binding.field, node.pos
+        if fname is None:
+            if depth == 0:
+                return lambda env, el: el[0]
+            return lambda env, el: _outer(el, depth)
+        if depth == 0:
+
+            def elem_field(env: Env, el: Any) -> Value:
+                try:
+                    return el[0].field(fname)
+                except AttributeError:
+                    raise _no_field(el[0], fname, pos) from None
+
+            return elem_field
+
+        def outer_field(env: Env, el: Any) -> Value:
+            elem = _outer(el, depth)
+            try:
+                return elem.field(fname)
+            except AttributeError:
+                raise _no_field(elem, fname, pos) from None
+
+        return outer_field
+
+    def field(self, node: Field) -> Fn:
+        obj = self.compile(node.obj)
+        name, pos = node.name, node.pos
+        if isinstance(self.type_of(node.obj), ListType):
+
+            def mapped(env: Env, el: Any) -> Value:
+                try:
+                    return tuple([x.field(name) for x in _as_list(obj(env, el), pos, f"'.{name}'")])
+                except AttributeError:
+                    raise _Fail(f"cannot read field '{name}' of an element that is not a record", pos) from None
+
+            return mapped
+
+        def read(env: Env, el: Any) -> Value:
+            value = obj(env, el)
+            try:
+                return value.field(name)
+            except AttributeError:
+                raise _no_field(value, name, pos) from None
+
+        return read
+
+    def index(self, node: Index) -> Fn:
+        obj, idx, pos = self.compile(node.obj), self.compile(node.index), node.pos
+
+        def at(env: Env, el: Any) -> Value:
+            seq = obj(env, el)
+            i = idx(env, el)
+            try:
+                return seq[i]
+            except IndexError:
+                raise _Fail(f"index {i} is outside a list of {len(seq)}", pos) from None
+            except TypeError:
+                raise _Fail(f"cannot index {type(seq).__name__} with {type(i).__name__}", pos) from None
+
+        return at
+
+    def list_lit(self, node: ListLit) -> Fn:
+        consts = [_constant(item) for item in node.items]
+        if all(c is not _NO_CONST for c in consts):
+            value = tuple(consts)
+            return lambda env, el: value
+        items = [self.compile(item) for item in node.items]
+        return lambda env, el: tuple([f(env, el) for f in items])
+
+    # ----------------------------------------------------------------- calls
+
+    def call(self, node: Call) -> Fn:
+        fn = self.checked.calls[id(node)]
+        impl, pos, name = fn.impl, node.pos, fn.name
+        args = [self.compile(a) for a in node.args]
+        if len(args) == 1:
+            (a0,) = args
+
+            def call1(env: Env, el: Any) -> Value:
+                try:
+                    return impl(a0(env, el))
+                except EvalError as exc:
+                    raise _Fail(exc.message, pos) from None
+                except TypeError as exc:
+                    raise _Fail(f"{name}() failed: {exc}", pos) from None
+
+            return call1
+        if len(args) == 2:
+            a0, a1 = args
+
+            def call2(env: Env, el: Any) -> Value:
+                try:
+                    return impl(a0(env, el), a1(env, el))
+                except EvalError as exc:
+                    raise _Fail(exc.message, pos) from None
+                except TypeError as exc:
+                    raise _Fail(f"{name}() failed: {exc}", pos) from None
+
+            return call2
+
+        def calln(env: Env, el: Any) -> Value:
+            try:
+                return impl(*[a(env, el) for a in args])
+            except EvalError as exc:
+                raise _Fail(exc.message, pos) from None
+            except TypeError as exc:
+                raise _Fail(f"{name}() failed: {exc}", pos) from None
+
+        return calln
+
+    # ----------------------------------------------------------------- operators
+
+    def unary(self, node: Unary) -> Fn:
+        operand = self.compile(node.operand)
+        if node.op == "not":
+            return lambda env, el: not operand(env, el)
+        pos = node.pos
+        if self.type_of(node.operand) is INT:
+            return lambda env, el: -operand(env, el)
+
+        def neg(env: Env, el: Any) -> Value:
+            v = operand(env, el)
+            if type(v) is not int:
+                raise _Fail(f"unary '-' needs an int, got {_kind(v)}", pos)
+            return -v
+
+        return neg
+
+    def boolop(self, node: BoolOp) -> Fn:
+        left, right = self.compile(node.left), self.compile(node.right)
+        if node.op == "and":
+            return lambda env, el: left(env, el) and right(env, el)
+        return lambda env, el: left(env, el) or right(env, el)
+
+    def binop(self, node: BinOp) -> Fn:
+        left, right, pos, op = self.compile(node.left), self.compile(node.right), node.pos, node.op
+        lt, rt = self.type_of(node.left), self.type_of(node.right)
+        if op == "+":
+            if lt is STR and rt is STR:
+                return lambda env, el: left(env, el) + right(env, el)
+            if isinstance(lt, ListType) and isinstance(rt, ListType):
+                return lambda env, el: (*left(env, el), *right(env, el))
+            if lt is not INT or rt is not INT:
+                return lambda env, el: _add_any(left(env, el), right(env, el), pos)
+        if lt is INT and rt is INT:
+            return _int_op(op, left, right, pos)
+        return _guarded_int_op(op, left, right, pos)
+
+    def compare(self, node: Compare) -> Fn:
+        tests = []
+        for i, op in enumerate(node.ops):
+            lt, rt = self.type_of(node.operands[i]), self.type_of(node.operands[i + 1])
+            pos = node.op_pos[i] if node.op_pos else node.pos
+            tests.append(_comparator(op, lt, rt, pos))
+        if len(tests) == 1:
+            test = tests[0]
+            left, right = node.operands
+            lf = self.compile(left)
+            const = _constant(right)
+            if const is not _NO_CONST and test is _eq:
+                return lambda env, el: lf(env, el) == const
+            if const is not _NO_CONST and test is _ne:
+                return lambda env, el: lf(env, el) != const
+            rf = self.compile(right)
+            if test is _eq:
+                return lambda env, el: lf(env, el) == rf(env, el)
+            if test is _lt:
+                return lambda env, el: lf(env, el) < rf(env, el)
+            if test is _le:
+                return lambda env, el: lf(env, el) <= rf(env, el)
+            if test is _gt:
+                return lambda env, el: lf(env, el) > rf(env, el)
+            if test is _ge:
+                return lambda env, el: lf(env, el) >= rf(env, el)
+            return lambda env, el: test(lf(env, el), rf(env, el))
+        fns = [self.compile(o) for o in node.operands]
+        first, rest = fns[0], list(zip(tests, fns[1:]))
+
+        def chain(env: Env, el: Any) -> Value:
+            left = first(env, el)
+            for test, f in rest:
+                right = f(env, el)
+                if not test(left, right):
+                    return False
+                left = right
+            return True
+
+        return chain
+
+    # ----------------------------------------------------------------- queries
+
+    def where(self, node: Where) -> Fn:
+        source, pos = self.compile(node.source), node.pos
+        fused = self._field_test(node.cond)
+        if fused is not None:
+            fname, const, negate = fused
+
+            def where_eq(env: Env, el: Any) -> Value:
+                xs = _as_list(source(env, el), pos, "'where'")
+                try:
+                    if negate:
+                        return tuple([x for x in xs if x.field(fname) != const])
+                    return tuple([x for x in xs if x.field(fname) == const])
+                except AttributeError:
+                    raise _Fail(f"cannot read field '{fname}' of an element that is not a record", pos) from None
+
+            return where_eq
+        cond = self.compile(node.cond)
+        return lambda env, el: tuple([x for x in _as_list(source(env, el), pos, "'where'") if cond(env, (x, el))])
+
+    def _field_test(self, cond: Node) -> tuple[str, Any, bool] | None:
+        # `hand where symbol == "skull"` is the most common query: test the field directly, with no
+        # closure call per element.
+        if not (isinstance(cond, Compare) and len(cond.ops) == 1 and cond.ops[0] in ("==", "!=")):
+            return None
+        left, right = cond.operands
+        const = _constant(right)
+        if const is _NO_CONST or not isinstance(left, Name) or isinstance(const, list | tuple):
+            return None
+        binding = self.checked.bindings.get(id(left))
+        if not (isinstance(binding, ElemRef) and binding.depth == 0 and binding.field is not None):
+            return None
+        return binding.field, const, cond.ops[0] == "!="
+
+    def select(self, node: Select) -> Fn:
+        source, pos = self.compile(node.source), node.pos
+        expr = node.expr
+        binding = self.checked.bindings.get(id(expr)) if isinstance(expr, Name) else None
+        if isinstance(binding, ElemRef) and binding.depth == 0 and binding.field is not None:
+            fname = binding.field
+
+            def select_field(env: Env, el: Any) -> Value:
+                try:
+                    return tuple([x.field(fname) for x in _as_list(source(env, el), pos, "'select'")])
+                except AttributeError:
+                    raise _Fail(f"cannot read field '{fname}' of an element that is not a record", pos) from None
+
+            return select_field
+        f = self.compile(expr)
+        return lambda env, el: tuple([f(env, (x, el)) for x in _as_list(source(env, el), pos, "'select'")])
+
+
+# --------------------------------------------------------------------------- runtime helpers
+
+
+def _outer(el: Any, depth: int) -> Value:
+    for _ in range(depth):
+        el = el[1]
+    return el[0]
+
+
+def _kind(v: Value) -> str:
+    if v is None:
+        return "none"
+    if isinstance(v, bool):
+        return "a bool"
+    if isinstance(v, int):
+        return "an int"
+    if isinstance(v, str):
+        return "a str"
+    if isinstance(v, list | tuple):
+        return "a list"
+    return "a record" if isinstance(v, Record) else type(v).__name__
+
+
+def _no_field(value: Value, name: str, pos: int) -> _Fail:
+    return _Fail(f"cannot read field '{name}' of {_kind(value)}", pos)
+
+
+def _int_op(op: str, left: Fn, right: Fn, pos: int) -> Fn:
+    # One closure per operator keeps the common cases to a single Python call.
+    if op == "+":
+
+        def add(env: Env, el: Any) -> Value:
+            v = left(env, el) + right(env, el)
+            if -MAX_INT <= v <= MAX_INT:
+                return v
+            raise _overflow(pos)
+
+        return add
+    if op == "-":
+
+        def sub(env: Env, el: Any) -> Value:
+            v = left(env, el) - right(env, el)
+            if -MAX_INT <= v <= MAX_INT:
+                return v
+            raise _overflow(pos)
+
+        return sub
+    if op == "*":
+
+        def mul(env: Env, el: Any) -> Value:
+            v = left(env, el) * right(env, el)
+            if -MAX_INT <= v <= MAX_INT:
+                return v
+            raise _overflow(pos)
+
+        return mul
+    if op in ("//", "%"):
+        floor = op == "//"
+
+        def div(env: Env, el: Any) -> Value:
+            a = left(env, el)
+            b = right(env, el)
+            if b == 0:
+                raise _Fail("division by zero" if floor else "remainder of division by zero", pos)
+            v = a // b if floor else a % b
+            if -MAX_INT <= v <= MAX_INT:
+                return v
+            raise _overflow(pos)
+
+        return div
+    assert op == "**"
+
+    def power(env: Env, el: Any) -> Value:
+        return _power(left(env, el), right(env, el), pos)
+
+    return power
+
+
+def _guarded_int_op(op: str, left: Fn, right: Fn, pos: int) -> Fn:
+    # Used when an operand's static type is `any`: check the values, then run the plain operator.
+    def checked(f: Fn) -> Fn:
+        def value(env: Env, el: Any) -> Value:
+            v = f(env, el)
+            if type(v) is not int:
+                raise _Fail(f"'{op}' needs ints, got {_kind(v)}", pos)
+            return v
+
+        return value
+
+    return _int_op(op, checked(left), checked(right), pos)
+
+
+def _power(a: int, b: int, pos: int) -> int:
+    if b < 0:
+        raise _Fail("'**' needs an exponent of 0 or more", pos)
+    # Refuse before computing: 9 ** 9 ** 9 would otherwise run for a very long time.
+    if abs(a) > 1 and (abs(a).bit_length() - 1) * b > 64:
+        raise _overflow(pos)
+    v: int = a**b
+    if -MAX_INT <= v <= MAX_INT:
+        return v
+    raise _overflow(pos)
+
+
+def _add_any(a: Value, b: Value, pos: int) -> Value:
+    if type(a) is int and type(b) is int:
+        v = a + b
+        if -MAX_INT <= v <= MAX_INT:
+            return v
+        raise _overflow(pos)
+    if isinstance(a, str) and isinstance(b, str):
+        return a + b
+    if isinstance(a, list | tuple) and isinstance(b, list | tuple):
+        return (*a, *b)
+    raise _Fail(f"cannot add {_kind(a)} and {_kind(b)}", pos)
+
+
+def _eq(a: Value, b: Value) -> bool:
+    return bool(a == b)
+
+
+def _ne(a: Value, b: Value) -> bool:
+    return bool(a != b)
+
+
+def _lt(a: Value, b: Value) -> bool:
+    return bool(a < b)
+
+
+def _le(a: Value, b: Value) -> bool:
+    return bool(a <= b)
+
+
+def _gt(a: Value, b: Value) -> bool:
+    return bool(a > b)
+
+
+def _ge(a: Value, b: Value) -> bool:
+    return bool(a >= b)
+
+
+def _is_seqish(t: Type) -> bool:
+    return t is ANY or isinstance(t, ListType)
+
+
+def _comparator(op: str, lt: Type, rt: Type, pos: int) -> Callable[[Value, Value], bool]:
+    if op in ("==", "!="):
+        if _is_seqish(lt) and _is_seqish(rt):
+            # Engine lists and expression tuples must compare equal element by element.
+            if op == "==":
+                return same_value
+            return lambda a, b: not same_value(a, b)
+        return _eq if op == "==" else _ne
+    if op in ("in", "not in"):
+        if isinstance(rt, ListType) and not _is_seqish(rt.elem):
+            contains: Callable[[Value, Value], bool] = _in_plain
+        else:
+            contains = _in_any
+
+        def member(a: Value, b: Value) -> bool:
+            try:
+                return contains(a, b)
+            except TypeError:
+                raise _Fail(f"'{op}' needs a list or a str on its right, got {_kind(b)}", pos) from None
+
+        if op == "in":
+            return member
+        return lambda a, b: not member(a, b)
+    base = {"<": _lt, "<=": _le, ">": _gt, ">=": _ge}[op]
+    if lt is ANY or rt is ANY:
+
+        def ordered(a: Value, b: Value) -> bool:
+            if type(a) is not type(b) or not isinstance(a, int | str) or isinstance(a, bool):
+                raise _Fail(f"cannot compare {_kind(a)} with {_kind(b)} using '{op}'", pos)
+            return base(a, b)
+
+        return ordered
+    return base
+
+
+def _in_plain(a: Value, b: Value) -> bool:
+    return a in b
+
+
+def _in_any(a: Value, b: Value) -> bool:
+    if isinstance(b, str):
+        if not isinstance(a, str):
+            raise TypeError("not a str")
+        return a in b
+    if not isinstance(b, list | tuple):
+        raise TypeError("not a list")
+    return any(same_value(a, x) for x in b)
+
+
+# --------------------------------------------------------------------------- public entry points
+
+
+def compile_checked(checked: Checked, source: str, locate: Locator | None = None) -> Compiled:
+    """Compile an already checked AST."""
+    fn = _Compiler(checked).compile(checked.root)
+    loc = locate or default_locator(source)
+    return Compiled(source, checked.type, checked.root, frozenset(checked.names), fn, loc)
+
+
+def compile_expr(
+    source: str,
+    scope: Scope,
+    *,
+    functions: FunctionLibrary = BUILTINS,
+    expect: Type | None = None,
+    locate: Locator | None = None,
+) -> Compiled:
+    """Parse, check and compile an expression; errors are located with `locate(offset)`."""
+    node = parse(source, locate)
+    checked = check(node, scope, source=source, functions=functions, expect=expect, locate=locate)
+    return compile_checked(checked, source, locate)

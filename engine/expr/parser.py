@@ -1,0 +1,607 @@
+"""Parsing: source text → typed AST with positions, with limits and friendly syntax errors.
+
+Lark is imported on first use only, so importing the package stays cheap. The LALR parser is built
+once per process and calls the node builders below at every reduction: no parse tree is made and
+nothing recurses, so deep input cannot exhaust the Python stack before the limits catch it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from davinci.engine.errors import ExprSyntaxError, SourceLocation
+
+MAX_SOURCE_CHARS = 4000
+MAX_BRACKET_DEPTH = 64
+MAX_OPERATOR_RUN = 64
+MAX_TREE_DEPTH = 100
+MAX_INT = 2**63
+MAX_INT_DIGITS = 19
+
+Locator = Callable[[int], SourceLocation]
+
+
+# --------------------------------------------------------------------------- AST
+
+
+@dataclass(frozen=True)
+class Node:
+    """Base of every AST node.
+
+    `pos` is the offset of the node's operator (or its only token), `start` the offset of its first
+    character, `depth` the height of its subtree. None of them take part in equality.
+    """
+
+    pos: int = field(default=0, compare=False, repr=False, kw_only=True)
+    start: int = field(default=0, compare=False, repr=False, kw_only=True)
+    depth: int = field(default=1, compare=False, repr=False, kw_only=True)
+
+
+@dataclass(frozen=True)
+class IntLit(Node):
+    """An integer literal (never negative: `-3` is unary minus applied to 3)."""
+
+    value: int
+
+
+@dataclass(frozen=True)
+class StrLit(Node):
+    """A string literal, already unescaped."""
+
+    value: str
+
+
+@dataclass(frozen=True)
+class BoolLit(Node):
+    """`true` or `false`."""
+
+    value: bool
+
+
+@dataclass(frozen=True)
+class NoneLit(Node):
+    """`none`."""
+
+
+
+@dataclass(frozen=True)
+class ListLit(Node):
+    """`[a, b, c]`."""
+
+    items: tuple[Node, ...]
+
+
+@dataclass(frozen=True)
+class Name(Node):
+    """A bare name: a scope variable, `it`, or a field of the current element."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class Field(Node):
+    """`obj.name`; `pos` is the offset of `name`."""
+
+    obj: Node
+    name: str
+
+
+@dataclass(frozen=True)
+class Index(Node):
+    """`obj[index]`; `pos` is the offset of `[`."""
+
+    obj: Node
+    index: Node
+
+
+@dataclass(frozen=True)
+class Call(Node):
+    """`func(args...)`: a call to a library function."""
+
+    func: str
+    args: tuple[Node, ...]
+
+
+@dataclass(frozen=True)
+class Unary(Node):
+    """`-x` or `not x`."""
+
+    op: str
+    operand: Node
+
+
+@dataclass(frozen=True)
+class BinOp(Node):
+    """Arithmetic and concatenation: `+ - * // % **`."""
+
+    op: str
+    left: Node
+    right: Node
+
+
+@dataclass(frozen=True)
+class BoolOp(Node):
+    """`and` / `or`, short-circuit."""
+
+    op: str
+    left: Node
+    right: Node
+
+
+@dataclass(frozen=True)
+class Compare(Node):
+    """A comparison chain `a < b <= c`: operands[i] ops[i] operands[i+1]."""
+
+    operands: tuple[Node, ...]
+    ops: tuple[str, ...]
+    op_pos: tuple[int, ...] = field(default=(), compare=False, repr=False, kw_only=True)
+
+
+@dataclass(frozen=True)
+class IfElse(Node):
+    """`then if cond else orelse`."""
+
+    then: Node
+    cond: Node
+    orelse: Node
+
+
+@dataclass(frozen=True)
+class Where(Node):
+    """`source where cond`: the elements of `source` for which `cond` holds."""
+
+    source: Node
+    cond: Node
+
+
+@dataclass(frozen=True)
+class Select(Node):
+    """`source select expr`: `expr` evaluated for each element of `source`."""
+
+    source: Node
+    expr: Node
+
+
+def children(node: Node) -> tuple[Node, ...]:
+    """The direct sub-expressions of a node, in source order."""
+    if isinstance(node, ListLit):
+        return node.items
+    if isinstance(node, Field):
+        return (node.obj,)
+    if isinstance(node, Index):
+        return (node.obj, node.index)
+    if isinstance(node, Call):
+        return node.args
+    if isinstance(node, Unary):
+        return (node.operand,)
+    if isinstance(node, BinOp | BoolOp):
+        return (node.left, node.right)
+    if isinstance(node, Compare):
+        return node.operands
+    if isinstance(node, IfElse):
+        return (node.then, node.cond, node.orelse)
+    if isinstance(node, Where):
+        return (node.source, node.cond)
+    if isinstance(node, Select):
+        return (node.source, node.expr)
+    return ()
+
+
+# --------------------------------------------------------------------------- locations and snippets
+
+
+def default_locator(source: str, path: str = "<expr>") -> Locator:
+    """A locator giving line and column inside `source` itself."""
+
+    def locate(offset: int) -> SourceLocation:
+        offset = max(0, min(offset, len(source)))
+        line = source.count("\n", 0, offset) + 1
+        col = offset - (source.rfind("\n", 0, offset) + 1) + 1
+        return SourceLocation(path, line, col)
+
+    return locate
+
+
+def snippet(source: str, offset: int, width: int = 76) -> str:
+    """The source line holding `offset` with a caret under it, indented, cut to about `width`."""
+    offset = max(0, min(offset, len(source)))
+    line_start = source.rfind("\n", 0, offset) + 1
+    line_end = source.find("\n", offset)
+    if line_end < 0:
+        line_end = len(source)
+    line = source[line_start:line_end].replace("\t", " ")
+    col = offset - line_start
+    left = 0
+    if len(line) > width:
+        left = max(0, min(col - width // 2, len(line) - width))
+        line = line[left : left + width]
+        if left > 0:
+            line = "..." + line[3:]
+        if left + width < line_end - line_start:
+            line = line[:-3] + "..."
+    return f"    {line.rstrip()}\n    {' ' * (col - left)}^"
+
+
+def located_message(reason: str, source: str, offset: int) -> str:
+    """An error message: the reason, then the expression with a caret under `offset`."""
+    return f"{reason}\n{snippet(source, offset)}"
+
+
+def syntax_error(reason: str, source: str, offset: int, locate: Locator | None) -> ExprSyntaxError:
+    """Build a located ExprSyntaxError whose message shows the expression and a caret."""
+    where = (locate or default_locator(source))(offset)
+    return ExprSyntaxError(located_message(reason, source, offset), where)
+
+
+# --------------------------------------------------------------------------- pre-scan
+
+
+@dataclass(frozen=True)
+class _Tok:
+    kind: str  # "str", "name", "int", "op", "open", "close", "other"
+    text: str
+    start: int
+
+    @property
+    def end(self) -> int:
+        return self.start + len(self.text)
+
+
+_SCAN = re.compile(
+    r"""
+    (?P<ws>\s+)
+  | (?P<str>"(?:[^"\\\n]|\\.)*"?|'(?:[^'\\\n]|\\.)*'?)
+  | (?P<name>[A-Za-z_][A-Za-z0-9_]*)
+  | (?P<int>[0-9]+)
+  | (?P<op>\*\*|//|==|!=|<=|>=|[-+*%<>.,])
+  | (?P<open>[(\[])
+  | (?P<close>[)\]])
+  | (?P<other>.)
+    """,
+    re.VERBOSE | re.DOTALL,
+)
+
+_PAIRS = {")": "(", "]": "["}
+_PREFIX_OPS = {"not", "-"}
+
+
+def _scan(source: str, locate: Locator | None) -> list[_Tok]:
+    """Tokenise roughly and enforce the limits that protect the parser, before Lark sees the text."""
+    if len(source) > MAX_SOURCE_CHARS:
+        raise syntax_error(
+            f"expression is too long ({len(source)} characters; the limit is {MAX_SOURCE_CHARS})",
+            source,
+            MAX_SOURCE_CHARS,
+            locate,
+        )
+    toks: list[_Tok] = []
+    stack: list[_Tok] = []
+    run = 0
+    for m in _SCAN.finditer(source):
+        kind = m.lastgroup or "other"
+        if kind == "ws":
+            continue
+        tok = _Tok(kind, m.group(), m.start())
+        toks.append(tok)
+        if kind == "str" and (len(tok.text) < 2 or tok.text[-1] != tok.text[0]):
+            raise syntax_error("unclosed string: add the closing quote", source, tok.start, locate)
+        if kind == "int" and len(tok.text.lstrip("0")) > MAX_INT_DIGITS:
+            raise syntax_error(f"integer literal is too large (the limit is {MAX_INT})", source, tok.start, locate)
+        if kind == "open":
+            stack.append(tok)
+            if len(stack) > MAX_BRACKET_DEPTH:
+                raise syntax_error(
+                    f"brackets are nested too deeply (the limit is {MAX_BRACKET_DEPTH})", source, tok.start, locate
+                )
+        elif kind == "close":
+            if not stack:
+                raise syntax_error(f"unexpected '{tok.text}': nothing to close", source, tok.start, locate)
+            opener = stack.pop()
+            if opener.text != _PAIRS[tok.text]:
+                raise syntax_error(
+                    f"unexpected '{tok.text}': the '{opener.text}' opened before it is not closed yet",
+                    source,
+                    tok.start,
+                    locate,
+                )
+        if tok.text in _PREFIX_OPS and kind != "str":
+            run += 1
+            if run > MAX_OPERATOR_RUN:
+                raise syntax_error(
+                    f"too many operators in a row (the limit is {MAX_OPERATOR_RUN})", source, tok.start, locate
+                )
+        else:
+            run = 0
+    if stack:
+        opener = stack[-1]
+        closer = ")" if opener.text == "(" else "]"
+        raise syntax_error(f"unclosed '{opener.text}': add '{closer}'", source, opener.start, locate)
+    if not toks:
+        raise syntax_error("empty expression", source, 0, locate)
+    return toks
+
+
+# --------------------------------------------------------------------------- building the AST
+
+
+class _TooDeep(Exception):
+    def __init__(self, offset: int) -> None:
+        super().__init__(offset)
+        self.offset = offset
+
+
+class _BadLiteral(Exception):
+    def __init__(self, reason: str, offset: int) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.offset = offset
+
+
+_ESCAPES = {"\\": "\\", '"': '"', "'": "'", "n": "\n", "t": "\t"}
+
+
+def _unescape(text: str, start: int) -> str:
+    body = text[1:-1]
+    if "\\" not in body:
+        return body
+    out: list[str] = []
+    i = 0
+    while i < len(body):
+        ch = body[i]
+        if ch == "\\":
+            nxt = body[i + 1]
+            if nxt not in _ESCAPES:
+                raise _BadLiteral(
+                    f"unknown escape '\\{nxt}' in string (use \\\\, \\\", \\', \\n or \\t)", start + 1 + i
+                )
+            out.append(_ESCAPES[nxt])
+            i += 2
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)
+
+
+def _depth(*nodes: Node) -> int:
+    d = 1 + max((n.depth for n in nodes), default=0)
+    if d > MAX_TREE_DEPTH:
+        raise _TooDeep(nodes[0].start)
+    return d
+
+
+class _Builder:
+    """Callbacks Lark runs at each reduction (rule name → method)."""
+
+    def int_lit(self, c: list[Any]) -> Node:
+        tok = c[0]
+        value = int(tok)
+        if value > MAX_INT:
+            raise _BadLiteral(f"integer literal is too large (the limit is {MAX_INT})", tok.start_pos)
+        return IntLit(value, pos=tok.start_pos, start=tok.start_pos)
+
+    def str_lit(self, c: list[Any]) -> Node:
+        tok = c[0]
+        return StrLit(_unescape(str(tok), tok.start_pos), pos=tok.start_pos, start=tok.start_pos)
+
+    def bool_lit(self, c: list[Any]) -> Node:
+        tok = c[0]
+        return BoolLit(tok.type == "TRUE", pos=tok.start_pos, start=tok.start_pos)
+
+    def none_lit(self, c: list[Any]) -> Node:
+        return NoneLit(pos=c[0].start_pos, start=c[0].start_pos)
+
+    def name(self, c: list[Any]) -> Node:
+        tok = c[0]
+        return Name(str(tok), pos=tok.start_pos, start=tok.start_pos)
+
+    def args(self, c: list[Any]) -> list[Node]:
+        return [x for x in c if isinstance(x, Node)]
+
+    def call(self, c: list[Any]) -> Node:
+        tok = c[0]
+        args = tuple(c[2]) if isinstance(c[2], list) else ()
+        return Call(str(tok), args, pos=tok.start_pos, start=tok.start_pos, depth=_depth(*args) if args else 1)
+
+    def list_lit(self, c: list[Any]) -> Node:
+        tok = c[0]
+        items = tuple(c[1]) if isinstance(c[1], list) else ()
+        return ListLit(items, pos=tok.start_pos, start=tok.start_pos, depth=_depth(*items) if items else 1)
+
+    def paren(self, c: list[Any]) -> Node:
+        node: Node = c[1]
+        return node
+
+    def field(self, c: list[Any]) -> Node:
+        obj, _dot, name = c
+        return Field(obj, str(name), pos=name.start_pos, start=obj.start, depth=_depth(obj))
+
+    def index(self, c: list[Any]) -> Node:
+        obj, lsqb, idx, _ = c
+        return Index(obj, idx, pos=lsqb.start_pos, start=obj.start, depth=_depth(obj, idx))
+
+    def unary(self, c: list[Any]) -> Node:
+        op, operand = c
+        return Unary(str(op), operand, pos=op.start_pos, start=op.start_pos, depth=_depth(operand))
+
+    def binop(self, c: list[Any]) -> Node:
+        left, op, right = c
+        return BinOp(str(op), left, right, pos=op.start_pos, start=left.start, depth=_depth(left, right))
+
+    def boolop(self, c: list[Any]) -> Node:
+        left, op, right = c
+        return BoolOp(str(op), left, right, pos=op.start_pos, start=left.start, depth=_depth(left, right))
+
+    def comp_op(self, c: list[Any]) -> tuple[str, int]:
+        return (" ".join(str(t) for t in c), c[0].start_pos)
+
+    def compare(self, c: list[Any]) -> Node:
+        operands = tuple(c[0::2])
+        ops = tuple(op for op, _ in c[1::2])
+        op_pos = tuple(p for _, p in c[1::2])
+        return Compare(
+            operands, ops, op_pos=op_pos, pos=op_pos[0], start=operands[0].start, depth=_depth(*operands)
+        )
+
+    def ifelse(self, c: list[Any]) -> Node:
+        then, kw, cond, _else, orelse = c
+        return IfElse(then, cond, orelse, pos=kw.start_pos, start=then.start, depth=_depth(then, cond, orelse))
+
+    def where(self, c: list[Any]) -> Node:
+        source, kw, cond = c
+        return Where(source, cond, pos=kw.start_pos, start=source.start, depth=_depth(source, cond))
+
+    def select(self, c: list[Any]) -> Node:
+        source, kw, expr = c
+        return Select(source, expr, pos=kw.start_pos, start=source.start, depth=_depth(source, expr))
+
+
+_PARSER: Any = None
+
+
+def _lark() -> Any:
+    global _PARSER
+    if _PARSER is None:
+        from importlib.resources import files
+
+        from lark import Lark
+
+        grammar = files("davinci.engine.expr").joinpath("grammar.lark").read_text(encoding="utf-8")
+        _PARSER = Lark(
+            grammar,
+            parser="lalr",
+            lexer="basic",
+            transformer=_Builder(),
+            maybe_placeholders=True,
+        )
+    return _PARSER
+
+
+# --------------------------------------------------------------------------- errors in words
+
+_WORDS = {
+    "NAME": "a name",
+    "INT": "a number",
+    "STRING": "a string",
+    "$END": "the end of the expression",
+    "LPAR": "'('",
+    "RPAR": "')'",
+    "LSQB": "'['",
+    "RSQB": "']'",
+    "COMMA": "','",
+    "DOT": "'.'",
+}
+_OPERAND_START = {"NAME", "INT", "STRING", "TRUE", "FALSE", "NONE", "LPAR", "LSQB", "MINUS", "NOT"}
+_KEYWORDS = {"where", "select", "if", "else", "or", "and", "not", "in", "true", "false", "none"}
+_BAD_CHARS = {
+    "=": "unexpected '=': use '==' to compare",
+    "&": "unexpected '&': use 'and'",
+    "|": "unexpected '|': use 'or'",
+    "!": "unexpected '!': use 'not' (or '!=' to compare)",
+    "/": "unexpected '/': use '//' for whole-number division",
+}
+
+
+def _word(term: str) -> str:
+    if term in _WORDS:
+        return _WORDS[term]
+    return f"'{term.lower()}'" if term.isalpha() else term
+
+
+def _describe_tok(tok: _Tok) -> str:
+    if tok.kind == "name" and tok.text not in _KEYWORDS:
+        return f"name '{tok.text}'"
+    if tok.kind == "int":
+        return f"number {tok.text}"
+    if tok.kind == "str":
+        return f"string {tok.text}"
+    return f"'{tok.text}'"
+
+
+def _prev(toks: list[_Tok], offset: int) -> _Tok | None:
+    prev = None
+    for t in toks:
+        if t.start >= offset:
+            break
+        prev = t
+    return prev
+
+
+def _explain_token(source: str, toks: list[_Tok], offset: int, ttype: str, expected: set[str]) -> tuple[str, int]:
+    """Turn Lark's unexpected-token report into a sentence and the offset to point at."""
+    at_end = ttype == "$END"
+    if at_end:
+        offset = len(source.rstrip())
+    prev = _prev(toks, offset)
+    cur = None if at_end else next((t for t in toks if t.start == offset), None)
+    cur_text = cur.text if cur else ""
+    wants_operand = bool(expected & {"NAME", "INT"})
+
+    if prev is not None and prev.text == "." and "NAME" in expected and len(expected) == 1:
+        if cur is not None and cur.text in _KEYWORDS:
+            return f"'{cur.text}' is a reserved word and cannot be a field name", offset
+        return "missing field name after '.'", offset
+    if prev is not None and prev.text == "not" and expected == {"IN"}:
+        return "expected 'in' after 'not' (as in 'x not in xs')", offset
+    if wants_operand:
+        if prev is None:
+            if cur_text == "if":
+                return "an expression cannot start with 'if': write 'A if CONDITION else B'", offset
+            return f"expression cannot start with {_describe_tok(cur) if cur else 'that'}", offset
+        if prev.text == "(" and cur_text == ")":
+            return "empty parentheses: put an expression inside '()'", offset
+        if prev.text in ("(", "[", ","):
+            what = "an expression" if prev.text != "," else "a value after ','"
+            return f"expected {what}, found {_describe_tok(cur) if cur else 'the end'}", offset
+        return f"missing operand after '{prev.text}'", offset
+    if "ELSE" in expected and (at_end or cur_text in (")", "]", ",")):
+        return "missing 'else': a conditional is written 'A if CONDITION else B'", offset
+    if at_end:
+        return "the expression is incomplete", offset
+    if cur is not None and cur.text == "(" and prev is not None:
+        if prev.kind == "name" and prev.text not in _KEYWORDS:
+            return f"'{prev.text}' cannot be called: only library functions can be called, as name(...)", offset
+        return f"missing operator before '(' (after {_describe_tok(prev)})", offset
+    if cur is not None and cur.text == "else":
+        return "unexpected 'else' without 'if'", offset
+    if cur is not None and cur.text == ",":
+        return "unexpected ',' outside brackets or a call", offset
+    if cur is not None and prev is not None and cur.kind in ("name", "int", "str", "open") and (
+        cur.text not in _KEYWORDS
+    ):
+        if cur.text == "then":
+            return "unexpected 'then': a conditional is written 'A if CONDITION else B'", offset
+        return f"missing operator between {_describe_tok(prev)} and {_describe_tok(cur)}", offset
+    words = sorted({_word(e) for e in expected if not e.startswith("__")})
+    hint = f"; expected {', '.join(words[:6])}{' ...' if len(words) > 6 else ''}" if words else ""
+    return f"unexpected {_describe_tok(cur) if cur else 'token'}{hint}", offset
+
+
+def parse(source: str, locate: Locator | None = None) -> Node:
+    """Parse an expression into an AST; raises ExprSyntaxError located with `locate(offset)`."""
+    from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+
+    toks = _scan(source, locate)
+    try:
+        node: Node = _lark().parse(source)
+    except UnexpectedToken as exc:
+        ttype = exc.token.type
+        offset = exc.token.start_pos if exc.token.start_pos is not None else len(source)
+        reason, offset = _explain_token(source, toks, offset, ttype, set(exc.expected))
+        raise syntax_error(reason, source, offset, locate) from None
+    except UnexpectedCharacters as exc:
+        at = exc.pos_in_stream or 0
+        ch = source[at] if at < len(source) else ""
+        reason = _BAD_CHARS.get(ch, f"unexpected character {ch!r}")
+        raise syntax_error(reason, source, at, locate) from None
+    except UnexpectedInput as exc:  # pragma: no cover - LALR reports the two kinds above
+        raise syntax_error("the expression does not parse", source, getattr(exc, "pos_in_stream", 0), locate) from None
+    except _TooDeep as exc:
+        raise syntax_error(
+            f"expression is nested too deeply (the limit is {MAX_TREE_DEPTH} levels)", source, exc.offset, locate
+        ) from None
+    except _BadLiteral as exc:
+        raise syntax_error(exc.reason, source, exc.offset, locate) from None
+    return node
