@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import tempfile
+import textwrap
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
-from davinci.engine.decks import Card, Deck, draw_practice_card
-from davinci.engine.errors import DavinciError, UsageError
+from davinci.engine.decks import Card, Deck, draw_practice_card, load_decks
+from davinci.engine.errors import DavinciError, RefError, SchemaError, UsageError
+from davinci.engine.packs import load_pack
 from davinci.engine.practice import EXIT_INTERRUPTED, run_practice
 from davinci.engine.rng import Rng
 from rich.console import Console
@@ -175,3 +179,119 @@ def test_draw_practice_card_is_seeded() -> None:
     first = [draw_practice_card(deck, Rng(5), None).id for _ in range(3)]
     assert len(set(first)) == 1
     assert all(draw_practice_card(deck, Rng(s), 2).difficulty == 2 for s in range(20))
+
+
+# --- Loading decks from packs (engine/decks.py) ------------------------------------------------
+
+
+def write_pack(root: Path, files: dict[str, str]) -> Path:
+    """A pack folder listing `files` as decks."""
+    root.mkdir(parents=True, exist_ok=True)
+    listing = "".join(f"  - {name}\n" for name in files)
+    (root / "pack.yaml").write_text(
+        f"kind: pack\nid: {root.name}\nname: Test pack\nversion: '1.0'\ndecks:\n{listing}", encoding="utf-8"
+    )
+    for name, text in files.items():
+        (root / name).write_text(textwrap.dedent(text), encoding="utf-8")
+    return root
+
+
+BASE_DECK = """\
+    kind: deck
+    id: riddles
+    name: Riddles
+    category: riddles
+    description: Riddles.
+    cards:
+      - {id: riddles-001, difficulty: 1, clue: "Legs on a spider?", answer: 8}
+      - id: riddles-002
+        difficulty: 3
+        anagram: Salon Mia
+        hint: Smiling in Paris
+        lengths: "(4,4)"
+        answer: Mona Lisa
+        alternates: [La Gioconda]
+"""
+
+
+def test_load_decks_builds_frozen_cards() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        pack = load_pack(write_pack(Path(tmp) / "base", {"riddles.yaml": BASE_DECK}))
+        decks = load_decks([pack])
+    deck = decks["riddles"]
+    assert [c.id for c in deck.cards] == ["riddles-001", "riddles-002"]
+    spider, mona = deck.cards
+    assert spider.answer == 8 and spider.timed_reveal() == ["Legs on a spider?"] and not spider.two_step
+    assert mona.two_step and mona.first_reveal() == ["Salon Mia"]
+    assert mona.timed_reveal() == ["Smiling in Paris", "(4,4)"]
+    assert mona.accepted == ("Mona Lisa", "La Gioconda")
+    assert mona.location.line == 8
+    with pytest.raises(AttributeError):
+        mona.answer = "x"  # type: ignore[misc]
+
+
+def test_an_overlay_pack_adds_cards_to_a_base_deck() -> None:
+    overlay = """\
+        kind: deck-overlay
+        id: more-riddles
+        extends: riddles
+        cards:
+          - {id: extra-001, difficulty: 2, clue: "Sides of a hexagon?", answer: 6}
+    """
+    with tempfile.TemporaryDirectory() as tmp:
+        base = load_pack(write_pack(Path(tmp) / "base", {"riddles.yaml": BASE_DECK}))
+        extra = load_pack(write_pack(Path(tmp) / "extra", {"more.yaml": overlay}))
+        deck = load_decks([base, extra])["riddles"]
+    assert [c.id for c in deck.cards] == ["riddles-001", "riddles-002", "extra-001"]
+    assert deck.card("extra-001").deck == "riddles"
+    assert len(deck.overlays) == 1
+
+
+def test_an_overlay_reusing_a_card_id_does_not_load() -> None:
+    overlay = """\
+        kind: deck-overlay
+        id: more-riddles
+        extends: riddles
+        cards:
+          - {id: riddles-001, difficulty: 2, clue: "Sides of a hexagon?", answer: 6}
+    """
+    with tempfile.TemporaryDirectory() as tmp:
+        base = load_pack(write_pack(Path(tmp) / "base", {"riddles.yaml": BASE_DECK}))
+        extra = load_pack(write_pack(Path(tmp) / "extra", {"more.yaml": overlay}))
+        with pytest.raises(RefError) as info:
+            load_decks([base, extra])
+    assert info.value.location is not None and info.value.location.line == 5
+    assert "riddles-001" in info.value.message
+
+
+def test_an_overlay_of_an_unknown_deck_does_not_load() -> None:
+    overlay = """\
+        kind: deck-overlay
+        id: more
+        extends: ridles
+        cards:
+          - {id: extra-001, difficulty: 2, clue: "Sides of a hexagon?", answer: 6}
+    """
+    with tempfile.TemporaryDirectory() as tmp:
+        base = load_pack(write_pack(Path(tmp) / "base", {"riddles.yaml": BASE_DECK}))
+        extra = load_pack(write_pack(Path(tmp) / "extra", {"more.yaml": overlay}))
+        with pytest.raises(RefError, match="unknown deck 'ridles'"):
+            load_decks([base, extra])
+
+
+def test_an_invalid_deck_is_a_schema_error_with_its_position() -> None:
+    broken = BASE_DECK.replace("difficulty: 1,", "difficulty: 7,")
+    with tempfile.TemporaryDirectory() as tmp:
+        pack = load_pack(write_pack(Path(tmp) / "base", {"riddles.yaml": broken}))
+        with pytest.raises(SchemaError) as info:
+            load_decks([pack])
+    assert info.value.location is not None and info.value.location.line == 7
+
+
+def test_practice_reads_installed_decks_from_extra_packs() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = write_pack(Path(tmp) / "base", {"riddles.yaml": BASE_DECK})
+        decks = load_decks([load_pack(folder)])
+    console = Console(record=True, width=80, color_system=None)
+    code = run_practice("riddles", 1, False, 3, console, scripted("eight"), decks=decks)
+    assert code == 0 and "Right" in console.export_text()

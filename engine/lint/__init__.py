@@ -8,6 +8,7 @@ import importlib
 # is a bug caught by the tests (every documented code must be registered), never silent.
 RULE_MODULES: tuple[str, ...] = (
     "davinci.engine.lint.core_rules",
+    "davinci.engine.lint.deck_rules",
 )
 
 _loaded = False

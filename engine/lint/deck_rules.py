@@ -1,0 +1,940 @@
+"""Content rules for clue-card decks and deck overlays (codes DV201-DV214).
+
+Which checks apply is decided by the cards themselves, never by a deck's id, so a pack
+can add a new deck of any style and get the right checks:
+
+- a card with an `anagram` gets the anagram checks (letters, word lengths, not the answer);
+- a card with `letters` gets the letter-count check;
+- a deck where most cards have integer answers is a numeric deck: every answer must be an integer;
+- a deck where most clue cards (with text answers) have two-line clues is a couplet deck:
+  every clue must be two lines that rhyme.
+
+For an overlay the style is inferred from the base deck's cards and the overlay's together.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Sequence
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from davinci.engine.answers import fold, match_key, normalise, number_value
+from davinci.engine.errors import SourceLocation
+from davinci.engine.lint.registry import CheckFn, Problem, Severity, rule
+
+if TYPE_CHECKING:  # pragma: no cover
+    from davinci.engine.lint.context import LintContext
+
+KINDS = ("deck", "deck-overlay")
+
+# An 80-column terminal minus a panel's border and padding.
+MAX_LINE = 76
+MAX_LINES = 12
+TEXT_FIELDS = ("clue", "anagram", "hint")
+
+Path = list[str | int]
+
+_META: dict[str, tuple[str, Severity]] = {}
+
+# code -> (kinds, check) for every rule of this module, so callers can run just these rules.
+DECK_RULES: dict[str, tuple[tuple[str, ...], CheckFn]] = {}
+
+
+def _deck_rule(
+    code: str, name: str, severity: Severity, kinds: tuple[str, ...] = KINDS
+) -> Callable[[CheckFn], CheckFn]:
+    _META[code] = (name, severity)
+    register = rule(code, name, severity, kinds)
+
+    def deco(fn: CheckFn) -> CheckFn:
+        DECK_RULES[code] = (kinds, fn)
+        return register(fn)
+
+    return deco
+
+
+def _problem(code: str, location: SourceLocation, message: str) -> Problem:
+    name, severity = _META[code]
+    return Problem(location, code, message, name, severity)
+
+
+# ------------------------------------------------------------------------------------------
+# Helpers shared by the rules
+# ------------------------------------------------------------------------------------------
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _cards(data: Any) -> list[tuple[int, dict[str, Any]]]:
+    """(index, card) for every card mapping in a deck or overlay's data."""
+    if not isinstance(data, dict):
+        return []
+    raw = data.get("cards")
+    if not isinstance(raw, list):
+        return []
+    return [(i, c) for i, c in enumerate(raw) if isinstance(c, dict)]
+
+
+def _text(card: dict[str, Any], key: str) -> str | None:
+    value = card.get(key)
+    return value if isinstance(value, str) else None
+
+
+def _lines(text: str) -> list[str]:
+    return text.strip("\n").split("\n")
+
+
+def _accepted(card: dict[str, Any]) -> list[tuple[Path, Any]]:
+    """(path suffix, value) for the answer and each alternate."""
+    out: list[tuple[Path, Any]] = []
+    if "answer" in card and card["answer"] is not None:
+        out.append((["answer"], card["answer"]))
+    alternates = card.get("alternates")
+    if isinstance(alternates, list):
+        out.extend((["alternates", j], alt) for j, alt in enumerate(alternates) if alt is not None)
+    return out
+
+
+def _answer_key(value: Any) -> str:
+    if _is_int(value):
+        return str(value)
+    text = str(value)
+    number = number_value(text)
+    return str(number) if number is not None else match_key(text)
+
+
+def _alnum(text: str) -> str:
+    return "".join(ch for ch in fold(text) if ch.isalnum())
+
+
+def _word_lengths(answer: str) -> str:
+    """The "(4,5)" form of an answer: words break at spaces, hyphens and apostrophes do not count."""
+    lengths = [len(_alnum(word)) for word in answer.split()]
+    return "(" + ",".join(str(n) for n in lengths if n) + ")"
+
+
+def _base_cards(ctx: LintContext) -> list[dict[str, Any]]:
+    """For an overlay, the cards of the deck it extends (empty if unknown or not an overlay)."""
+    if ctx.kind != "deck-overlay" or not isinstance(ctx.doc.data, dict):
+        return []
+    base = ctx.project.decks().get(str(ctx.doc.data.get("extends")))
+    if base is None:
+        return []
+    return [c for _, c in _cards(base.data)]
+
+
+def _style_cards(ctx: LintContext) -> list[dict[str, Any]]:
+    return _base_cards(ctx) + [c for _, c in _cards(ctx.doc.data)]
+
+
+def is_numeric_deck(cards: Sequence[dict[str, Any]]) -> bool:
+    """True when more than half of the cards have integer answers."""
+    return bool(cards) and 2 * sum(_is_int(c.get("answer")) for c in cards) > len(cards)
+
+
+def is_couplet_deck(cards: Sequence[dict[str, Any]]) -> bool:
+    """True when at least half of the clue cards with text answers have two-line clues."""
+    if is_numeric_deck(cards):
+        return False
+    clued = [
+        c["clue"]
+        for c in cards
+        if isinstance(c.get("clue"), str) and "anagram" not in c and not _is_int(c.get("answer"))
+    ]
+    two_line = sum(len([ln for ln in _lines(t) if ln.strip()]) == 2 for t in clued)
+    return bool(clued) and 2 * two_line >= len(clued)
+
+
+# ------------------------------------------------------------------------------------------
+# DV201 duplicate card ids
+# ------------------------------------------------------------------------------------------
+
+
+@_deck_rule("DV201", "duplicate-card-id", "error")
+def duplicate_card_id(ctx: LintContext) -> Iterator[Problem]:
+    """Every card id in a deck file must be unique.
+
+    Why: cards are referred to by id in saved games, logs and bug reports; two cards with one
+    id make those references ambiguous (the engine refuses to load such a deck).
+
+    Failing:
+
+    ```yaml
+    cards:
+      - {id: codex-001, difficulty: 1, clue: "...", answer: candle}
+      - {id: codex-001, difficulty: 2, clue: "...", answer: kettle}
+    ```
+
+    Passing:
+
+    ```yaml
+    cards:
+      - {id: codex-001, difficulty: 1, clue: "...", answer: candle}
+      - {id: codex-002, difficulty: 2, clue: "...", answer: kettle}
+    ```
+    """
+    seen: dict[str, int] = {}
+    for i, card in _cards(ctx.doc.data):
+        card_id = card.get("id")
+        if not isinstance(card_id, str):
+            continue
+        if card_id in seen:
+            first = ctx.at(["cards", seen[card_id], "id"])
+            yield _problem(
+                "DV201",
+                ctx.at(["cards", i, "id"]),
+                f"card id '{card_id}' is already used on line {first.line}",
+            )
+        else:
+            seen[card_id] = i
+
+
+# ------------------------------------------------------------------------------------------
+# DV202 duplicate answers
+# ------------------------------------------------------------------------------------------
+
+
+@_deck_rule("DV202", "duplicate-answer", "warning")
+def duplicate_answer(ctx: LintContext) -> Iterator[Problem]:
+    """Two cards of one deck should not share an answer (or an accepted alternate).
+
+    Answers are compared the way answer checking compares them: case, accents, punctuation,
+    a leading article and numbers-as-words do not make two answers different. An alternate
+    that repeats its own card's answer is reported too.
+
+    Why: players who have met the answer once solve the second card from memory, and the
+    deck is poorer by one card.
+
+    Failing:
+
+    ```yaml
+    cards:
+      - {id: rose-001, difficulty: 1, clue: "...", answer: The Louvre}
+      - {id: rose-002, difficulty: 2, clue: "...", answer: louvre}
+    ```
+
+    Passing:
+
+    ```yaml
+    cards:
+      - {id: rose-001, difficulty: 1, clue: "...", answer: The Louvre}
+      - {id: rose-002, difficulty: 2, clue: "...", answer: The Prado}
+    ```
+    """
+    seen: dict[str, tuple[int, Path]] = {}
+    for i, card in _cards(ctx.doc.data):
+        own: set[str] = set()
+        for suffix, value in _accepted(card):
+            key = _answer_key(value)
+            if not key:
+                continue
+            here = ctx.at(["cards", i, *suffix])
+            if key in own:
+                yield _problem(
+                    "DV202", here, f"alternate '{value}' repeats an answer this card already accepts"
+                )
+                continue
+            own.add(key)
+            if key in seen:
+                j, other = seen[key]
+                where = ctx.at(["cards", j, *other])
+                other_id = _card_id(ctx, j)
+                yield _problem(
+                    "DV202",
+                    here,
+                    f"answer '{value}' is also an answer of card '{other_id}' (line {where.line})",
+                )
+            else:
+                seen[key] = (i, suffix)
+
+
+def _card_id(ctx: LintContext, index: int) -> str:
+    raw = ctx.doc.data.get("cards") if isinstance(ctx.doc.data, dict) else None
+    if isinstance(raw, list) and index < len(raw) and isinstance(raw[index], dict):
+        return str(raw[index].get("id", f"#{index + 1}"))
+    return f"#{index + 1}"
+
+
+# ------------------------------------------------------------------------------------------
+# DV203 card text present
+# ------------------------------------------------------------------------------------------
+
+
+@_deck_rule("DV203", "card-text", "error")
+def card_text(ctx: LintContext) -> Iterator[Problem]:
+    """Every card must have something to read: a non-empty `clue`, or an `anagram` with a `hint` and `lengths`.
+
+    Why: a card with an empty riddle cannot be played; an anagram card is read in two steps
+    (the anagram, then the hint and word lengths as the clock starts), so it needs all three.
+
+    Failing:
+
+    ```yaml
+    cards:
+      - {id: logic-key-001, difficulty: 1, clue: "   ", answer: 8}
+      - {id: vitruvian-man-001, difficulty: 2, anagram: Salon Mia, answer: Mona Lisa}
+    ```
+
+    Passing:
+
+    ```yaml
+    cards:
+      - {id: logic-key-001, difficulty: 1, clue: How many legs has a spider?, answer: 8}
+      - id: vitruvian-man-001
+        difficulty: 2
+        anagram: Salon Mia
+        hint: She smiles at crowds in Paris
+        lengths: "(4,4)"
+        answer: Mona Lisa
+    ```
+    """
+    for i, card in _cards(ctx.doc.data):
+        if "anagram" in card:
+            for key in ("anagram", "hint"):
+                value = _text(card, key)
+                if value is None or not value.strip():
+                    where = ctx.at(["cards", i, key] if key in card else ["cards", i])
+                    yield _problem("DV203", where, f"an anagram card needs a non-empty '{key}'")
+            if not _text(card, "lengths"):
+                yield _problem(
+                    "DV203", ctx.at(["cards", i]), "an anagram card needs 'lengths', e.g. \"(4,4)\""
+                )
+            continue
+        clue = _text(card, "clue")
+        if clue is None or not clue.strip():
+            where = ctx.at(["cards", i, "clue"] if "clue" in card else ["cards", i])
+            yield _problem(
+                "DV203", where, "the card has no clue text (give a non-empty 'clue' or an 'anagram')"
+            )
+
+
+# ------------------------------------------------------------------------------------------
+# DV204-DV206 anagrams
+# ------------------------------------------------------------------------------------------
+
+
+def _letter_difference(anagram: str, answer: str) -> str:
+    have: dict[str, int] = {}
+    for ch in _alnum(anagram):
+        have[ch] = have.get(ch, 0) + 1
+    for ch in _alnum(answer):
+        have[ch] = have.get(ch, 0) - 1
+    extra = "".join(ch * n for ch, n in sorted(have.items()) if n > 0)
+    missing = "".join(ch * -n for ch, n in sorted(have.items()) if n < 0)
+    parts = []
+    if extra:
+        parts.append(f"extra '{extra}'")
+    if missing:
+        parts.append(f"missing '{missing}'")
+    return ", ".join(parts)
+
+
+@_deck_rule("DV204", "anagram-letters", "error")
+def anagram_letters(ctx: LintContext) -> Iterator[Problem]:
+    """An anagram must use exactly the letters of the answer.
+
+    Case, spaces, punctuation and accents are ignored (so "Brontë" and "bronte" have the same
+    letters); every other letter must be used exactly as often as in the answer.
+
+    Why: a single wrong letter makes the card unsolvable, and no player can tell.
+
+    Failing:
+
+    ```yaml
+    - {id: vm-001, difficulty: 1, anagram: Salon Mea, hint: ..., lengths: "(4,4)", answer: Mona Lisa}
+    ```
+
+    Passing:
+
+    ```yaml
+    - {id: vm-001, difficulty: 1, anagram: Salon Mia, hint: ..., lengths: "(4,4)", answer: Mona Lisa}
+    ```
+    """
+    for i, card in _cards(ctx.doc.data):
+        anagram = _text(card, "anagram")
+        answer = card.get("answer")
+        if anagram is None or not isinstance(answer, str):
+            continue
+        if sorted(_alnum(anagram)) != sorted(_alnum(answer)):
+            diff = _letter_difference(anagram, answer)
+            yield _problem(
+                "DV204",
+                ctx.at(["cards", i, "anagram"]),
+                f"the anagram's letters differ from the answer '{answer}': {diff}",
+            )
+
+
+@_deck_rule("DV205", "anagram-lengths", "error")
+def anagram_lengths(ctx: LintContext) -> Iterator[Problem]:
+    """The stated word lengths must match the answer.
+
+    Words break at spaces; a hyphenated or apostrophised word counts its letters only, so
+    "Spider-Man" is "(9)" and "Ocean's Eleven" is "(6,6)".
+
+    Why: the word lengths are the solvers' main foothold; a wrong count sends them the wrong way.
+
+    Failing:
+
+    ```yaml
+    - {id: vm-001, difficulty: 1, anagram: Salon Mia, hint: ..., lengths: "(3,5)", answer: Mona Lisa}
+    ```
+
+    Passing:
+
+    ```yaml
+    - {id: vm-001, difficulty: 1, anagram: Salon Mia, hint: ..., lengths: "(4,4)", answer: Mona Lisa}
+    ```
+    """
+    for i, card in _cards(ctx.doc.data):
+        lengths = _text(card, "lengths")
+        answer = card.get("answer")
+        if lengths is None or answer is None:
+            continue
+        expected = _word_lengths(str(answer))
+        if re.sub(r"\s+", "", lengths) != expected:
+            yield _problem(
+                "DV205",
+                ctx.at(["cards", i, "lengths"]),
+                f"lengths {lengths} do not match the answer '{answer}', which is {expected}",
+            )
+
+
+@_deck_rule("DV206", "anagram-is-answer", "error")
+def anagram_is_answer(ctx: LintContext) -> Iterator[Problem]:
+    """An anagram must not simply be the answer (or an accepted alternate), respaced or repunctuated.
+
+    Why: "Mon Alisa" for "Mona Lisa" is not a puzzle.
+
+    Failing:
+
+    ```yaml
+    - {id: vm-001, difficulty: 1, anagram: "Mon-A-Lisa", hint: ..., lengths: "(4,4)", answer: Mona Lisa}
+    ```
+
+    Passing:
+
+    ```yaml
+    - {id: vm-001, difficulty: 1, anagram: Salon Mia, hint: ..., lengths: "(4,4)", answer: Mona Lisa}
+    ```
+    """
+    for i, card in _cards(ctx.doc.data):
+        anagram = _text(card, "anagram")
+        if anagram is None or not _alnum(anagram):
+            continue
+        for _suffix, value in _accepted(card):
+            if _alnum(anagram) == _alnum(str(value)):
+                yield _problem(
+                    "DV206", ctx.at(["cards", i, "anagram"]), f"the anagram is just '{value}' itself"
+                )
+                break
+
+
+# ------------------------------------------------------------------------------------------
+# DV207 numeric answers, DV208 letter counts
+# ------------------------------------------------------------------------------------------
+
+
+@_deck_rule("DV207", "numeric-answer", "error")
+def numeric_answer(ctx: LintContext) -> Iterator[Problem]:
+    """In a deck of numeric answers, every answer must be a YAML integer.
+
+    A deck counts as numeric when more than half of its cards (with the base deck's, for an
+    overlay) have integer answers. Players may type digits or words ("twelve"); the card
+    itself must hold the number so that answer checking compares values, not spellings.
+    (That every card has a non-empty riddle is checked by DV203.)
+
+    Why: "12" in quotes or "twelve" in a numeric deck is almost always a slip, and a
+    non-number ("a dozen") can never match a typed number.
+
+    Failing:
+
+    ```yaml
+    cards:
+      - {id: logic-key-001, difficulty: 1, clue: Sides of a hexagon?, answer: 6}
+      - {id: logic-key-002, difficulty: 1, clue: Legs on a spider?, answer: "eight"}
+    ```
+
+    Passing:
+
+    ```yaml
+    cards:
+      - {id: logic-key-001, difficulty: 1, clue: Sides of a hexagon?, answer: 6}
+      - {id: logic-key-002, difficulty: 1, clue: Legs on a spider?, answer: 8}
+    ```
+    """
+    if not is_numeric_deck(_style_cards(ctx)):
+        return
+    for i, card in _cards(ctx.doc.data):
+        answer = card.get("answer")
+        if answer is None or _is_int(answer):
+            continue
+        value = number_value(str(answer))
+        hint = f": write {value} without quotes" if value is not None else ""
+        yield _problem(
+            "DV207",
+            ctx.at(["cards", i, "answer"]),
+            f"answer '{answer}' is not an integer, but this deck's answers are numbers{hint}",
+        )
+
+
+@_deck_rule("DV208", "letter-count", "error")
+def letter_count(ctx: LintContext) -> Iterator[Problem]:
+    """A card's `letters` must equal the number of letters (and digits) in its answer.
+
+    Spaces, hyphens, apostrophes and accents do not count.
+
+    Why: the count is part of the clue; a wrong count misleads every solver.
+
+    Failing:
+
+    ```yaml
+    - {id: codex-001, difficulty: 1, clue: "...", answer: candle, letters: 7}
+    ```
+
+    Passing:
+
+    ```yaml
+    - {id: codex-001, difficulty: 1, clue: "...", answer: candle, letters: 6}
+    ```
+    """
+    for i, card in _cards(ctx.doc.data):
+        letters = card.get("letters")
+        answer = card.get("answer")
+        if not _is_int(letters) or answer is None:
+            continue
+        actual = len(_alnum(str(answer)))
+        if letters != actual:
+            yield _problem(
+                "DV208",
+                ctx.at(["cards", i, "letters"]),
+                f"letters is {letters}, but '{answer}' has {actual}",
+            )
+
+
+# ------------------------------------------------------------------------------------------
+# DV209-DV210 couplets
+# ------------------------------------------------------------------------------------------
+
+
+@_deck_rule("DV209", "couplet-lines", "warning")
+def couplet_lines(ctx: LintContext) -> Iterator[Problem]:
+    """In a couplet deck, every clue must be exactly two lines.
+
+    A deck counts as a couplet deck when it is not numeric and at least half of its clue
+    cards with text answers have two-line clues (the base deck's cards count for an overlay).
+    Write couplets as a `|` block scalar so the line break is kept.
+
+    Why: the category promises a rhyming couplet; one line (or three) breaks the pattern the
+    solvers rely on.
+
+    Failing:
+
+    ```yaml
+    - id: codex-001
+      difficulty: 1
+      clue: I weep wax tears and lose my height, but while I shrink I give you light.
+      answer: candle
+    ```
+
+    Passing:
+
+    ```yaml
+    - id: codex-001
+      difficulty: 1
+      clue: |
+        I weep wax tears and lose my height,
+        but while I shrink I give you light.
+      answer: candle
+    ```
+    """
+    if not is_couplet_deck(_style_cards(ctx)):
+        return
+    for i, card in _cards(ctx.doc.data):
+        clue = _text(card, "clue")
+        if clue is None or "anagram" in card or not clue.strip():
+            continue
+        lines = [ln for ln in _lines(clue) if ln.strip()]
+        if len(lines) != 2:
+            yield _problem(
+                "DV209",
+                ctx.at(["cards", i, "clue"]),
+                f"a couplet has two lines; this clue has {len(lines)}",
+            )
+
+
+_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
+_VOWELS = "aeiouy"
+
+
+def _last_word(line: str) -> tuple[str, int] | None:
+    """The line's last word (lower-case, straight apostrophes) and its offset in the line."""
+    words = list(_WORD.finditer(line))
+    if not words:
+        return None
+    last = words[-1]
+    return last.group().replace("’", "'").lower(), last.start()
+
+
+@lru_cache(maxsize=1)
+def _pronouncing() -> Any:
+    # Loading the CMU dictionary takes most of a second: only pay for it when a couplet deck is linted.
+    import pronouncing
+
+    return pronouncing
+
+
+@lru_cache(maxsize=4096)
+def _cmu_rhymes(word: str) -> frozenset[str]:
+    """Rhyming parts (stress marks dropped) of every CMU pronunciation of `word`; empty if unknown."""
+    p = _pronouncing()
+    candidates = [word, word.replace("'", "")]
+    if word.endswith("'s"):
+        candidates.append(word[:-2])
+    for candidate in candidates:
+        phones = p.phones_for_word(candidate)
+        if phones:
+            return frozenset(re.sub(r"\d", "", p.rhyming_part(ph)) for ph in phones)
+    return frozenset()
+
+
+def _spelling_rhyme(word: str) -> str:
+    """A rhyme key from spelling alone: the last vowel group and what follows ("gate" -> "ate")."""
+    w = "".join(ch for ch in fold(word) if ch.isalpha())
+    silent_e = len(w) > 2 and w.endswith("e") and w[-2] not in _VOWELS
+    core = w[:-1] if silent_e else w
+    i = len(core)
+    while i > 0 and core[i - 1] not in _VOWELS:
+        i -= 1
+    while i > 1 and core[i - 2] in _VOWELS:
+        i -= 1
+    return (core[i - 1 :] if i > 0 else core) + ("e" if silent_e else "")
+
+
+def words_rhyme(a: str, b: str) -> bool:
+    """True when two words rhyme: by the CMU dictionary when it knows both, else by spelling."""
+    ra, rb = _cmu_rhymes(a), _cmu_rhymes(b)
+    if ra and rb:
+        return bool(ra & rb)
+    return _spelling_rhyme(a) == _spelling_rhyme(b)
+
+
+@_deck_rule("DV210", "couplet-rhyme", "warning")
+def couplet_rhyme(ctx: LintContext) -> Iterator[Problem]:
+    """In a couplet deck, the last words of a clue's two lines must rhyme (and not be the same word).
+
+    Rhymes are checked with the CMU pronouncing dictionary (through the `pronouncing`
+    package): two words rhyme when some pronunciation of each shares its rhyming part
+    (from the last stressed vowel on). A word the dictionary does not know is compared by
+    spelling (its last vowel group and what follows, e.g. "-ate"), which is cruder: treat
+    a warning about an unusual name as a prompt to listen, not as a verdict.
+
+    Why: the category promises a rhyming couplet, and eye-rhymes ("love" / "move") grate
+    when read aloud.
+
+    Failing:
+
+    ```yaml
+    - id: codex-001
+      difficulty: 1
+      clue: |
+        I weep wax tears and lose my height,
+        but while I shrink I warm the room.
+      answer: candle
+    ```
+
+    Passing:
+
+    ```yaml
+    - id: codex-001
+      difficulty: 1
+      clue: |
+        I weep wax tears and lose my height,
+        but while I shrink I give you light.
+      answer: candle
+    ```
+    """
+    if not is_couplet_deck(_style_cards(ctx)):
+        return
+    for i, card in _cards(ctx.doc.data):
+        clue = _text(card, "clue")
+        if clue is None or "anagram" in card:
+            continue
+        lines = [ln for ln in _lines(clue) if ln.strip()]
+        if len(lines) != 2:
+            continue  # DV209's business
+        first, second = _last_word(lines[0]), _last_word(lines[1])
+        if first is None or second is None:
+            continue
+        (a, _), (b, offset) = first, second
+        # Point at the second rhyme word: that is where the ear notices the miss.
+        where = ctx.doc.scalar_loc(["cards", i, "clue"], clue.index(lines[1]) + offset)
+        if a == b:
+            yield _problem("DV210", where, f"both lines end with '{a}': rhyme two different words")
+        elif not words_rhyme(a, b):
+            yield _problem("DV210", where, f"'{a}' and '{b}' do not rhyme")
+
+
+# ------------------------------------------------------------------------------------------
+# DV211 answer in its own clue
+# ------------------------------------------------------------------------------------------
+
+
+def _tokens(text: str) -> list[tuple[str, int, str]]:
+    """Folded words of `text`, each with its offset and its form without a possessive "'s"."""
+    out: list[tuple[str, int, str]] = []
+    for m in re.finditer(r"[^\W_]+(?:['’.][^\W_]+)*|&", text):
+        raw = m.group()
+        bare = fold(raw[:-2]) if raw[-2:] in ("'s", "’s") else fold(raw)
+        for word in fold(raw).split():
+            out.append((word, m.start(), bare))
+    return out
+
+
+def _find_words(tokens: Sequence[tuple[str, int, str]], words: Sequence[str]) -> int | None:
+    n = len(words)
+    if n == 0:
+        return None
+    for i in range(len(tokens) - n + 1):
+        if all(words[k] in (tokens[i + k][0], tokens[i + k][2]) for k in range(n)):
+            return tokens[i][1]
+    return None
+
+
+def _find_number(tokens: Sequence[tuple[str, int, str]], value: int) -> int | None:
+    i = 0
+    while i < len(tokens):
+        best_end, best_value = i, None
+        for j in range(i + 1, min(len(tokens), i + 8) + 1):
+            v = number_value(" ".join(t[0] for t in tokens[i:j]))
+            if v is not None:
+                best_end, best_value = j, v
+        if best_value is not None:
+            if best_value == value:
+                return tokens[i][1]
+            i = best_end
+        else:
+            i += 1
+    return None
+
+
+def _answer_offset(text: str, value: Any) -> int | None:
+    tokens = _tokens(text)
+    number = value if _is_int(value) else number_value(str(value))
+    if number is not None:
+        return _find_number(tokens, number)
+    return _find_words(tokens, normalise(str(value)).split())
+
+
+@_deck_rule("DV211", "answer-in-clue", "error")
+def answer_in_clue(ctx: LintContext) -> Iterator[Problem]:
+    """A card's answer (or an accepted alternate) must not appear as a word in its clue or hint.
+
+    Words are compared after folding case, accents and punctuation (a leading article of the
+    answer is ignored); a numeric answer is found whether the clue writes it as digits or words.
+    Part of a longer word does not count ("ten" in "often" is fine).
+
+    Why: a clue that contains its answer is no puzzle.
+
+    Failing:
+
+    ```yaml
+    - id: codex-001
+      difficulty: 1
+      clue: |
+        A candle's flame will give you light,
+        and burn away the longest night.
+      answer: candle
+    ```
+
+    Passing:
+
+    ```yaml
+    - id: codex-001
+      difficulty: 1
+      clue: |
+        I weep wax tears and lose my height,
+        but while I shrink I give you light.
+      answer: candle
+    ```
+    """
+    for i, card in _cards(ctx.doc.data):
+        for key in ("clue", "hint"):
+            text = _text(card, key)
+            if not text:
+                continue
+            for _suffix, value in _accepted(card):
+                offset = _answer_offset(text, value)
+                if offset is not None:
+                    where = ctx.doc.scalar_loc(["cards", i, key], offset)
+                    yield _problem("DV211", where, f"the {key} gives away the answer '{value}'")
+                    break
+
+
+# ------------------------------------------------------------------------------------------
+# DV212 fits the terminal
+# ------------------------------------------------------------------------------------------
+
+
+@_deck_rule("DV212", "card-line-length", "error")
+def card_line_length(ctx: LintContext) -> Iterator[Problem]:
+    """Each line of a card's clue, anagram or hint has at most 76 characters, and at most 12 lines.
+
+    Why: cards are shown in a bordered panel in an 80-column terminal; a longer line wraps
+    in the middle of a phrase (ruining a couplet's shape), and a very long card scrolls
+    the anagram or the first lines off the screen.
+
+    Failing:
+
+    ```yaml
+    - id: rose-001
+      difficulty: 1
+      clue: |
+        Where gondolas glide through the water and the tourists all stop and stare,
+        ...
+    ```
+
+    Passing:
+
+    ```yaml
+    - id: rose-001
+      difficulty: 1
+      clue: |
+        Where gondolas glide and the tourists all stare,
+        ...
+    ```
+    """
+    for i, card in _cards(ctx.doc.data):
+        for key in TEXT_FIELDS:
+            text = _text(card, key)
+            if text is None:
+                continue
+            lines = text.split("\n")
+            start = 0
+            for line in lines:
+                if len(line) > MAX_LINE:
+                    where = ctx.doc.scalar_loc(["cards", i, key], start + MAX_LINE)
+                    yield _problem(
+                        "DV212",
+                        where,
+                        f"{key} line is {len(line)} characters long; the limit is {MAX_LINE}",
+                    )
+                start += len(line) + 1
+            count = len(_lines(text))
+            if count > MAX_LINES:
+                yield _problem(
+                    "DV212",
+                    ctx.at(["cards", i, key]),
+                    f"{key} has {count} lines; the limit is {MAX_LINES}",
+                )
+
+
+# ------------------------------------------------------------------------------------------
+# DV213-DV214 overlays against their base deck
+# ------------------------------------------------------------------------------------------
+
+
+@_deck_rule("DV213", "overlay-card-id-clash", "error", ("deck-overlay",))
+def overlay_card_id_clash(ctx: LintContext) -> Iterator[Problem]:
+    """A card added by an overlay must not reuse a card id of the deck it extends.
+
+    Why: the engine refuses to merge two cards with one id, so the pack would not load.
+    Prefix the ids of added cards with the pack's id.
+
+    Failing (the built-in codex deck already has codex-001):
+
+    ```yaml
+    kind: deck-overlay
+    id: my-codex-extra
+    extends: codex
+    cards:
+      - {id: codex-001, difficulty: 1, clue: "...", answer: lantern}
+    ```
+
+    Passing:
+
+    ```yaml
+    kind: deck-overlay
+    id: my-codex-extra
+    extends: codex
+    cards:
+      - {id: my-pack-codex-001, difficulty: 1, clue: "...", answer: lantern}
+    ```
+    """
+    base = _base_index(ctx)
+    if base is None:
+        return
+    ids, _ = base
+    for i, card in _cards(ctx.doc.data):
+        card_id = card.get("id")
+        if isinstance(card_id, str) and card_id in ids:
+            yield _problem(
+                "DV213",
+                ctx.at(["cards", i, "id"]),
+                f"card id '{card_id}' is already used by the base deck ({ids[card_id]})",
+            )
+
+
+@_deck_rule("DV214", "overlay-answer-clash", "warning", ("deck-overlay",))
+def overlay_answer_clash(ctx: LintContext) -> Iterator[Problem]:
+    """A card added by an overlay should not share an answer with a card of the deck it extends.
+
+    Answers compare as in answer checking (and as in DV202 within one file).
+
+    Why: the same answer twice in one deck lets players answer from memory.
+
+    Failing (the built-in codex deck already has a candle):
+
+    ```yaml
+    kind: deck-overlay
+    id: my-codex-extra
+    extends: codex
+    cards:
+      - {id: my-pack-codex-001, difficulty: 1, clue: "...", answer: Candle}
+    ```
+
+    Passing:
+
+    ```yaml
+    kind: deck-overlay
+    id: my-codex-extra
+    extends: codex
+    cards:
+      - {id: my-pack-codex-001, difficulty: 1, clue: "...", answer: lantern}
+    ```
+    """
+    base = _base_index(ctx)
+    if base is None:
+        return
+    _, answers = base
+    for i, card in _cards(ctx.doc.data):
+        for suffix, value in _accepted(card):
+            key = _answer_key(value)
+            if key and key in answers:
+                yield _problem(
+                    "DV214",
+                    ctx.at(["cards", i, *suffix]),
+                    f"answer '{value}' is also an answer in the base deck ({answers[key]})",
+                )
+
+
+def _base_index(ctx: LintContext) -> tuple[dict[str, str], dict[str, str]] | None:
+    """Card ids and answer keys of the base deck, each mapped to a 'card X at path:line' description."""
+    if ctx.kind != "deck-overlay" or not isinstance(ctx.doc.data, dict):
+        return None
+    base = ctx.project.decks().get(str(ctx.doc.data.get("extends")))
+    if base is None:
+        return None  # an unknown base deck is reported by the reference rules
+    ids: dict[str, str] = {}
+    answers: dict[str, str] = {}
+    for j, card in _cards(base.data):
+        card_id = str(card.get("id", f"#{j + 1}"))
+        where = f"card '{card_id}' at {base.loc(['cards', j])}"
+        ids.setdefault(card_id, where)
+        for _suffix, value in _accepted(card):
+            key = _answer_key(value)
+            if key:
+                answers.setdefault(key, where)
+    return ids, answers

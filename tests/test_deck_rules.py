@@ -1,0 +1,461 @@
+"""Deck content lint rules (DV201-DV214): each with a failing and a passing example.
+
+Each test lints a small deck written inline and asserts the code, line and column of every
+problem the deck rules report (schema validation is not involved: the examples are valid).
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from davinci.engine.errors import SourceLocation
+from davinci.engine.lint import deck_rules
+from davinci.engine.lint.registry import Problem, get_rule
+from davinci.engine.yamlload import Doc, load_yaml_text
+
+HEADER = "kind: deck\nid: test\nname: Test\ncategory: test\ncards:\n"
+
+
+@dataclass
+class FakeProject:
+    base: Mapping[str, Doc] = field(default_factory=dict)
+
+    def decks(self) -> Mapping[str, Doc]:
+        return self.base
+
+
+@dataclass
+class FakeContext:
+    """The part of LintContext the deck rules use."""
+
+    doc: Doc
+    kind: str
+    project: FakeProject
+    pack: Any = None
+
+    def at(self, path: list[str | int], key: bool = False) -> SourceLocation:
+        return self.doc.loc(path, key)
+
+
+def deck(cards: str, path: str = "deck.yaml") -> Doc:
+    return load_yaml_text(HEADER + textwrap.dedent(cards), path)
+
+
+def lint(doc: Doc, kind: str = "deck", base: Mapping[str, Doc] | None = None) -> list[tuple[str, int, int]]:
+    """(code, line, col) of every deck-rule problem, sorted."""
+    return sorted((p.code, p.location.line, p.location.col) for p in run(doc, kind, base))
+
+
+def run(doc: Doc, kind: str = "deck", base: Mapping[str, Doc] | None = None) -> list[Problem]:
+    ctx = FakeContext(doc, kind, FakeProject(dict(base or {})))
+    problems: list[Problem] = []
+    for kinds, check in deck_rules.DECK_RULES.values():
+        if kind in kinds:
+            problems.extend(check(ctx))  # type: ignore[arg-type]
+    return problems
+
+
+def messages(doc: Doc, kind: str = "deck", base: Mapping[str, Doc] | None = None) -> list[str]:
+    return [p.message for p in sorted(run(doc, kind, base))]
+
+
+# Line numbers below count from the top of the file: the header takes lines 1-5, so the
+# first card starts on line 6.
+
+
+def test_rules_are_registered_with_docs_and_examples() -> None:
+    codes = [f"DV2{n:02d}" for n in range(1, 15)]
+    for code in codes:
+        r = get_rule(code)
+        assert r is not None, code
+        assert r.check is not None
+        assert "Failing" in r.doc and "Passing" in r.doc and "```yaml" in r.doc, code
+        assert set(r.kinds) <= {"deck", "deck-overlay"}
+    assert get_rule("DV201").severity == "error"  # type: ignore[union-attr]
+    assert get_rule("DV202").severity == "warning"  # type: ignore[union-attr]
+
+
+def test_a_clean_deck_has_no_problems() -> None:
+    doc = deck("""\
+        - id: test-001
+          difficulty: 1
+          clue: |
+            I weep wax tears and lose my height,
+            but while I shrink I give you light.
+          answer: candle
+          letters: 6
+        - id: test-002
+          difficulty: 2
+          clue: |
+            My face has hands but cannot wave;
+            I count the hours from crib to grave.
+          answer: clock
+          alternates: [wristwatch]
+    """)
+    assert lint(doc) == []
+
+
+# --- DV201 duplicate-card-id -----------------------------------------------------------------
+
+
+def test_dv201_duplicate_card_id_points_at_the_second_id() -> None:
+    failing = deck("""\
+        - {id: test-001, difficulty: 1, clue: "Legs on a spider?", answer: 8}
+        - {id: test-001, difficulty: 1, clue: "Sides of a hexagon?", answer: 6}
+    """)
+    assert lint(failing) == [("DV201", 7, 8)]
+    assert "already used on line 6" in messages(failing)[0]
+    passing = deck("""\
+        - {id: test-001, difficulty: 1, clue: "Legs on a spider?", answer: 8}
+        - {id: test-002, difficulty: 1, clue: "Sides of a hexagon?", answer: 6}
+    """)
+    assert lint(passing) == []
+
+
+# --- DV202 duplicate-answer ------------------------------------------------------------------
+
+
+def test_dv202_duplicate_answers_compare_like_answer_checking() -> None:
+    failing = deck("""\
+        - {id: test-001, difficulty: 1, clue: "Paris museum of glass pyramids", answer: The Louvre}
+        - {id: test-002, difficulty: 1, clue: "Home of the Winged Victory", answer: louvre}
+        - {id: test-003, difficulty: 1, clue: "Highest of peaks", answer: Mount Everest, alternates: [Everest]}
+        - {id: test-004, difficulty: 1, clue: "Top of the world", answer: Everest}
+    """)
+    assert lint(failing) == [("DV202", 7, 77), ("DV202", 9, 67)]
+    assert "card 'test-001' (line 6)" in messages(failing)[0]
+    passing = deck("""\
+        - {id: test-001, difficulty: 1, clue: "Paris museum of glass pyramids", answer: The Louvre}
+        - {id: test-002, difficulty: 1, clue: "Madrid's great gallery", answer: The Prado}
+    """)
+    assert lint(passing) == []
+
+
+def test_dv202_an_alternate_repeating_its_own_answer() -> None:
+    failing = deck("""\
+        - {id: test-001, difficulty: 1, clue: "Highest of peaks", answer: Mount Everest, alternates: [mount everest!]}
+    """)
+    assert lint(failing) == [("DV202", 6, 95)]
+
+
+def test_dv202_numbers_are_duplicates_by_value() -> None:
+    failing = deck("""\
+        - {id: test-001, difficulty: 1, clue: "Legs on a spider?", answer: 8}
+        - {id: test-002, difficulty: 1, clue: "Arms on an octopus?", answer: 8}
+    """)
+    assert lint(failing) == [("DV202", 7, 70)]
+
+
+# --- DV203 card-text -------------------------------------------------------------------------
+
+
+def test_dv203_a_blank_clue_or_an_incomplete_anagram_card() -> None:
+    failing = deck("""\
+        - {id: test-001, difficulty: 1, clue: "   ", answer: 8}
+        - {id: test-002, difficulty: 1, anagram: Salon Mia, answer: Mona Lisa}
+    """)
+    assert lint(failing) == [("DV203", 6, 39), ("DV203", 7, 3), ("DV203", 7, 3)]
+    passing = deck("""\
+        - {id: test-001, difficulty: 1, clue: "Legs on a spider?", answer: 8}
+        - {id: test-002, difficulty: 1, anagram: Salon Mia, hint: Smiling in Paris, lengths: "(4,4)", answer: Mona Lisa}
+    """)
+    assert lint(passing) == []
+
+
+# --- DV204-DV206 anagrams --------------------------------------------------------------------
+
+
+def vm(anagram: str, lengths: str, answer: str) -> Doc:
+    return deck(f"""\
+        - id: test-001
+          difficulty: 2
+          anagram: {anagram}
+          hint: Oil on poplar, much smiled about
+          lengths: "{lengths}"
+          answer: {answer}
+    """)
+
+
+def test_dv204_anagram_letters_must_be_the_answers() -> None:
+    failing = vm("Salon Mea", "(4,4)", "Mona Lisa")
+    assert lint(failing) == [("DV204", 8, 12)]
+    assert "extra 'e', missing 'i'" in messages(failing)[0]
+    assert lint(vm("Salon Mia", "(4,4)", "Mona Lisa")) == []
+
+
+def test_dv204_ignores_case_spaces_punctuation_and_accents() -> None:
+    assert lint(vm('"EMILY, BRONTË!"', "(5,6)", "Emily Brontë")) == [("DV206", 8, 12)]
+    assert lint(vm('"Nimbly to ere"', "(5,6)", "Emily Bronte")) == []
+
+
+def test_dv205_word_lengths_must_match_the_answer() -> None:
+    failing = vm("Salon Mia", "(3,5)", "Mona Lisa")
+    assert lint(failing) == [("DV205", 10, 12)]
+    assert "which is (4,4)" in messages(failing)[0]
+
+
+def test_dv205_hyphens_and_apostrophes_do_not_break_words() -> None:
+    assert lint(vm("Named Rips", "(9)", "Spider-Man")) == []
+    assert lint(vm("Named Rips", "(6,3)", "Spider-Man")) == [("DV205", 10, 12)]
+    assert lint(vm("Eleven Canoes", "(6,6)", "Ocean's Eleven")) == []
+
+
+def test_dv206_anagram_must_not_be_the_answer() -> None:
+    assert lint(vm("Mon-A-Lisa", "(4,4)", "Mona Lisa")) == [("DV206", 8, 12)]
+    assert lint(vm("Salon Mia", "(4,4)", "Mona Lisa")) == []
+
+
+# --- DV207 numeric-answer --------------------------------------------------------------------
+
+
+def test_dv207_numeric_decks_need_integer_answers() -> None:
+    failing = deck("""\
+        - {id: test-001, difficulty: 1, clue: "Sides of a hexagon?", answer: 6}
+        - {id: test-002, difficulty: 1, clue: "Legs on a spider?", answer: "eight"}
+        - {id: test-003, difficulty: 1, clue: "Keys on a piano?", answer: 88}
+    """)
+    assert lint(failing) == [("DV207", 7, 68)]
+    assert "write 8 without quotes" in messages(failing)[0]
+    passing = deck("""\
+        - {id: test-001, difficulty: 1, clue: "Sides of a hexagon?", answer: 6}
+        - {id: test-002, difficulty: 1, clue: "Legs on a spider?", answer: 8}
+    """)
+    assert lint(passing) == []
+
+
+def test_dv207_a_deck_of_text_answers_is_not_numeric() -> None:
+    doc = deck("""\
+        - {id: test-001, difficulty: 1, clue: "A famous novel by Orwell", answer: "1984"}
+        - {id: test-002, difficulty: 1, clue: "Painted the Sistine ceiling", answer: Michelangelo}
+    """)
+    assert lint(doc) == []
+
+
+# --- DV208 letter-count ----------------------------------------------------------------------
+
+
+def test_dv208_letters_must_count_the_answer() -> None:
+    failing = deck("""\
+        - {id: test-001, difficulty: 1, clue: "Wax that weeps", answer: candle, letters: 7}
+    """)
+    assert lint(failing) == [("DV208", 6, 82)]
+    passing = deck("""\
+        - {id: test-001, difficulty: 1, clue: "Wax that weeps", answer: candle, letters: 6}
+        - {id: test-002, difficulty: 1, clue: "Cover for rain", answer: "rain-coat", letters: 8}
+    """)
+    assert lint(passing) == []
+
+
+# --- DV209-DV210 couplets --------------------------------------------------------------------
+
+
+def test_dv209_couplet_decks_need_two_lines() -> None:
+    failing = deck("""\
+        - id: test-001
+          difficulty: 1
+          clue: |
+            I weep wax tears and lose my height,
+            but while I shrink I give you light.
+          answer: candle
+        - id: test-002
+          difficulty: 1
+          clue: I have a face and hands but never wave.
+          answer: clock
+    """)
+    assert lint(failing) == [("DV209", 14, 9)]
+
+
+def test_dv209_one_line_riddles_are_not_a_couplet_deck() -> None:
+    doc = deck("""\
+        - {id: test-001, difficulty: 1, clue: "I have keys but open no locks", answer: piano}
+        - {id: test-002, difficulty: 1, clue: "I have a face and hands but never wave", answer: clock}
+    """)
+    assert lint(doc) == []
+
+
+def couplet(first: str, second: str) -> Doc:
+    return deck(f"""\
+        - id: test-001
+          difficulty: 1
+          clue: |
+            {first}
+            {second}
+          answer: candle
+    """)
+
+
+def test_dv210_couplet_lines_must_rhyme() -> None:
+    failing = couplet("I weep wax tears and lose my height,", "but while I shrink I warm the room.")
+    assert lint(failing) == [("DV210", 10, 35)]
+    assert "'height' and 'room' do not rhyme" in messages(failing)[0]
+    assert lint(couplet("I weep wax tears and lose my height,", "but while I shrink I give you light.")) == []
+
+
+def test_dv210_eye_rhymes_and_repeated_words_are_not_rhymes() -> None:
+    assert lint(couplet("What I bring is warmth and love;", "a flame is what I always move.")) == [
+        ("DV210", 10, 30)
+    ]
+    assert lint(couplet("I burn at night,", "and give you night.")) == [("DV210", 10, 18)]
+
+
+def test_dv210_unknown_words_fall_back_to_spelling() -> None:
+    assert deck_rules.words_rhyme("zorbulate", "gate")
+    assert not deck_rules.words_rhyme("zorbulate", "moon")
+    assert deck_rules.words_rhyme("night", "knight")
+
+
+# --- DV211 answer-in-clue --------------------------------------------------------------------
+
+
+def test_dv211_the_answer_must_not_appear_in_its_clue() -> None:
+    failing = deck("""\
+        - id: test-001
+          difficulty: 1
+          clue: |
+            Light a candle's wick tonight;
+            I will give you all my light.
+          answer: candle
+    """)
+    assert lint(failing) == [("DV211", 9, 13)]
+    passing = deck("""\
+        - id: test-001
+          difficulty: 1
+          clue: |
+            Light the wick on me tonight;
+            I will give you all my light.
+          answer: candle
+    """)
+    assert lint(passing) == []
+
+
+def test_dv211_multi_word_answers_alternates_and_hints() -> None:
+    failing = deck("""\
+        - {id: test-001, difficulty: 1, clue: "The peak of Mount Everest", answer: Mount Everest}
+        - {id: test-002, difficulty: 1, clue: "Roof of the world, or Sagarmatha", answer: K2, alternates: [Sagarmatha]}
+        - id: test-003
+          difficulty: 1
+          anagram: Salon Mia
+          hint: Not Mona Lisa at all
+          lengths: "(4,4)"
+          answer: Mona Lisa
+    """)
+    assert lint(failing) == [("DV211", 6, 52), ("DV211", 7, 62), ("DV211", 11, 13)]
+    passing = deck("""\
+        - {id: test-001, difficulty: 1, clue: "A mountainous ever-rest", answer: Mount Everest}
+    """)
+    assert lint(passing) == []
+
+
+def test_dv211_numbers_are_found_as_digits_or_words() -> None:
+    failing = deck("""\
+        - {id: test-001, difficulty: 1, clue: "Eight legs has the spider", answer: 8}
+        - {id: test-002, difficulty: 1, clue: "Half of 12 is what?", answer: 6}
+        - {id: test-003, difficulty: 1, clue: "Twenty-one minus one?", answer: 20}
+    """)
+    assert lint(failing) == [("DV211", 6, 40)]
+    passing = deck("""\
+        - {id: test-001, difficulty: 1, clue: "Often, a spider has how many legs?", answer: 10}
+    """)
+    assert lint(passing) == []
+
+
+# --- DV212 card-line-length ------------------------------------------------------------------
+
+
+def test_dv212_lines_must_fit_an_80_column_terminal() -> None:
+    long_line = "word " * 15 + "toolong"  # 82 characters
+    failing = deck(f"""\
+        - id: test-001
+          difficulty: 1
+          clue: |
+            short line
+            {long_line}
+            third line
+          answer: abacus
+    """)
+    assert lint(failing) == [("DV212", 10, 81)]
+    ok_line = "word " * 15 + "ok"  # 77 with the trailing space trimmed -> 77? keep it at 76
+    passing = deck(f"""\
+        - id: test-001
+          difficulty: 1
+          clue: |
+            {ok_line[:76]}
+          answer: abacus
+    """)
+    assert lint(passing) == []
+
+
+def test_dv212_too_many_lines() -> None:
+    body = "\n".join(f"            line {n}" for n in range(13))
+    doc = deck(f"""\
+        - id: test-001
+          difficulty: 1
+          clue: |
+{body}
+          answer: abacus
+    """)
+    assert lint(doc) == [("DV212", 8, 9)]
+
+
+# --- DV213-DV214 overlays --------------------------------------------------------------------
+
+
+BASE = load_yaml_text(
+    HEADER
+    + "  - {id: test-001, difficulty: 1, clue: 'Weeps wax', answer: candle}\n"
+    + "  - {id: test-002, difficulty: 1, clue: 'Tells the hours', answer: clock, alternates: [timepiece]}\n",
+    "base.yaml",
+)
+
+OVERLAY_HEADER = "kind: deck-overlay\nid: extra\nextends: test\ncards:\n"
+
+
+def overlay(cards: str) -> Doc:
+    return load_yaml_text(OVERLAY_HEADER + textwrap.dedent(cards), "overlay.yaml")
+
+
+def test_dv213_overlay_card_ids_must_not_clash_with_the_base_deck() -> None:
+    failing = overlay("""\
+        - {id: test-001, difficulty: 1, clue: "Hangs in the hall to light the way", answer: lantern}
+    """)
+    assert lint(failing, "deck-overlay", {"test": BASE}) == [("DV213", 5, 8)]
+    assert "base.yaml:6:5" in messages(failing, "deck-overlay", {"test": BASE})[0]
+    passing = overlay("""\
+        - {id: extra-001, difficulty: 1, clue: "Hangs in the hall to light the way", answer: lantern}
+    """)
+    assert lint(passing, "deck-overlay", {"test": BASE}) == []
+
+
+def test_dv214_overlay_answers_should_not_clash_with_the_base_deck() -> None:
+    failing = overlay("""\
+        - {id: extra-001, difficulty: 1, clue: "Tick and tock", answer: Timepiece}
+    """)
+    assert lint(failing, "deck-overlay", {"test": BASE}) == [("DV214", 5, 65)]
+
+
+def test_overlay_rules_skip_an_unknown_base_deck() -> None:
+    doc = overlay("""\
+        - {id: test-001, difficulty: 1, clue: "Tick and tock", answer: clock}
+    """)
+    assert lint(doc, "deck-overlay", {}) == []
+
+
+def test_overlay_style_is_inferred_with_the_base_deck() -> None:
+    numeric_base = load_yaml_text(
+        HEADER + "  - {id: test-001, difficulty: 1, clue: 'Legs on a spider?', answer: 8}\n"
+    )
+    doc = overlay("""\
+        - {id: extra-001, difficulty: 1, clue: "Sides of a hexagon?", answer: "six"}
+        - {id: extra-002, difficulty: 1, clue: "Wheels on a tricycle?", answer: 3}
+    """)
+    assert lint(doc, "deck-overlay", {"test": numeric_base}) == [("DV207", 5, 71)]
+
+
+@pytest.mark.parametrize("code", [f"DV2{n:02d}" for n in range(1, 15)])
+def test_rule_docs_name_the_rule(code: str) -> None:
+    r = get_rule(code)
+    assert r is not None and r.name and r.doc.splitlines()[0].endswith(".")
