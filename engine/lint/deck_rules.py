@@ -259,23 +259,24 @@ def _card_id(ctx: LintContext, index: int) -> str:
 
 
 # ------------------------------------------------------------------------------------------
-# DV203 card text present
+# DV203 blank card text
 # ------------------------------------------------------------------------------------------
 
 
-@_deck_rule("DV203", "card-text", "error")
-def card_text(ctx: LintContext) -> Iterator[Problem]:
-    """Every card must have something to read: a non-empty `clue`, or an `anagram` with a `hint` and `lengths`.
+@_deck_rule("DV203", "blank-card-text", "error")
+def blank_card_text(ctx: LintContext) -> Iterator[Problem]:
+    """A card's clue, anagram and hint must not be blank (spaces or empty lines only).
 
-    Why: a card with an empty riddle cannot be played; an anagram card is read in two steps
-    (the anagram, then the hint and word lengths as the clock starts), so it needs all three.
+    The schema already requires a `clue`, or an `anagram` with its `hint` and `lengths`;
+    this rule catches text that is present but says nothing.
+
+    Why: a card with an empty riddle cannot be played, and nobody notices until it is drawn.
 
     Failing:
 
     ```yaml
     cards:
       - {id: logic-key-001, difficulty: 1, clue: "   ", answer: 8}
-      - {id: vitruvian-man-001, difficulty: 2, anagram: Salon Mia, answer: Mona Lisa}
     ```
 
     Passing:
@@ -283,32 +284,13 @@ def card_text(ctx: LintContext) -> Iterator[Problem]:
     ```yaml
     cards:
       - {id: logic-key-001, difficulty: 1, clue: How many legs has a spider?, answer: 8}
-      - id: vitruvian-man-001
-        difficulty: 2
-        anagram: Salon Mia
-        hint: She smiles at crowds in Paris
-        lengths: "(4,4)"
-        answer: Mona Lisa
     ```
     """
     for i, card in _cards(ctx.doc.data):
-        if "anagram" in card:
-            for key in ("anagram", "hint"):
-                value = _text(card, key)
-                if value is None or not value.strip():
-                    where = ctx.at(["cards", i, key] if key in card else ["cards", i])
-                    yield _problem("DV203", where, f"an anagram card needs a non-empty '{key}'")
-            if not _text(card, "lengths"):
-                yield _problem(
-                    "DV203", ctx.at(["cards", i]), "an anagram card needs 'lengths', e.g. \"(4,4)\""
-                )
-            continue
-        clue = _text(card, "clue")
-        if clue is None or not clue.strip():
-            where = ctx.at(["cards", i, "clue"] if "clue" in card else ["cards", i])
-            yield _problem(
-                "DV203", where, "the card has no clue text (give a non-empty 'clue' or an 'anagram')"
-            )
+        for key in TEXT_FIELDS:
+            value = _text(card, key)
+            if value is not None and not _alnum(value):
+                yield _problem("DV203", ctx.at(["cards", i, key]), f"the card's {key} is blank")
 
 
 # ------------------------------------------------------------------------------------------
