@@ -276,16 +276,26 @@ def entry_point_targets() -> list[tuple[str, str]]:
     return sorted((ep.name, ep.value.split(":")[0].strip()) for ep in found)
 
 
+def entry_point_folder(name: str, module: str) -> Path:
+    """The pack folder an entry point names (PackError if it cannot be located)."""
+    try:
+        return _folder_of_module(module)
+    except (ImportError, ValueError) as e:
+        raise PackError(f"entry point '{name}' ({module}) cannot be located: {e}",
+                        SourceLocation(f"<entry point {name}>"), NOT_A_PACK) from None
+    except PackError as e:
+        raise PackError(f"entry point '{name}': {e.message}", SourceLocation(f"<entry point {name}>"),
+                        NOT_A_PACK) from None
+
+
+def entry_point_pack(name: str, module: str) -> Pack:
+    """Load the pack registered by entry point `name` (value `module`)."""
+    return load_pack(entry_point_folder(name, module), source=f"entry-point:{name}")
+
+
 def entry_point_packs() -> list[Pack]:
     """Packs registered by installed distributions (read as data; nothing is imported)."""
-    packs = []
-    for name, module in entry_point_targets():
-        try:
-            folder = _folder_of_module(module)
-        except (ImportError, ValueError) as e:
-            raise PackError(f"entry point '{name}' ({module}) cannot be located: {e}", code=NOT_A_PACK) from None
-        packs.append(load_pack(folder, source=f"entry-point:{name}"))
-    return packs
+    return [entry_point_pack(name, module) for name, module in entry_point_targets()]
 
 
 def all_packs(extra: Sequence[str | os.PathLike[str]] = ()) -> list[Pack]:

@@ -1,0 +1,52 @@
+"""Actions: small immutable values with a text form that parses back.
+
+An action is a verb plus a tuple of string arguments, e.g. `guess row.1.2 7` or
+`answer 12.5 mona lisa`. Text arguments that may contain spaces (free answers) are
+the last argument and take the rest of the line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from davinci.engine.errors import IllegalAction
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One move: `verb` and its arguments, all strings."""
+
+    verb: str
+    args: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        return " ".join((self.verb, *self.args)) if self.args else self.verb
+
+    @property
+    def text(self) -> str:
+        return str(self)
+
+
+def parse_action(text: str, rest_verbs: dict[str, int] | None = None) -> Action:
+    """Parse an action's text form.
+
+    `rest_verbs` maps verbs whose last argument is free text to the number of
+    arguments before it (e.g. {"answer": 1}: `answer 12.5 the last supper`).
+    """
+    if not isinstance(text, str):
+        raise IllegalAction("an action must be text")
+    if "\x00" in text or len(text) > 1000:
+        raise IllegalAction("action text is too long or contains NUL bytes")
+    stripped = text.strip()
+    if not stripped:
+        raise IllegalAction("empty action")
+    parts = stripped.split(None, 1)
+    verb = parts[0].lower()
+    rest = parts[1] if len(parts) > 1 else ""
+    if rest_verbs and verb in rest_verbs:
+        n = rest_verbs[verb]
+        fixed = rest.split(None, n)
+        if len(fixed) <= n:
+            return Action(verb, tuple(fixed))
+        return Action(verb, (*fixed[:n], " ".join(fixed[n].split())))
+    return Action(verb, tuple(rest.split()))

@@ -1,0 +1,75 @@
+"""Bots: a bot sees a view and the legal actions, and returns one of them.
+
+Built-in bots live here; game-specific bots register through the `davinci.bots` entry-point
+group (`name = "package.module:Class"`), so a YAML file never names Python code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from difflib import get_close_matches
+from importlib import metadata
+from typing import Any, Protocol
+
+from davinci.engine.actions import Action
+from davinci.engine.errors import UsageError
+from davinci.engine.rng import Rng
+
+
+class Bot(Protocol):
+    """What every bot provides."""
+
+    name: str
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
+        """Pick one of `legal` given the seat's view."""
+        ...
+
+
+class RandomBot:
+    """Uniform over the legal actions, from its own seeded source."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0, settings: dict[str, Any] | None = None) -> None:
+        self.rng = Rng(seed)
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
+        return legal[self.rng.below(len(legal))]
+
+
+BotFactory = Callable[..., Any]
+
+BUILTIN: dict[str, BotFactory] = {"random": RandomBot}
+
+
+def _entry_points() -> dict[str, Any]:
+    try:
+        eps = metadata.entry_points(group="davinci.bots")
+    except Exception:  # a broken installation must not break the CLI
+        return {}
+    return {ep.name: ep for ep in eps}
+
+
+def bot_names() -> list[str]:
+    return sorted({*BUILTIN, *_entry_points()})
+
+
+def make_bot(name: str, seed: int, game_id: str | None = None, settings: dict[str, Any] | None = None) -> Any:
+    """Instantiate a bot by registry name, seeded."""
+    factory = BUILTIN.get(name)
+    if factory is None:
+        ep = _entry_points().get(name)
+        if ep is None:
+            near = get_close_matches(name, bot_names(), 1)
+            hint = f" (did you mean '{near[0]}'?)" if near else ""
+            raise UsageError(f"unknown bot '{name}'{hint}; bots: {', '.join(bot_names())}")
+        try:
+            factory = ep.load()
+        except Exception as e:
+            raise UsageError(f"bot '{name}' failed to load: {type(e).__name__}: {e}") from None
+    bot = factory(seed=seed, settings=settings or {})
+    games = getattr(bot, "games", None)
+    if games and game_id is not None and game_id not in games:
+        raise UsageError(f"bot '{name}' plays {', '.join(games)}, not {game_id}")
+    return bot

@@ -1,0 +1,521 @@
+"""Build a frozen `GameDef` from a validated game document (variants already merged)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from difflib import get_close_matches
+from typing import Any
+
+from davinci.engine.definition import (
+    EMPTY_BOARD,
+    FIELD_TYPES,
+    BoardDef,
+    ComponentDef,
+    EndDef,
+    Locator,
+    PieceDef,
+    SettingDef,
+    SpaceDef,
+    VarDef,
+    ZoneDef,
+    default_for,
+    literal_type,
+    product_items,
+)
+from davinci.engine.errors import DavinciError, DefinitionError
+from davinci.engine.expr.types import ANY, BOOL, INT, STR, ListType, RecordType, Type
+from davinci.engine.flow import FlowCompiler, Program
+
+Path = tuple[str | int, ...]
+
+ZONE_KINDS = ("bag", "deck", "hand", "row", "grid", "board", "pile")
+
+
+@dataclass
+class GameDef:
+    """Everything the interpreter needs about one game (plus variant and settings)."""
+
+    id: str
+    name: str
+    description: str
+    variant: str | None
+    min_players: int
+    max_players: int
+    seat_label: str
+    bots: tuple[str, ...]
+    settings_defs: dict[str, SettingDef]
+    settings: dict[str, Any]
+    components: dict[str, ComponentDef]
+    pieces: list[PieceDef]
+    zones: dict[str, ZoneDef]
+    board: BoardDef
+    global_vars: dict[str, VarDef]
+    seat_vars: dict[str, VarDef]
+    turn_vars: dict[str, VarDef]
+    programs: dict[str, Program]
+    end: EndDef
+    first_seat: Any  # "random" or a compiled int expression (1-based seat)
+    piece_fields: dict[str, Type]
+    rest_verbs: dict[str, int]
+    content_hash: str = ""
+    deck_sources: dict[str, str] = field(default_factory=dict)
+    display: dict[str, Any] = field(default_factory=dict)
+    variants: tuple[str, ...] = ()
+
+    def seat_zone_key(self, name: str, seat: int) -> str | None:
+        z = self.zones.get(name)
+        if z is not None and z.per_seat:
+            return f"{name}#{seat}"
+        return None
+
+    def piece_field_default(self, name: str) -> Any:
+        t = self.piece_fields.get(name)
+        if t is None:
+            from davinci.engine.errors import EvalError
+
+            raise EvalError(f"pieces have no field '{name}'")
+        return default_for(t)
+
+
+class Builder:
+    """Holds the locator and the expression scopes while a game is being built."""
+
+    def __init__(self, data: Mapping[str, Any], locator: Locator, settings_override: Mapping[str, Any]) -> None:
+        self.data = data
+        self.loc = locator
+        self.override = dict(settings_override)
+        self.errors: list[DavinciError] = []
+        from davinci.engine.expr import BUILTINS
+
+        self.functions: Any = BUILTINS
+
+    # -- helpers --
+    def fail(self, msg: str, path: Path, key: bool = False, code: str = "DV050") -> DefinitionError:
+        return DefinitionError(msg, self.loc.loc(path, key=key), code=code)
+
+    def get(self, path: Path) -> Any:
+        cur: Any = self.data
+        for p in path:
+            cur = cur[p]
+        return cur
+
+    def expr(self, path: Path, scope: Mapping[str, Type], expect: Type | None = None) -> Any:
+        src = self.get(path)
+        if isinstance(src, bool) or isinstance(src, int):
+            src = str(src).lower() if isinstance(src, bool) else str(src)
+        if not isinstance(src, str):
+            raise self.fail("expected an expression (text)", path)
+        from davinci.engine.expr import compile_expr
+
+        return compile_expr(src, scope, functions=self.functions, expect=expect, locate=self.loc.scalar(path))
+
+
+def _known(name: str, options: Sequence[str]) -> str:
+    near = get_close_matches(name, list(options), 1)
+    return f" (did you mean '{near[0]}'?)" if near else ""
+
+
+def build_settings(b: Builder) -> tuple[dict[str, SettingDef], dict[str, Any]]:
+    defs: dict[str, SettingDef] = {}
+    values: dict[str, Any] = {}
+    for name, spec in (b.data.get("settings") or {}).items():
+        path: Path = ("settings", name)
+        typ = spec.get("type", "int")
+        sd = SettingDef(
+            name=name,
+            type=typ,
+            default=spec.get("default"),
+            doc=str(spec.get("doc", "")),
+            minimum=spec.get("min"),
+            maximum=spec.get("max"),
+            choices=tuple(spec.get("choices", ())),
+        )
+        try:
+            values[name] = sd.coerce(sd.default, "default of setting")
+        except DavinciError as e:
+            raise b.fail(e.message, (*path, "default"), code="DV053") from None
+        defs[name] = sd
+    for name, value in b.override.items():
+        if name not in defs:
+            raise DavinciError(f"unknown setting '{name}'{_known(name, list(defs))}", code="DV081")
+        values[name] = defs[name].coerce(value)
+    return defs, values
+
+
+def build_components(b: Builder, decks: Mapping[str, Any], settings: Mapping[str, Any]) -> tuple[
+    dict[str, ComponentDef], list[PieceDef], dict[str, Type], dict[str, str]
+]:
+    comps: dict[str, ComponentDef] = {}
+    pieces: list[PieceDef] = []
+    fields: dict[str, Type] = {}
+    deck_sources: dict[str, str] = {}
+    for cname, spec in (b.data.get("components") or {}).items():
+        path: Path = ("components", cname)
+        ftypes = dict(spec.get("fields") or {})
+        for fname, ftype in ftypes.items():
+            t = FIELD_TYPES.get(str(ftype))
+            if t is None:
+                raise b.fail(
+                    f"unknown field type '{ftype}' (use one of {', '.join(FIELD_TYPES)})", (*path, "fields", fname)
+                )
+            if fname in fields and fields[fname] != t:
+                raise b.fail(f"field '{fname}' has type {fields[fname]} in another component", (*path, "fields", fname))
+            fields[fname] = t
+        comp = ComponentDef(
+            cname,
+            {k: str(v) for k, v in ftypes.items()},
+            frozenset(spec.get("public") or ()),
+            frozenset(spec.get("secret") or ()),
+            spec.get("label"),
+        )
+        comps[cname] = comp
+        include = spec.get("include_if")
+        if include is not None:
+            cond = b.expr((*path, "include_if"), {"settings": settings_type(b, settings)}, BOOL)
+            from davinci.engine.expr.types import Record as _R  # noqa: F401
+
+            if not cond({"settings": _SettingsRecord(settings)}):
+                continue
+        items: list[dict[str, Any]] = []
+        for i, it in enumerate(spec.get("items") or []):
+            items.append(dict(it))
+            _check_fields(b, it, ftypes, (*path, "items", i))
+        if spec.get("product"):
+            items.extend(product_items(spec["product"]))
+        if spec.get("from_deck"):
+            deck_id = str(spec["from_deck"])
+            deck = decks.get(deck_id)
+            if deck is None:
+                raise b.fail(f"unknown deck '{deck_id}'{_known(deck_id, list(decks))}", (*path, "from_deck"), code="DV020")
+            deck_sources[cname] = deck_id
+            for card in deck:
+                items.append({k: v for k, v in card.items() if k in ftypes})
+        copies = int(spec.get("copies", 1))
+        for attrs in items:
+            for _ in range(copies):
+                full = {k: attrs.get(k, default_for(FIELD_TYPES[str(t)])) for k, t in ftypes.items()}
+                pieces.append(PieceDef(len(pieces), cname, full))
+    return comps, pieces, fields, deck_sources
+
+
+def _check_fields(b: Builder, item: Mapping[str, Any], ftypes: Mapping[str, Any], path: Path) -> None:
+    for k in item:
+        if k not in ftypes:
+            raise b.fail(f"unknown field '{k}'{_known(k, list(ftypes))}; declare it under 'fields'", (*path, k), key=True)
+
+
+class _SettingsRecord:
+    __slots__ = ("values",)
+
+    def __init__(self, values: Mapping[str, Any]) -> None:
+        self.values = values
+
+    def field(self, name: str) -> Any:
+        return self.values[name]
+
+
+def settings_type(b: Builder, settings: Mapping[str, Any]) -> RecordType:
+    defs = b.data.get("settings") or {}
+    fields: dict[str, Type] = {}
+    for name in settings:
+        typ = (defs.get(name) or {}).get("type", "int")
+        fields[name] = {"int": INT, "bool": BOOL, "str": STR, "list": ListType(INT)}.get(typ, ANY)
+    return RecordType("settings", fields, "the game's settings")
+
+
+def build_board(b: Builder) -> BoardDef:
+    spec = b.data.get("board")
+    if not spec:
+        return EMPTY_BOARD
+    spaces: dict[str, SpaceDef] = {}
+    attr_defaults: dict[str, Any] = {}
+    types = set(spec.get("space_types") or [])
+    for i, sp in enumerate(spec.get("spaces") or []):
+        sid = str(sp["id"])
+        if sid in spaces:
+            raise b.fail(f"space '{sid}' is defined twice", ("board", "spaces", i, "id"), code="DV021")
+        typ = str(sp.get("type", "plain"))
+        if types and typ not in types:
+            raise b.fail(
+                f"unknown space type '{typ}'{_known(typ, sorted(types))}", ("board", "spaces", i, "type"), code="DV301"
+            )
+        attrs = {k: v for k, v in sp.items() if k not in ("id", "type", "no_turn", "at")}
+        for k, v in attrs.items():
+            attr_defaults.setdefault(k, default_for(literal_type(v)))
+        at = sp.get("at")
+        spaces[sid] = SpaceDef(sid, typ, attrs, bool(sp.get("no_turn", False)), (int(at[0]), int(at[1])) if at else None)
+    neighbours: dict[str, list[tuple[str, str, int]]] = {s: [] for s in spaces}
+    for ti, tr in enumerate(spec.get("tracks") or []):
+        tid = str(tr.get("id", f"track{ti}"))
+        seq = [str(s) for s in tr.get("spaces") or []]
+        for si, s in enumerate(seq):
+            if s not in spaces:
+                raise b.fail(
+                    f"track '{tid}' names unknown space '{s}'{_known(s, list(spaces))}",
+                    ("board", "tracks", ti, "spaces", si),
+                    code="DV020",
+                )
+        pairs = list(zip(seq, seq[1:]))
+        if tr.get("loop") and len(seq) > 2:
+            pairs.append((seq[-1], seq[0]))
+        for a, c in pairs:
+            neighbours[a].append((c, tid, 1))
+            neighbours[c].append((a, tid, -1))
+    start = spec.get("start")
+    if start is not None and str(start) not in spaces:
+        raise b.fail(f"start space '{start}' is not a space", ("board", "start"), code="DV020")
+    return BoardDef(
+        spaces,
+        {k: tuple(v) for k, v in neighbours.items()},
+        str(start) if start is not None else None,
+        frozenset(types or {s.type for s in spaces.values()}),
+        attr_defaults,
+    )
+
+
+def build_zones(b: Builder, comps: Mapping[str, ComponentDef], settings: Mapping[str, Any]) -> dict[str, ZoneDef]:
+    zones: dict[str, ZoneDef] = {}
+    for zname, spec in (b.data.get("zones") or {}).items():
+        path: Path = ("zones", zname)
+        kind = str(spec.get("kind", "pile"))
+        if kind not in ZONE_KINDS:
+            raise b.fail(f"unknown zone kind '{kind}'{_known(kind, ZONE_KINDS)}", (*path, "kind"))
+        contents = tuple(str(c) for c in spec.get("contents") or ())
+        for i, c in enumerate(contents):
+            if c not in comps:
+                raise b.fail(f"unknown component '{c}'{_known(c, list(comps))}", (*path, "contents", i), code="DV020")
+        per_seat = bool(spec.get("per_seat", False))
+        if per_seat and contents:
+            raise b.fail("a per-seat zone starts empty; deal into it in the setup flow", (*path, "contents"))
+        zones[zname] = ZoneDef(
+            name=zname,
+            kind=kind,
+            per_seat=per_seat,
+            visibility=str(spec.get("visibility", "public")),
+            doc=str(spec.get("doc", "")),
+            overflow_to=spec.get("overflow_to"),
+            width=int(spec.get("width", 0)),
+            height=int(spec.get("height", 0)),
+            adjacency=str(spec.get("adjacency", "king")),
+            contents=contents,
+            label=str(spec.get("label", zname)),
+        )
+    for zname, spec in (b.data.get("zones") or {}).items():
+        ov = spec.get("overflow_to")
+        if ov is not None and ov not in zones:
+            raise b.fail(f"unknown zone '{ov}'{_known(str(ov), list(zones))}", ("zones", zname, "overflow_to"), code="DV020")
+    return zones
+
+
+def build_vars(b: Builder, section: str) -> dict[str, VarDef]:
+    out: dict[str, VarDef] = {}
+    for name, initial in (b.data.get(section) or {}).items():
+        out[name] = VarDef(name, literal_type(initial), initial)
+    return out
+
+
+class Types:
+    """The record types of one game, for checking its expressions."""
+
+    def __init__(
+        self,
+        piece_fields: Mapping[str, Type],
+        zones: Mapping[str, ZoneDef],
+        seat_vars: Mapping[str, VarDef],
+        board: BoardDef,
+        settings: RecordType,
+    ) -> None:
+        self.settings = settings
+        self.piece = RecordType("piece", lambda: self._piece_fields(piece_fields), "a component instance")
+        self.seat = RecordType("seat", lambda: self._seat_fields(zones, seat_vars), "a seat (player or team)")
+        self.cell = RecordType(
+            "cell",
+            lambda: {"x": INT, "y": INT, "height": INT, "top": self.piece, "pieces": ListType(self.piece), "empty": BOOL},
+            "a grid cell",
+        )
+        space_fields: dict[str, Type] = {"id": STR, "type": STR, "pieces": ListType(self.piece)}
+        for k, v in board.attr_defaults.items():
+            space_fields[k] = literal_type(v) if v is not None else STR
+        for sp in board.spaces.values():
+            for k, v in sp.attrs.items():
+                space_fields.setdefault(k, literal_type(v))
+        self.space = RecordType("space", space_fields, "a board space")
+        self.zone = RecordType(
+            "zone",
+            lambda: {"pieces": ListType(self.piece), "size": INT, "cells": ListType(self.cell), "name": STR},
+            "a zone",
+        )
+        self.response = RecordType(
+            "response",
+            lambda: {
+                "seat": self.seat,
+                "given": STR,
+                "time_ms": INT,
+                "correct": BOOL,
+                "rank": INT,
+                "claimed": BOOL,
+            },
+            "one seat's answer to a challenge",
+        )
+
+    def _piece_fields(self, piece_fields: Mapping[str, Type]) -> dict[str, Type]:
+        f = dict(piece_fields)
+        f.update(
+            {
+                "revealed": BOOL,
+                "owner": self.seat,
+                "zone": STR,
+                "index": INT,
+                "kind": STR,
+                "cell": self.cell,
+                "space": self.space,
+                "is_top": BOOL,
+            }
+        )
+        return f
+
+    def _seat_fields(self, zones: Mapping[str, ZoneDef], seat_vars: Mapping[str, VarDef]) -> dict[str, Type]:
+        f: dict[str, Type] = {"index": INT, "name": STR, "active": BOOL, "is_current": BOOL}
+        for v in seat_vars.values():
+            f[v.name] = self.var_type(v)
+        for z in zones.values():
+            if z.per_seat:
+                f[z.name] = self.zone_type(z)
+        return f
+
+    def zone_type(self, z: ZoneDef) -> Type:
+        return self.zone if z.kind in ("grid", "board") else ListType(self.piece)
+
+    def var_type(self, v: VarDef) -> Type:
+        if v.initial is None:
+            return ANY
+        return v.type
+
+
+def global_scope(
+    types: Types,
+    zones: Mapping[str, ZoneDef],
+    gvars: Mapping[str, VarDef],
+    tvars: Mapping[str, VarDef],
+) -> dict[str, Type]:
+    scope: dict[str, Type] = {
+        "players": INT,
+        "seats": ListType(types.seat),
+        "current": types.seat,
+        "settings": types.settings,
+        "turn": INT,
+    }
+    for z in zones.values():
+        if not z.per_seat:
+            scope[z.name] = types.zone_type(z)
+    for v in (*gvars.values(), *tvars.values()):
+        scope[v.name] = types.var_type(v)
+    return scope
+
+
+def build_game(
+    data: Mapping[str, Any],
+    locator: Locator,
+    *,
+    decks: Mapping[str, Sequence[Mapping[str, Any]]] | None = None,
+    settings: Mapping[str, Any] | None = None,
+    variant: str | None = None,
+    variants: Sequence[str] = (),
+) -> GameDef:
+    """Build (and check every expression of) a game; raises the first DavinciError found."""
+    import davinci.engine.steps  # noqa: F401  (registers the step kinds)
+
+    b = Builder(data, locator, settings or {})
+    sdefs, svalues = build_settings(b)
+    stype = settings_type(b, svalues)
+    comps, pieces, piece_fields, deck_sources = build_components(b, decks or {}, svalues)
+    zones = build_zones(b, comps, svalues)
+    board = build_board(b)
+    gvars = build_vars(b, "vars")
+    svars = build_vars(b, "seat_vars")
+    tvars = build_vars(b, "turn_vars")
+    for name in (*gvars, *svars, *tvars):
+        if name in zones:
+            raise b.fail(f"'{name}' is both a zone and a variable", ("zones", name), key=True)
+    types = Types(piece_fields, zones, svars, board, stype)
+    b.types = types  # type: ignore[attr-defined]
+    from davinci.engine.functions import engine_functions
+
+    b.functions = engine_functions(types)
+    b.zones = zones  # type: ignore[attr-defined]
+    b.gvars = gvars  # type: ignore[attr-defined]
+    b.svars = svars  # type: ignore[attr-defined]
+    b.tvars = tvars  # type: ignore[attr-defined]
+    b.rest_verbs = {}  # type: ignore[attr-defined]
+    scope = global_scope(types, zones, gvars, tvars)
+    b.scope = scope  # type: ignore[attr-defined]
+
+    # zone expressions need the piece type
+    for zname, spec in (data.get("zones") or {}).items():
+        z = zones[zname]
+        upd: dict[str, Any] = {}
+        pscope = {**scope, "piece": types.piece}
+        if spec.get("capacity") is not None:
+            upd["capacity"] = b.expr(("zones", zname, "capacity"), scope, INT)
+        if spec.get("sort") is not None:
+            upd["sort"] = b.expr(("zones", zname, "sort"), pscope)
+        if spec.get("free") is not None:
+            upd["free"] = b.expr(("zones", zname, "free"), pscope, BOOL)
+        if upd:
+            from dataclasses import replace
+
+            zones[zname] = replace(z, **upd)
+
+    flow = data.get("flow") or {}
+    procs = flow.get("procedures") or {}
+    programs: dict[str, Program] = {}
+    for name in ("setup", "turn", "turn_end"):
+        prog = Program(name)
+        FlowCompiler(b, prog, procs).steps(flow.get(name), ("flow", name), dict(scope))
+        programs[name] = prog
+    for pname in procs:
+        prog = Program(f"proc:{pname}")
+        FlowCompiler(b, prog, procs).steps(procs[pname], ("flow", "procedures", pname), dict(scope))
+        programs[prog.name] = prog
+
+    end = data.get("end") or {}
+    seat_scope = {**scope, "seat": types.seat}
+    end_def = EndDef(
+        when=b.expr(("end", "when"), scope, BOOL),
+        winners=b.expr(("end", "winners"), scope, ListType(types.seat)),
+        score=b.expr(("end", "score"), seat_scope, INT) if end.get("score") is not None else None,
+        tie_break=b.expr(("end", "tie_break"), seat_scope) if end.get("tie_break") is not None else None,
+        max_turns=int(end.get("max_turns", 1000)),
+    )
+    order = data.get("turn_order") or {}
+    first = order.get("first", "random")
+    first_seat: Any = "random" if first == "random" else b.expr(("turn_order", "first"), scope, INT)
+    players = data.get("players") or {}
+    return GameDef(
+        id=str(data.get("id")),
+        name=str(data.get("name", data.get("id"))),
+        description=str(data.get("description", "")),
+        variant=variant,
+        min_players=int(players.get("min", 2)),
+        max_players=int(players.get("max", 4)),
+        seat_label=str((data.get("seats") or {}).get("label", "Player")),
+        bots=tuple(str(x) for x in data.get("bots") or ("random",)),
+        settings_defs=sdefs,
+        settings=svalues,
+        components=comps,
+        pieces=pieces,
+        zones=zones,
+        board=board,
+        global_vars=gvars,
+        seat_vars=svars,
+        turn_vars=tvars,
+        programs=programs,
+        end=end_def,
+        first_seat=first_seat,
+        piece_fields=piece_fields,
+        rest_verbs=dict(b.rest_verbs),  # type: ignore[attr-defined]
+        deck_sources=deck_sources,
+        display=dict(data.get("display") or {}),
+        variants=tuple(variants),
+    )

@@ -1,0 +1,261 @@
+"""Frozen game definitions built from validated YAML.
+
+`build_game(data, locator)` turns a (variant-merged) game document into a `GameDef`: typed
+settings, component instances, zones, the board graph, variables, compiled flow and end
+conditions. Every expression is compiled once here, with its source position, so a mistake
+is reported at load/lint time as `file:line:col`.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from davinci.engine.errors import DavinciError, DefinitionError, SourceLocation
+from davinci.engine.expr import compile_expr
+from davinci.engine.expr.types import ANY, BOOL, INT, NONE, STR, ListType, RecordType, Type
+
+Path = tuple[str | int, ...]
+
+
+class Locator:
+    """Maps a path in the game data to a source position (variant first, then base game)."""
+
+    def __init__(self, docs: Sequence[Any]) -> None:
+        self.docs = list(docs)
+
+    def _doc_for(self, path: Path) -> Any:
+        for doc in self.docs:
+            if _has_path(doc.data, path):
+                return doc
+        return self.docs[-1] if self.docs else None
+
+    def loc(self, path: Path, key: bool = False) -> SourceLocation:
+        doc = self._doc_for(path)
+        if doc is None:
+            return SourceLocation("<game>")
+        loc: SourceLocation = doc.loc(list(path), key=key)
+        return loc
+
+    def scalar(self, path: Path) -> Callable[[int], SourceLocation]:
+        doc = self._doc_for(path)
+
+        def locate(offset: int) -> SourceLocation:
+            if doc is None:
+                return SourceLocation("<game>", 1, offset + 1)
+            try:
+                loc: SourceLocation = doc.scalar_loc(list(path), offset)
+                return loc
+            except Exception:  # position mapping must never hide the real error
+                loc2: SourceLocation = doc.loc(list(path))
+                return loc2
+
+        return locate
+
+
+def _has_path(data: Any, path: Path) -> bool:
+    cur = data
+    for p in path:
+        if isinstance(cur, dict) and isinstance(p, str) and p in cur:
+            cur = cur[p]
+        elif isinstance(cur, list) and isinstance(p, int) and 0 <= p < len(cur):
+            cur = cur[p]
+        else:
+            return False
+    return True
+
+
+# --- definition objects -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SettingDef:
+    name: str
+    type: str  # int | bool | str | list | map
+    default: Any
+    doc: str
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: tuple[Any, ...] = ()
+
+    def expr_type(self) -> Type:
+        return {"int": INT, "bool": BOOL, "str": STR, "list": ListType(INT)}.get(self.type, ANY)
+
+    def coerce(self, value: Any, where: str = "setting") -> Any:
+        """Check (and convert from text) a value for this setting; DavinciError when invalid."""
+        v = value
+        if isinstance(v, str) and self.type != "str":
+            v = _parse_setting_text(v, self.type, self.name)
+        ok = {
+            "int": isinstance(v, int) and not isinstance(v, bool),
+            "bool": isinstance(v, bool),
+            "str": isinstance(v, str),
+            "list": isinstance(v, list) and all(isinstance(i, int) and not isinstance(i, bool) for i in v),
+            "map": isinstance(v, dict),
+        }[self.type]
+        if not ok:
+            raise DavinciError(f"{where} '{self.name}' must be {self.type}, got {value!r}", code="DV081")
+        if self.type == "int":
+            if self.minimum is not None and v < self.minimum:
+                raise DavinciError(f"{where} '{self.name}' must be >= {self.minimum}, got {v}", code="DV081")
+            if self.maximum is not None and v > self.maximum:
+                raise DavinciError(f"{where} '{self.name}' must be <= {self.maximum}, got {v}", code="DV081")
+        if self.choices and v not in self.choices:
+            opts = ", ".join(map(str, self.choices))
+            raise DavinciError(f"{where} '{self.name}' must be one of {opts}, got {v!r}", code="DV081")
+        return v
+
+
+def _parse_setting_text(text: str, typ: str, name: str) -> Any:
+    t = text.strip()
+    if typ == "int":
+        try:
+            return int(t)
+        except ValueError:
+            raise DavinciError(f"setting '{name}' must be an integer, got {text!r}", code="DV081") from None
+    if typ == "bool":
+        low = t.lower()
+        if low in ("true", "yes", "on", "1"):
+            return True
+        if low in ("false", "no", "off", "0"):
+            return False
+        raise DavinciError(f"setting '{name}' must be true or false, got {text!r}", code="DV081")
+    if typ == "list":
+        try:
+            return [int(x) for x in t.strip("[]").split(",") if x.strip()]
+        except ValueError:
+            raise DavinciError(
+                f"setting '{name}' must be a comma-separated list of integers, got {text!r}", code="DV081"
+            ) from None
+    if typ == "map":
+        raise DavinciError(f"setting '{name}' is structured; set it in a variant file", code="DV081")
+    return t
+
+
+@dataclass(frozen=True)
+class PieceDef:
+    pid: int
+    component: str
+    attrs: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class ComponentDef:
+    name: str
+    fields: Mapping[str, str]
+    public: frozenset[str]
+    secret: frozenset[str]
+    label: str | None  # a field whose value names the piece in views (e.g. a card id)
+
+
+@dataclass(frozen=True)
+class ZoneDef:
+    name: str
+    kind: str  # bag | deck | hand | row | grid | board | pile
+    per_seat: bool
+    visibility: str  # hidden | owner | public
+    doc: str = ""
+    capacity: Any = None  # Compiled int expression or None
+    overflow_to: str | None = None
+    sort: Any = None  # Compiled sort-key expression (rows)
+    free: Any = None  # Compiled bool: pieces placed freely by the owner (rows)
+    width: int = 0  # grids
+    height: int = 0
+    adjacency: str = "king"  # grids: king (8 neighbours) | orthogonal
+    contents: tuple[str, ...] = ()  # component names initially in this (shared) zone
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class SpaceDef:
+    id: str
+    type: str
+    attrs: Mapping[str, Any]
+    no_turn: bool
+    pos: tuple[int, int] | None
+
+
+@dataclass(frozen=True)
+class BoardDef:
+    spaces: Mapping[str, SpaceDef]
+    neighbours: Mapping[str, tuple[tuple[str, str, int], ...]]  # space -> (next, track, direction)
+    start: str | None
+    space_types: frozenset[str]
+    attr_defaults: Mapping[str, Any] = field(default_factory=dict)
+
+    def attr_default(self, name: str) -> Any:
+        return self.attr_defaults.get(name)
+
+
+EMPTY_BOARD = BoardDef({}, {}, None, frozenset())
+
+
+@dataclass(frozen=True)
+class VarDef:
+    name: str
+    type: Type
+    initial: Any
+
+
+@dataclass(frozen=True)
+class EndDef:
+    when: Any
+    winners: Any
+    score: Any
+    tie_break: Any
+    max_turns: int
+
+
+# --- types for expressions ----------------------------------------------------------------
+
+
+def literal_type(value: Any) -> Type:
+    if isinstance(value, bool):
+        return BOOL
+    if isinstance(value, int):
+        return INT
+    if isinstance(value, str):
+        return STR
+    if value is None:
+        return NONE
+    if isinstance(value, list):
+        return ListType(literal_type(value[0]) if value else INT)
+    return ANY
+
+
+FIELD_TYPES: dict[str, Type] = {
+    "int": INT,
+    "bool": BOOL,
+    "str": STR,
+    "list[str]": ListType(STR),
+    "list[int]": ListType(INT),
+}
+
+
+def default_for(t: Type) -> Any:
+    if t == INT:
+        return 0
+    if t == BOOL:
+        return False
+    if t == STR:
+        return ""
+    if isinstance(t, ListType):
+        return []
+    return None
+
+
+def product_items(spec: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The cartesian product of attribute value lists ({number: [0, 1], colour: [b, w]})."""
+    keys = list(spec)
+    values = []
+    for k in keys:
+        v = spec[k]
+        if isinstance(v, dict) and "from" in v and "to" in v:
+            values.append(list(range(int(v["from"]), int(v["to"]) + 1)))
+        elif isinstance(v, list):
+            values.append(v)
+        else:
+            values.append([v])
+    return [dict(zip(keys, combo)) for combo in itertools.product(*values)]

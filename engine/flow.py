@@ -1,0 +1,265 @@
+"""The flow compiler: step trees from YAML → flat instruction lists with jumps.
+
+A flat program plus a program counter is trivially serialisable and clonable, so a game can
+stop at any decision (a choice, a simultaneous response, an overflow return) and resume
+later, in another process, from a save file. Each step kind is a small registered unit in
+`davinci.engine.steps`; this module only handles structure (if / while / for_each / choose /
+call) and the scope of names each expression can see.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from davinci.engine.errors import DefinitionError
+from davinci.engine.expr.types import ANY, BOOL, INT, ListType, Type
+
+if TYPE_CHECKING:  # pragma: no cover
+    from davinci.engine.build import Builder
+    from davinci.engine.state import State
+
+Path = tuple[str | int, ...]
+
+
+class Instr:
+    """One instruction; `run` mutates the state (the interpreter has advanced pc already)."""
+
+    __slots__ = ("path",)
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def run(self, state: State) -> None:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+
+class Jump(Instr):
+    __slots__ = ("target",)
+
+    def __init__(self, path: Path, target: int = -1) -> None:
+        super().__init__(path)
+        self.target = target
+
+    def run(self, state: State) -> None:
+        state.stack[-1][1] = self.target
+
+
+class JumpUnless(Instr):
+    __slots__ = ("cond", "target")
+
+    def __init__(self, path: Path, cond: Any, target: int = -1) -> None:
+        super().__init__(path)
+        self.cond = cond
+        self.target = target
+
+    def run(self, state: State) -> None:
+        if not self.cond(state.env()):
+            state.stack[-1][1] = self.target
+
+
+class IterInit(Instr):
+    __slots__ = ("items", "slot")
+
+    def __init__(self, path: Path, items: Any, slot: str) -> None:
+        super().__init__(path)
+        self.items = items
+        self.slot = slot
+
+    def run(self, state: State) -> None:
+        from davinci.engine.values import encode
+
+        state.locals[self.slot] = (encode(self.items(state.env())), 0)
+
+
+class IterNext(Instr):
+    __slots__ = ("slot", "var", "index_var", "target")
+
+    def __init__(self, path: Path, slot: str, var: str, index_var: str | None, target: int = -1) -> None:
+        super().__init__(path)
+        self.slot = slot
+        self.var = var
+        self.index_var = index_var
+        self.target = target
+
+    def run(self, state: State) -> None:
+        items, i = state.locals[self.slot]
+        if i >= len(items):
+            state.stack[-1][1] = self.target
+            return
+        state.locals[self.slot] = (items, i + 1)
+        state.locals[self.var] = items[i]
+        if self.index_var:
+            state.locals[self.index_var] = i + 1
+
+
+class Call(Instr):
+    __slots__ = ("proc",)
+
+    def __init__(self, path: Path, proc: str) -> None:
+        super().__init__(path)
+        self.proc = proc
+
+    def run(self, state: State) -> None:
+        if len(state.stack) > 64:
+            from davinci.engine.errors import EvalError
+
+            raise EvalError(f"procedure calls nested more than 64 deep (calling '{self.proc}')")
+        state.stack.append([self.proc, 0])
+
+
+class Return(Instr):
+    def run(self, state: State) -> None:
+        state.stack[-1][1] = 1 << 30
+
+
+@dataclass
+class Program:
+    name: str
+    code: list[Instr] = field(default_factory=list)
+
+
+# A step handler compiles one step mapping into instructions appended to the program.
+StepCompiler = Callable[["FlowCompiler", Mapping[str, Any], Path, dict[str, Type]], None]
+
+STEP_KINDS: dict[str, StepCompiler] = {}
+STEP_DOCS: dict[str, str] = {}
+
+
+def step(name: str) -> Callable[[StepCompiler], StepCompiler]:
+    """Register a step kind; the function's docstring documents it for authors."""
+
+    def deco(fn: StepCompiler) -> StepCompiler:
+        STEP_KINDS[name] = fn
+        STEP_DOCS[name] = (fn.__doc__ or "").strip()
+        return fn
+
+    return deco
+
+
+class FlowCompiler:
+    """Compiles the step lists of one game; one instance per program being built."""
+
+    def __init__(self, builder: Builder, program: Program, procs: Mapping[str, Any]) -> None:
+        self.b = builder
+        self.prog = program
+        self.procs = procs
+        self.loop_exits: list[list[Jump]] = []
+        self._slot = 0
+
+    @property
+    def here(self) -> int:
+        return len(self.prog.code)
+
+    def emit(self, instr: Instr) -> Instr:
+        self.prog.code.append(instr)
+        return instr
+
+    def new_slot(self) -> str:
+        self._slot += 1
+        return f"@{self.prog.name}.{self._slot}"
+
+    def expr(self, path: Path, scope: Mapping[str, Type], expect: Type | None = None) -> Any:
+        return self.b.expr(path, scope, expect)
+
+    def steps(self, steps: Any, path: Path, scope: dict[str, Type]) -> None:
+        """Compile a list of steps; `scope` gains the names each step binds."""
+        if steps is None:
+            return
+        if not isinstance(steps, list):
+            raise DefinitionError("expected a list of steps", self.b.loc.loc(path))
+        for i, st in enumerate(steps):
+            self.one(st, (*path, i), scope)
+
+    def one(self, st: Any, path: Path, scope: dict[str, Type]) -> None:
+        if not isinstance(st, dict) or not st:
+            raise DefinitionError("a step is a mapping with one step kind", self.b.loc.loc(path))
+        kind = next(iter(st))
+        if kind in ("if",):
+            self.compile_if(st, path, scope)
+            return
+        if kind == "while":
+            self.compile_while(st, path, scope)
+            return
+        if kind == "for_each":
+            self.compile_for_each(st["for_each"], (*path, "for_each"), scope)
+            return
+        if kind == "break":
+            if not self.loop_exits:
+                raise DefinitionError("'break' outside a loop", self.b.loc.loc(path, key=True))
+            j = Jump(path)
+            self.loop_exits[-1].append(j)
+            self.emit(j)
+            return
+        if kind == "call":
+            name = st["call"]
+            if name not in self.procs:
+                from difflib import get_close_matches
+
+                near = get_close_matches(str(name), list(self.procs), 1)
+                hint = f" (did you mean '{near[0]}'?)" if near else ""
+                raise DefinitionError(f"unknown procedure '{name}'{hint}", self.b.loc.loc((*path, "call")), code="DV052")
+            self.emit(Call(path, f"proc:{name}"))
+            return
+        if kind == "return":
+            self.emit(Return(path))
+            return
+        handler = STEP_KINDS.get(kind)
+        if handler is None:
+            from difflib import get_close_matches
+
+            known = sorted([*STEP_KINDS, "if", "while", "for_each", "break", "call", "return"])
+            near = get_close_matches(kind, known, 1)
+            hint = f" (did you mean '{near[0]}'?)" if near else ""
+            raise DefinitionError(f"unknown step kind '{kind}'{hint}", self.b.loc.loc(path, key=True), code="DV051")
+        handler(self, st, path, scope)
+
+    def compile_if(self, st: Mapping[str, Any], path: Path, scope: dict[str, Type]) -> None:
+        cond = self.expr((*path, "if"), scope, BOOL)
+        jmp = JumpUnless(path, cond)
+        self.emit(jmp)
+        self.steps(st.get("then"), (*path, "then"), dict(scope))
+        if st.get("else"):
+            end = Jump(path)
+            self.emit(end)
+            jmp.target = self.here
+            self.steps(st.get("else"), (*path, "else"), dict(scope))
+            end.target = self.here
+        else:
+            jmp.target = self.here
+
+    def compile_while(self, st: Mapping[str, Any], path: Path, scope: dict[str, Type]) -> None:
+        top = self.here
+        cond = self.expr((*path, "while"), scope, BOOL)
+        jmp = JumpUnless(path, cond)
+        self.emit(jmp)
+        self.loop_exits.append([])
+        self.steps(st.get("do"), (*path, "do"), dict(scope))
+        self.emit(Jump(path, top))
+        jmp.target = self.here
+        for j in self.loop_exits.pop():
+            j.target = self.here
+
+    def compile_for_each(self, spec: Any, path: Path, scope: dict[str, Type]) -> None:
+        if not isinstance(spec, dict):
+            raise DefinitionError("for_each needs 'in', 'as' and 'do'", self.b.loc.loc(path))
+        items = self.expr((*path, "in"), scope)
+        var = str(spec.get("as", "it"))
+        elem: Type = items.type.elem if isinstance(items.type, ListType) else ANY
+        slot = self.new_slot()
+        self.emit(IterInit(path, items, slot))
+        top = self.here
+        index_var = spec.get("index")
+        nxt = IterNext(path, slot, var, index_var)
+        self.emit(nxt)
+        inner = dict(scope)
+        inner[var] = elem
+        if index_var:
+            inner[str(index_var)] = INT
+        self.loop_exits.append([])
+        self.steps(spec.get("do"), (*path, "do"), inner)
+        self.emit(Jump(path, top))
+        nxt.target = self.here
+        for j in self.loop_exits.pop():
+            j.target = self.here

@@ -1,0 +1,293 @@
+"""Engine helper functions for rule expressions: grids, board graphs, answers, lists.
+
+They are generic (no game is named): lines of N cells on a grid whose top pieces share a
+value, free cells of a bounded growing grid, shortest paths and reachable spaces on a board
+graph, answer matching, list overlap. Each takes the engine value it works on as an argument,
+so expressions stay pure.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+from typing import Any
+
+from davinci.engine.answers import answer_matches
+from davinci.engine.errors import EvalError
+from davinci.engine.expr import ANY, BOOL, BUILTINS, INT, STR, Function, ListType, RecordType, Type
+from davinci.engine.values import CellV, PieceV, SpaceV, ZoneV
+
+KING = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
+ORTHO = ((1, 0), (-1, 0), (0, 1), (0, -1))
+
+
+def _rec(name: str) -> RecordType:
+    return RecordType(name, {})
+
+
+def _zone_arg(z: Any, fname: str) -> ZoneV:
+    if not isinstance(z, ZoneV):
+        raise EvalError(f"{fname}() needs a grid or board zone")
+    return z
+
+
+# ------------------------------------------------------------------ grids
+
+
+def free_cells(zone: Any) -> list[CellV]:
+    """Empty cells where a piece may be placed: next to an occupied cell (by the zone's
+    adjacency), and such that all occupied cells still fit in width x height. On an empty grid,
+    the single cell 0,0 (the centre)."""
+    z = _zone_arg(zone, "free_cells")
+    st = z.state
+    zdef = st.game.zones[z.key.split("#")[0]]
+    stacks = st.grid_stacks(z.key)
+    if not stacks:
+        return [CellV(st, 0, 0)]
+    xs = [c[0] for c in stacks]
+    ys = [c[1] for c in stacks]
+    minx, maxx, miny, maxy = min(xs), max(xs), min(ys), max(ys)
+    w, h = zdef.width or 1 << 20, zdef.height or 1 << 20
+    dirs = KING if zdef.adjacency == "king" else ORTHO
+    out: set[tuple[int, int]] = set()
+    for x, y in stacks:
+        for dx, dy in dirs:
+            c = (x + dx, y + dy)
+            if c in stacks or c in out:
+                continue
+            if max(maxx, c[0]) - min(minx, c[0]) + 1 > w or max(maxy, c[1]) - min(miny, c[1]) + 1 > h:
+                continue
+            out.add(c)
+    return [CellV(st, x, y) for (x, y) in sorted(out, key=lambda c: (c[1], c[0]))]
+
+
+def _top_has(st: Any, stacks: dict[tuple[int, int], list[int]], cell: tuple[int, int], fname: str, value: Any) -> bool:
+    stack = stacks.get(cell)
+    if not stack:
+        return False
+    v = st.game.pieces[stack[-1]].attrs.get(fname)
+    if isinstance(v, list):
+        return value in v
+    return bool(v == value)
+
+
+def _lines(zone: Any, n: int, fname: str, value: Any, diagonals: bool, through: Any) -> int:
+    z = _zone_arg(zone, "lines")
+    st = z.state
+    stacks = st.grid_stacks(z.key)
+    if n < 1:
+        raise EvalError("a line needs at least one cell")
+    dirs = [(1, 0), (0, 1)] + ([(1, 1), (1, -1)] if diagonals else [])
+    starts: set[tuple[int, int]]
+    if through is not None:
+        if not isinstance(through, CellV):
+            raise EvalError("'through' must be a cell")
+        starts = {(through.x - dx * k, through.y - dy * k) for dx, dy in dirs for k in range(n)}
+    else:
+        starts = set(stacks)
+    count = 0
+    for dx, dy in dirs:
+        for sx, sy in starts:
+            cells = [(sx + dx * k, sy + dy * k) for k in range(n)]
+            if through is not None and (through.x, through.y) not in cells:
+                continue
+            if all(_top_has(st, stacks, c, fname, value) for c in cells):
+                count += 1
+    return count
+
+
+def lines(zone: Any, n: int, fname: str, value: Any, diagonals: bool = False) -> int:
+    """How many straight lines of `n` cells (rows, columns, and diagonals when asked) have top
+    pieces whose field `fname` equals (or, for list fields, contains) `value`."""
+    return _lines(zone, n, fname, value, diagonals, None)
+
+
+def lines_through(zone: Any, cell: Any, n: int, fname: str, value: Any, diagonals: bool = False) -> int:
+    """Like `lines`, counting only the lines that pass through `cell`."""
+    return _lines(zone, n, fname, value, diagonals, cell)
+
+
+# ------------------------------------------------------------------ boards
+
+
+def _board_of(x: Any) -> tuple[Any, str]:
+    if isinstance(x, SpaceV):
+        return x.state, x.space
+    if isinstance(x, PieceV):
+        s = x.state.piece_space(x.pid)
+        if s is None:
+            raise EvalError("this piece is not on the board")
+        return x.state, s
+    raise EvalError("expected a space or a piece on the board")
+
+
+def distance(a: Any, b: Any) -> int:
+    """The fewest steps between two spaces (or pieces on the board) along the tracks; -1 when unreachable."""
+    st, sa = _board_of(a)
+    _, sb = _board_of(b)
+    nb = st.game.board.neighbours
+    seen = {sa: 0}
+    q = deque([sa])
+    while q:
+        s = q.popleft()
+        if s == sb:
+            return seen[s]
+        for nxt, _t, _d in nb[s]:
+            if nxt not in seen:
+                seen[nxt] = seen[s] + 1
+                q.append(nxt)
+    return -1
+
+
+def walk_ends(st: Any, start: str, steps: int, exact: bool, trail: Sequence[str] = ()) -> list[str]:
+    """End spaces of walks from `start`: no space visited twice (nor any space already on this
+    turn's trail), and at a `no_turn` space passed through, the walk keeps its track and
+    direction. With exact=False, walks of 1..steps all count."""
+    board = st.game.board
+    nb = board.neighbours
+    ends: set[str] = set()
+    banned = set(trail)
+    banned.discard(start)
+
+    def go(space: str, left: int, visited: frozenset[str], came: tuple[str, int] | None) -> None:
+        if came is not None and (not exact or left == 0):
+            ends.add(space)
+        if left == 0:
+            return
+        sp = board.spaces[space]
+        for nxt, track, direction in nb[space]:
+            if nxt in visited or nxt in banned:
+                continue
+            if came is not None and sp.no_turn and (track, direction) != came:
+                continue
+            go(nxt, left - 1, visited | {nxt}, (track, direction))
+
+    if steps > 0:
+        go(start, steps, frozenset({start}), None)
+    return sorted(ends)
+
+
+def reachable(piece: Any, steps: int, exact: bool = True) -> list[SpaceV]:
+    """Spaces a piece on the board can end on moving `steps` spaces (exactly, or up to)."""
+    st, start = _board_of(piece)
+    if steps > 64:
+        raise EvalError("moves longer than 64 spaces are not supported")
+    return [SpaceV(st, s) for s in walk_ends(st, start, steps, exact, st.turn_trail)]
+
+
+def spaces(zone: Any) -> list[SpaceV]:
+    """Every space of the board, in definition order."""
+    z = _zone_arg(zone, "spaces")
+    return [SpaceV(z.state, s) for s in z.state.game.board.spaces]
+
+
+# ------------------------------------------------------------------ misc
+
+
+def _matches(given: Any, answer: Any, alternates: Any) -> bool:
+    if given is None:
+        return False
+    return answer_matches(str(given), answer, list(alternates or ()))
+
+
+def _text(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
+
+
+def overlap(a: Any, b: Any) -> bool:
+    """True when two lists share at least one element."""
+    return any(x in b for x in a)
+
+
+def _space_t() -> Type:
+    return RecordType("space", {})
+
+
+def engine_functions(types: Any) -> Any:
+    """The function library for one game, typed with that game's record types."""
+    return BUILTINS.extend(
+        [
+            Function(
+                "free_cells",
+                "Empty cells of a grid where a piece may be placed (adjacent, within the grid's bounds).",
+                ('count(free_cells(grid)) > 0',),
+                (types.zone,),
+                lambda args: ListType(types.cell),
+                free_cells,
+            ),
+            Function(
+                "lines",
+                "How many lines of N cells have top pieces sharing a value: lines(grid, 3, \"symbols\", \"cat\").",
+                ('lines(grid, 3, "symbols", "cat") > 0',),
+                (types.zone, INT, STR, ANY, BOOL),
+                INT,
+                lines,
+                min_args=4,
+                max_args=5,
+            ),
+            Function(
+                "lines_through",
+                "Like lines(), counting only lines through a given cell.",
+                ('lines_through(grid, played.cell, 3, "symbols", "cat", false) > 0',),
+                (types.zone, types.cell, INT, STR, ANY, BOOL),
+                INT,
+                lines_through,
+                min_args=5,
+                max_args=6,
+            ),
+            Function(
+                "distance",
+                "Fewest steps between two spaces (or pieces on the board); -1 when unreachable.",
+                ("distance(pawn, target) <= 6",),
+                (ANY, ANY),
+                INT,
+                distance,
+            ),
+            Function(
+                "reachable",
+                "Spaces a piece can end on moving N spaces (exact=true) or 1..N spaces (exact=false).",
+                ("reachable(pawn, roll, roll != 5)",),
+                (types.piece, INT, BOOL),
+                lambda args: ListType(types.space),
+                reachable,
+                min_args=2,
+                max_args=3,
+            ),
+            Function(
+                "spaces",
+                "Every space of a board zone.",
+                ('spaces(board) where type == "clue"',),
+                (types.zone,),
+                lambda args: ListType(types.space),
+                spaces,
+            ),
+            Function(
+                "answer_matches",
+                "Whether a given answer matches (case, accents, punctuation, articles, number words, small typos).",
+                ("answer_matches(given, card.answer, card.alternates)",),
+                (STR, ANY, ListType(ANY)),
+                BOOL,
+                _matches,
+            ),
+            Function(
+                "text",
+                "The text form of a value: text(7) == \"7\".",
+                ('value == text(target.number)',),
+                (ANY,),
+                STR,
+                _text,
+            ),
+            Function(
+                "overlap",
+                "True when two lists share at least one element.",
+                ("overlap(card.symbols, target.top.symbols)",),
+                (ListType(ANY), ListType(ANY)),
+                BOOL,
+                overlap,
+            ),
+        ]
+    )
+
+_unused = (BOOL, _rec, _space_t)

@@ -1,0 +1,276 @@
+"""The public entry point: find a game in the installed packs, merge a variant, build it.
+
+    game = load_game("da-vinci-code", variant="advanced", settings={"hand_size": 3})
+    state = game.new_state(2, seed=7)
+    while not state.is_terminal():
+        seat = state.current_seats[0]
+        state.apply(seat, state.legal_actions(seat)[0])
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from difflib import get_close_matches
+from typing import Any
+
+from davinci.engine.actions import Action, parse_action
+from davinci.engine.build import GameDef, build_game
+from davinci.engine.definition import Locator
+from davinci.engine.errors import DavinciError, DefinitionError, SaveError, UsageError
+from davinci.engine.state import State
+
+MAX_EXTENDS = 16
+
+
+@dataclass(frozen=True)
+class GameSource:
+    """Where a game and its variants come from."""
+
+    id: str
+    doc: Any
+    variants: Mapping[str, Any]  # variant id -> Doc
+    pack_ids: tuple[str, ...]
+
+
+class Game:
+    """A built game (definition + variant + settings): makes states, parses actions."""
+
+    def __init__(self, definition: GameDef) -> None:
+        self.definition = definition
+
+    @property
+    def id(self) -> str:
+        return self.definition.id
+
+    @property
+    def name(self) -> str:
+        return self.definition.name
+
+    @property
+    def variant(self) -> str | None:
+        return self.definition.variant
+
+    @property
+    def settings(self) -> dict[str, Any]:
+        return dict(self.definition.settings)
+
+    def seat_names(self, players: int | Sequence[str]) -> list[str]:
+        d = self.definition
+        if isinstance(players, int):
+            names = [f"{d.seat_label} {i + 1}" for i in range(players)]
+        else:
+            names = [str(p) for p in players]
+        if not d.min_players <= len(names) <= d.max_players:
+            raise UsageError(
+                f"{d.name} takes {d.min_players}-{d.max_players} {d.seat_label.lower()}s, got {len(names)}"
+            )
+        return names
+
+    def new_state(self, players: int | Sequence[str], seed: int = 0) -> State:
+        """A fresh game for a number of seats (or a list of seat names), with a seed."""
+        return State.new(self.definition, self.seat_names(players), int(seed))
+
+    def parse_action(self, text: str) -> Action:
+        """An action from its text form (`guess row.2.1 7`)."""
+        return parse_action(text, self.definition.rest_verbs)
+
+    def state_from_json(self, data: Mapping[str, Any]) -> State:
+        """Rebuild a state saved with `State.to_json()` (refuses another game or content version)."""
+        from davinci.engine.serial import state_from_json
+
+        return state_from_json(self, data)
+
+    @property
+    def content_hash(self) -> str:
+        return self.definition.content_hash
+
+
+# ---------------------------------------------------------------------- discovery
+
+
+def _packs(extra: Sequence[str]) -> list[Any]:
+    from davinci.engine.packs import all_packs
+
+    return all_packs(extra)
+
+
+def game_sources(packs: Sequence[str] = ()) -> dict[str, GameSource]:
+    """Every installed game with its variants, by id."""
+    from davinci.engine.packs import read_doc
+
+    games: dict[str, Any] = {}
+    owners: dict[str, list[str]] = {}
+    variant_docs: list[Any] = []
+    for pack in _packs(packs):
+        for rel in pack.games:
+            doc = read_doc(pack, rel)
+            gid = str(doc.data.get("id")) if isinstance(doc.data, dict) else ""
+            if gid and gid not in games:
+                games[gid] = doc
+                owners.setdefault(gid, []).append(pack.id)
+        for rel in pack.variants:
+            variant_docs.append((pack, read_doc(pack, rel)))
+    variants: dict[str, dict[str, Any]] = {g: {} for g in games}
+    for pack, doc in variant_docs:
+        data = doc.data if isinstance(doc.data, dict) else {}
+        base = str(data.get("extends", "")).split("/")[0]
+        if base in variants:
+            variants[base][str(data.get("id"))] = doc
+            owners[base].append(pack.id)
+    return {g: GameSource(g, games[g], variants[g], tuple(owners[g])) for g in games}
+
+
+def merge(base: Any, over: Any) -> Any:
+    """Overlay merge: mappings merge key by key, everything else is replaced."""
+    if isinstance(base, dict) and isinstance(over, dict):
+        out = dict(base)
+        for k, v in over.items():
+            out[k] = merge(base[k], v) if k in base else copy.deepcopy(v)
+        return out
+    return copy.deepcopy(over)
+
+
+def resolve_variant(src: GameSource, variant: str) -> tuple[dict[str, Any], list[Any]]:
+    """The merged data of a variant (following `extends` chains) and its docs, nearest first."""
+    chain: list[Any] = []
+    seen: set[str] = set()
+    cur = variant
+    while True:
+        if cur in seen or len(chain) > MAX_EXTENDS:
+            doc = chain[-1]
+            raise DefinitionError(f"variant '{variant}' extends itself in a cycle", doc.loc(["extends"]), code="DV054")
+        seen.add(cur)
+        doc = src.variants.get(cur)
+        if doc is None:
+            near = get_close_matches(cur, list(src.variants), 1)
+            hint = f" (did you mean '{near[0]}'?)" if near else ""
+            known = ", ".join(sorted(src.variants)) or "none"
+            raise UsageError(f"game '{src.id}' has no variant '{cur}'{hint}; variants: {known}")
+        chain.append(doc)
+        ext = str(doc.data.get("extends", ""))
+        if "/" in ext:
+            cur = ext.split("/", 1)[1]
+            continue
+        break
+    data: dict[str, Any] = dict(src.doc.data)
+    for doc in reversed(chain):
+        over = {k: v for k, v in doc.data.items() if k not in ("kind", "id", "extends", "name", "description")}
+        data = merge(data, over)
+    data["kind"] = "game"
+    return data, chain
+
+
+_CACHE: dict[Any, Game] = {}
+
+
+def load_game(
+    game_id: str,
+    variant: str | None = None,
+    settings: Mapping[str, Any] | None = None,
+    packs: Sequence[str] = (),
+) -> Game:
+    """Build a game from the installed packs (plus `packs` paths), with a variant and settings."""
+    key = (game_id, variant, json.dumps(dict(settings or {}), sort_keys=True, default=str), tuple(packs))
+    hit = _CACHE.get(key)
+    if hit is not None:
+        return hit
+    sources = game_sources(packs)
+    src = sources.get(game_id)
+    if src is None:
+        near = get_close_matches(game_id, list(sources), 1)
+        hint = f" (did you mean '{near[0]}'?)" if near else ""
+        raise UsageError(f"unknown game '{game_id}'{hint}; installed: {', '.join(sorted(sources)) or 'none'}")
+    game = Game(build_from_source(src, variant, settings or {}, packs))
+    _CACHE[key] = game
+    return game
+
+
+def deck_cards(packs: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
+    """Every installed deck's cards as plain records for components (`from_deck`)."""
+    from davinci.engine.decks import load_decks
+
+    out: dict[str, list[dict[str, Any]]] = {}
+    for did, deck in load_decks(_packs(packs)).items():
+        cards = []
+        for c in deck.cards:
+            cards.append(
+                {
+                    "id": c.id,
+                    "deck": did,
+                    "category": deck.category,
+                    "difficulty": c.difficulty,
+                    "answer": str(c.answer),
+                    "alternates": [str(a) for a in c.alternates],
+                    "clue": c.clue or "",
+                    "letters": c.letters or 0,
+                    "anagram": c.anagram or "",
+                    "hint": c.hint or "",
+                    "lengths": c.lengths or "",
+                }
+            )
+        out[did] = cards
+    return out
+
+
+def build_from_source(
+    src: GameSource, variant: str | None, settings: Mapping[str, Any], packs: Sequence[str] = ()
+) -> GameDef:
+    """Validate and build one game (and variant) from its documents."""
+    from davinci.engine.schema import validate
+
+    errors = validate(src.doc, "game")
+    if errors:
+        raise errors[0]
+    docs = [src.doc]
+    data: dict[str, Any] = src.doc.data
+    if variant:
+        data, chain = resolve_variant(src, variant)
+        for doc in chain:
+            verrs = validate(doc, "variant")
+            if verrs:
+                raise verrs[0]
+        docs = [*chain, src.doc]
+    needs_decks = any(isinstance(c, dict) and c.get("from_deck") for c in (data.get("components") or {}).values())
+    decks = deck_cards(packs) if needs_decks else {}
+    gdef = build_game(
+        data, Locator(docs), decks=decks, settings=settings, variant=variant, variants=tuple(sorted(src.variants))
+    )
+    h = hashlib.sha256()
+    for doc in docs:
+        h.update(doc.text.encode("utf-8"))
+    for did in sorted(decks):
+        h.update(json.dumps(decks[did], sort_keys=True).encode("utf-8"))
+    h.update(json.dumps(gdef.settings, sort_keys=True, default=str).encode("utf-8"))
+    gdef.content_hash = h.hexdigest()[:16]
+    return gdef
+
+
+def catalogue(packs: Sequence[str] = ()) -> list[dict[str, Any]]:
+    """A summary of every installed game for `davinci list`."""
+    out = []
+    for gid, src in sorted(game_sources(packs).items()):
+        data = src.doc.data
+        settings = {
+            name: {"type": spec.get("type", "int"), "default": spec.get("default"), "doc": spec.get("doc", "")}
+            for name, spec in (data.get("settings") or {}).items()
+        }
+        out.append(
+            {
+                "id": gid,
+                "name": data.get("name", gid),
+                "description": data.get("description", ""),
+                "players": {"min": (data.get("players") or {}).get("min"), "max": (data.get("players") or {}).get("max")},
+                "variants": sorted(src.variants),
+                "bots": list(data.get("bots") or ["random"]),
+                "settings": settings,
+                "packs": list(src.pack_ids),
+            }
+        )
+    return out
+
+
+_unused = (DavinciError, SaveError)

@@ -1,0 +1,118 @@
+"""Saving and restoring states as JSON, refusing anything edited, truncated or foreign."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from davinci.engine.errors import SaveError
+from davinci.engine.rng import Rng
+from davinci.engine.values import from_json, to_json
+
+if TYPE_CHECKING:  # pragma: no cover
+    from davinci.engine.game import Game
+    from davinci.engine.state import State
+
+FORMAT = 1
+
+
+def _body(st: State) -> dict[str, Any]:
+    return {
+        "seat_names": list(st.seat_names),
+        "active": list(st.active),
+        "current": st.current,
+        "turn": st.turn,
+        "seat_vars": [{k: to_json(v) for k, v in sv.items()} for sv in st.seat_vars],
+        "vars": {k: to_json(v) for k, v in st.vars.items()},
+        "locals": {k: to_json(v) for k, v in st.locals.items()},
+        "stack": [list(f) for f in st.stack],
+        "pending": to_json_pending(st.pending),
+        "zones": {k: list(v) for k, v in st.zones.items()},
+        "pos": [[p, list(w) if isinstance(w, tuple) else w] for p, w in sorted(st.pos.items())],
+        "revealed": sorted(st.revealed),
+        "rng": st.rng.state,
+        "history": [[s, a] for s, a in st.history],
+        "events": [[to, t] for to, t in st.events],
+        "phase": st.phase,
+        "terminal": st.terminal,
+        "reason": st.reason,
+        "turn_trail": list(st.turn_trail),
+    }
+
+
+def to_json_pending(p: dict[str, Any] | None) -> Any:
+    return None if p is None else json.loads(json.dumps(p))
+
+
+def checksum(body: Mapping[str, Any]) -> str:
+    return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":")).encode()).hexdigest()[:24]
+
+
+def state_to_json(st: State) -> dict[str, Any]:
+    """The whole state as JSON-able data, with the game, variant, settings and content hash."""
+    body = _body(st)
+    return {
+        "format": FORMAT,
+        "game": st.game.id,
+        "variant": st.game.variant,
+        "settings": dict(st.game.settings),
+        "content_hash": st.game.content_hash,
+        "state": body,
+        "checksum": checksum(body),
+    }
+
+
+def state_from_json(game: Game, data: Mapping[str, Any]) -> State:
+    """Rebuild a state; SaveError naming the problem when the data does not fit this game."""
+    from davinci.engine.state import State
+
+    if not isinstance(data, Mapping) or data.get("format") != FORMAT or not isinstance(data.get("state"), dict):
+        raise SaveError("not a davinci save (missing format/state)")
+    if data.get("game") != game.id:
+        raise SaveError(f"this save is for game '{data.get('game')}', not '{game.id}'")
+    if data.get("variant") != game.variant:
+        raise SaveError(f"this save is for variant '{data.get('variant')}', not '{game.variant}'")
+    if data.get("content_hash") != game.content_hash:
+        raise SaveError(
+            "this save was made with other game content or settings "
+            f"(hash {data.get('content_hash')}, installed {game.content_hash})"
+        )
+    body = data["state"]
+    if data.get("checksum") != checksum(body):
+        raise SaveError("the save's checksum does not match: the file was edited or damaged")
+    g = game.definition
+    try:
+        st = State(g)
+        st.seat_names = [str(x) for x in body["seat_names"]]
+        st.active = [bool(x) for x in body["active"]]
+        st.current = int(body["current"])
+        st.turn = int(body["turn"])
+        st.seat_vars = [{k: from_json(v) for k, v in sv.items()} for sv in body["seat_vars"]]
+        st.vars = {k: from_json(v) for k, v in body["vars"].items()}
+        st.locals = {k: from_json(v) for k, v in body["locals"].items()}
+        st.stack = [[str(f[0]), int(f[1])] for f in body["stack"]]
+        st.pending = body["pending"]
+        st.zones = {k: [int(p) for p in v] for k, v in body["zones"].items()}
+        st.zone_of = [""] * len(g.pieces)
+        for k, pids in st.zones.items():
+            for p in pids:
+                st.zone_of[p] = k
+        st.pos = {int(p): (tuple(w) if isinstance(w, list) else w) for p, w in body["pos"]}
+        st.revealed = {int(p) for p in body["revealed"]}
+        st.rng = Rng(int(body["rng"]))
+        st.history = [(int(s), str(a)) for s, a in body["history"]]
+        st.events = [(None if to is None else int(to), str(t)) for to, t in body["events"]]
+        st.phase = str(body["phase"])
+        st.terminal = bool(body["terminal"])
+        st.reason = str(body["reason"])
+        st.turn_trail = [str(x) for x in body.get("turn_trail", [])]
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+        raise SaveError(f"the save is damaged: {type(e).__name__}: {e}") from None
+    if sorted(p for v in st.zones.values() for p in v) != list(range(len(g.pieces))):
+        raise SaveError("the save is damaged: pieces are missing or duplicated")
+    for frame in st.stack:
+        if frame[0] not in g.programs:
+            raise SaveError(f"the save refers to an unknown flow '{frame[0]}'")
+    return st

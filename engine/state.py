@@ -1,0 +1,620 @@
+"""Game state and the interpreter loop.
+
+A `State` is plain data (zones as lists of piece ids, variables, the flow stack, the pending
+decision, one integer of random state) plus a reference to its frozen `GameDef`. The public
+`apply` checks legality, records the action, then runs the flow until the next decision.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from davinci.engine.actions import Action, parse_action
+from davinci.engine.errors import EvalError, IllegalAction
+from davinci.engine.rng import Rng
+from davinci.engine.values import (
+    CellV,
+    Env,
+    PieceV,
+    SeatV,
+    SpaceV,
+    ZoneV,
+    decode,
+    encode,
+)
+
+if TYPE_CHECKING:  # pragma: no cover
+    from davinci.engine.build import GameDef
+
+STEP_BUDGET = 200_000  # instructions per action: a runaway loop in content is an error, not a hang
+MAX_EVENTS = 40
+
+
+class State:
+    """One position of one game. Mutable; use `clone()` before exploring."""
+
+    __slots__ = (
+        "game",
+        "seat_names",
+        "active",
+        "current",
+        "turn",
+        "seat_vars",
+        "vars",
+        "locals",
+        "stack",
+        "pending",
+        "zones",
+        "zone_of",
+        "pos",
+        "revealed",
+        "rng",
+        "history",
+        "events",
+        "phase",
+        "terminal",
+        "reason",
+        "dirty",
+        "_legal",
+        "turn_trail",
+    )
+
+    def __init__(self, game: GameDef) -> None:
+        self.game = game
+        self.seat_names: list[str] = []
+        self.active: list[bool] = []
+        self.current = 0
+        self.turn = 0
+        self.seat_vars: list[dict[str, Any]] = []
+        self.vars: dict[str, Any] = {}
+        self.locals: dict[str, Any] = {}
+        self.stack: list[list[Any]] = []
+        self.pending: dict[str, Any] | None = None
+        self.zones: dict[str, list[int]] = {}
+        self.zone_of: list[str] = []
+        self.pos: dict[int, Any] = {}  # pid -> (x, y) on a grid or a space id on a board
+        self.revealed: set[int] = set()
+        self.rng = Rng(0)
+        self.history: list[tuple[int, str]] = []
+        self.events: list[tuple[int | None, str]] = []
+        self.phase = "setup"
+        self.terminal = False
+        self.reason = ""
+        self.dirty: set[str] = set()
+        self._legal: dict[int, list[tuple[Action, Any]]] | None = None
+        self.turn_trail: list[str] = []
+
+    # ------------------------------------------------------------------ creation
+    @classmethod
+    def new(cls, game: GameDef, names: list[str], seed: int) -> State:
+        st = cls(game)
+        n = len(names)
+        st.seat_names = list(names)
+        st.active = [True] * n
+        st.seat_vars = [{k: encode(v.initial) for k, v in game.seat_vars.items()} for _ in range(n)]
+        st.vars = {k: encode(v.initial) for k, v in game.global_vars.items()}
+        st.rng = Rng(seed)
+        st.zone_of = [""] * len(game.pieces)
+        for z in game.zones.values():
+            keys = [f"{z.name}#{i}" for i in range(n)] if z.per_seat else [z.name]
+            for k in keys:
+                st.zones[k] = []
+        by_comp: dict[str, list[int]] = {}
+        for p in game.pieces:
+            by_comp.setdefault(p.component, []).append(p.pid)
+        placed: set[int] = set()
+        for z in game.zones.values():
+            for comp in z.contents:
+                for pid in by_comp.get(comp, ()):
+                    if pid not in placed:
+                        placed.add(pid)
+                        st._put(pid, z.name, None)
+        # Pieces no zone claims wait in an implicit supply (never shown).
+        st.zones["$supply"] = [p.pid for p in game.pieces if p.pid not in placed]
+        for pid in st.zones["$supply"]:
+            st.zone_of[pid] = "$supply"
+        st.stack = [["setup", 0]]
+        st._advance()
+        return st
+
+    def clone(self) -> State:
+        """An independent copy (the game definition is shared: it is immutable)."""
+        c = State.__new__(State)
+        c.game = self.game
+        c.seat_names = self.seat_names
+        c.active = self.active[:]
+        c.current = self.current
+        c.turn = self.turn
+        c.seat_vars = [dict(v) for v in self.seat_vars]
+        c.vars = dict(self.vars)
+        c.locals = dict(self.locals)
+        c.stack = [f[:] for f in self.stack]
+        c.pending = _copy_pending(self.pending)
+        c.zones = {k: v[:] for k, v in self.zones.items()}
+        c.zone_of = self.zone_of[:]
+        c.pos = dict(self.pos)
+        c.revealed = set(self.revealed)
+        c.rng = Rng(self.rng.state)
+        c.history = self.history[:]
+        c.events = self.events[:]
+        c.phase = self.phase
+        c.terminal = self.terminal
+        c.reason = self.reason
+        c.dirty = set(self.dirty)
+        c._legal = None
+        c.turn_trail = self.turn_trail[:]
+        return c
+
+    # ------------------------------------------------------------------ names for expressions
+    def env(self, extra: dict[str, Any] | None = None) -> Env:
+        if extra:
+            loc = dict(self.locals)
+            loc.update(extra)
+            return Env(self, loc)
+        return Env(self, self.locals)
+
+    def global_value(self, name: str) -> Any:
+        g = self.game
+        if name in self.vars:
+            return decode(self.vars[name], self)
+        z = g.zones.get(name)
+        if z is not None and not z.per_seat:
+            return self.zone_value(name)
+        if name == "current":
+            return SeatV(self, self.current)
+        if name == "seats":
+            return [SeatV(self, i) for i in range(len(self.seat_names))]
+        if name == "players":
+            return len(self.seat_names)
+        if name == "settings":
+            return _SettingsView(g.settings)
+        if name == "turn":
+            return self.turn
+        if name in g.turn_vars:
+            return decode(g.turn_vars[name].initial, self)
+        raise EvalError(f"unknown name '{name}'")
+
+    def zone_value(self, key: str) -> Any:
+        z = self.game.zones[key.split("#")[0]]
+        if z.kind in ("grid", "board"):
+            return ZoneV(self, key)
+        return [PieceV(self, p) for p in self.zones[key]]
+
+    # ------------------------------------------------------------------ zone queries
+    def zone_pids(self, key: str) -> list[int]:
+        return self.zones[key]
+
+    def zone_owner(self, key: str) -> int | None:
+        if "#" in key:
+            return int(key.split("#")[1])
+        return None
+
+    def piece_index(self, pid: int) -> int:
+        return self.zones[self.zone_of[pid]].index(pid) + 1
+
+    def piece_cell(self, pid: int) -> tuple[int, int] | None:
+        p = self.pos.get(pid)
+        return p if isinstance(p, tuple) else None
+
+    def piece_space(self, pid: int) -> str | None:
+        p = self.pos.get(pid)
+        return p if isinstance(p, str) else None
+
+    def grid_key(self) -> str:
+        for z in self.game.zones.values():
+            if z.kind == "grid":
+                return z.name
+        raise EvalError("this game has no grid zone")
+
+    def grid_stack(self, x: int, y: int) -> list[int]:
+        key = self.grid_key()
+        return [p for p in self.zones[key] if self.pos.get(p) == (x, y)]
+
+    def grid_stacks(self, key: str | None = None) -> dict[tuple[int, int], list[int]]:
+        out: dict[tuple[int, int], list[int]] = {}
+        for p in self.zones[key or self.grid_key()]:
+            out.setdefault(self.pos[p], []).append(p)
+        return out
+
+    def grid_cells_sorted(self) -> list[tuple[int, int]]:
+        return sorted(self.grid_stacks(), key=lambda c: (c[1], c[0]))
+
+    def piece_is_top(self, pid: int) -> bool:
+        c = self.piece_cell(pid)
+        if c is None:
+            return True
+        stack = self.grid_stack(*c)
+        return bool(stack) and stack[-1] == pid
+
+    def pieces_on_space(self, space: str) -> list[int]:
+        return [p for p, s in self.pos.items() if s == space]
+
+    def piece_label(self, pid: int) -> str:
+        key = self.zone_of[pid]
+        z = self.game.zones.get(key.split("#")[0])
+        if z is not None and z.kind == "grid":
+            c = self.pos[pid]
+            return f"{c[0]},{c[1]}"
+        if z is not None and z.kind == "board":
+            return f"{z.name}.{self.pos[pid]}"
+        idx = self.zones[key].index(pid) + 1
+        if "#" in key:
+            name, seat = key.split("#")
+            return f"{name}.{int(seat) + 1}.{idx}"
+        return f"{key}.{idx}"
+
+    # ------------------------------------------------------------------ mutation primitives
+    def _put(self, pid: int, key: str, index: int | None, where: Any = None) -> None:
+        lst = self.zones[key]
+        if index is None or index >= len(lst):
+            lst.append(pid)
+        else:
+            lst.insert(max(index, 0), pid)
+        self.zone_of[pid] = key
+        if where is not None:
+            self.pos[pid] = where
+        self.dirty.add(key)
+
+    def take(self, pid: int) -> None:
+        """Remove a piece from wherever it is (it must be put somewhere at once)."""
+        key = self.zone_of[pid]
+        self.zones[key].remove(pid)
+        self.pos.pop(pid, None)
+
+    def place(self, pid: int, key: str, *, index: int | None = None, where: Any = None, face_up: bool | None = None) -> None:
+        """Move a piece into zone `key` (at `index`, or sorted for rows, or at a cell/space)."""
+        if self.zone_of[pid] == key and where is None and index is None:
+            return
+        self.take(pid)
+        z = self.game.zones[key.split("#")[0]]
+        if z.kind == "row" and index is None and z.sort is not None:
+            index = self._sorted_index(key, pid)
+        self._put(pid, key, index, where)
+        if face_up is True:
+            self.revealed.add(pid)
+        elif face_up is False:
+            self.revealed.discard(pid)
+
+    def _sorted_index(self, key: str, pid: int) -> int:
+        z = self.game.zones[key.split("#")[0]]
+        sk = z.sort
+        mykey = sk(Env(self, {**self.locals, "piece": PieceV(self, pid).ref()}))
+        lst = self.zones[key]
+        for i, other in enumerate(lst):
+            if z.free is not None and z.free(Env(self, {**self.locals, "piece": PieceV(self, other).ref()})):
+                continue
+            if sk(Env(self, {**self.locals, "piece": PieceV(self, other).ref()})) > mykey:
+                return i
+        return len(lst)
+
+    def is_free_piece(self, key: str, pid: int) -> bool:
+        z = self.game.zones[key.split("#")[0]]
+        return z.free is not None and bool(z.free(Env(self, {**self.locals, "piece": PieceV(self, pid).ref()})))
+
+    def log(self, text: str, to: int | None = None) -> None:
+        self.events.append((to, text))
+        if len(self.events) > MAX_EVENTS:
+            del self.events[0]
+
+    # ------------------------------------------------------------------ the interpreter
+    def _advance(self) -> None:
+        g = self.game
+        budget = STEP_BUDGET
+        while self.pending is None and not self.terminal:
+            if self.dirty:
+                if self._check_overflow():
+                    break
+            stack = self.stack
+            if not stack:
+                self._between()
+                continue
+            frame = stack[-1]
+            code = g.programs[frame[0]].code
+            pc = frame[1]
+            if pc >= len(code):
+                stack.pop()
+                continue
+            frame[1] = pc + 1
+            code[pc].run(self)
+            budget -= 1
+            if budget <= 0:
+                raise EvalError(
+                    f"the flow ran {STEP_BUDGET} steps without asking for a decision (an endless loop in the game's YAML?)",
+                    code="DV043",
+                )
+        if self.pending is not None and not self.terminal and self.phase != "setup":
+            if self.dirty and self._check_overflow():
+                pass
+            if g.end.when(self.env()):
+                self._finish("end")
+        self._legal = None
+
+    def _between(self) -> None:
+        g = self.game
+        if self.phase == "setup":
+            first = 0 if g.first_seat == "random" else int(g.first_seat(self.env()))
+            if first <= 0:  # 0 means a seeded draw
+                self.current = self.rng.below(len(self.seat_names))
+            else:
+                self.current = (first - 1) % len(self.seat_names)
+            self.phase = "turn_end"  # so that _start_turn is reached through the normal path
+            self._start_turn(first=True)
+            return
+        if self.phase == "turn":
+            self.phase = "turn_end"
+            self.stack.append(["turn_end", 0])
+            return
+        # phase turn_end finished
+        if g.end.when(self.env()):
+            self._finish("end")
+            return
+        n = len(self.seat_names)
+        nxt = self.current
+        for _ in range(n):
+            nxt = (nxt + 1) % n
+            if self.active[nxt]:
+                break
+        else:
+            self._finish("end")
+            return
+        self.current = nxt
+        self._start_turn()
+
+    def _start_turn(self, first: bool = False) -> None:
+        g = self.game
+        if not first and not self.active[self.current]:
+            for _ in range(len(self.seat_names)):
+                self.current = (self.current + 1) % len(self.seat_names)
+                if self.active[self.current]:
+                    break
+        self.turn += 1
+        if self.turn > g.end.max_turns:
+            self._finish("turn-limit")
+            return
+        self.locals = {k: encode(v.initial) for k, v in g.turn_vars.items()}
+        self.turn_trail = []
+        self.phase = "turn"
+        self.stack = [["turn", 0]]
+
+    def _finish(self, reason: str) -> None:
+        self.terminal = True
+        self.reason = reason
+        self.pending = None
+        self.stack = []
+        self.phase = "over"
+
+    def end_turn(self) -> None:
+        """Abandon the rest of the current turn (the turn_end flow still runs)."""
+        self.stack = []
+        self.phase = "turn"
+
+    def end_game(self) -> None:
+        self._finish("end")
+
+    def _check_overflow(self) -> bool:
+        dirty = self.dirty
+        self.dirty = set()
+        for key in sorted(dirty):
+            z = self.game.zones.get(key.split("#")[0])
+            if z is None or z.capacity is None:
+                continue
+            cap = int(z.capacity(self.env()))
+            if len(self.zones[key]) > cap:
+                owner = self.zone_owner(key)
+                self.pending = {
+                    "type": "overflow",
+                    "seat": owner if owner is not None else self.current,
+                    "zone": key,
+                    "to": z.overflow_to,
+                    "cap": cap,
+                }
+                self.dirty = dirty - {key}
+                return True
+        return False
+
+    # ------------------------------------------------------------------ decisions
+    @property
+    def current_seats(self) -> list[int]:
+        """Who must act now (several during simultaneous responses); empty when terminal."""
+        p = self.pending
+        if p is None or self.terminal:
+            return []
+        if p["type"] == "respond":
+            return [s for s in p["seats"] if str(s) not in p["answers"]]
+        return [int(p["seat"])]
+
+    def _options(self) -> dict[int, list[tuple[Action, Any]]]:
+        if self._legal is not None:
+            return self._legal
+        p = self.pending
+        out: dict[int, list[tuple[Action, Any]]] = {}
+        if p is not None and not self.terminal:
+            if p["type"] == "choose":
+                instr = self.game.programs[p["at"][0]].code[p["at"][1]]
+                out[int(p["seat"])] = instr.enumerate(self)  # type: ignore[attr-defined]
+            elif p["type"] == "overflow":
+                opts = []
+                for pid in self.zones[p["zone"]]:
+                    opts.append((Action("return", (self.piece_label(pid),)), pid))
+                out[int(p["seat"])] = opts
+            elif p["type"] == "position":
+                n = len(self.zones[p["zone"]])
+                out[int(p["seat"])] = [(Action("position", (str(i),)), i) for i in range(1, n + 1)]
+            elif p["type"] == "respond":
+                for s in self.current_seats:
+                    out[s] = [(Action("pass"), None)]
+        self._legal = out
+        return out
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """The legal actions of `seat` (default: the first seat that must act), in a fixed order.
+
+        During a simultaneous response the list holds `pass`; the free forms
+        `answer SECONDS TEXT` and `claim SECONDS solved|failed` are accepted too.
+        """
+        if seat is None:
+            cs = self.current_seats
+            if not cs:
+                return []
+            seat = cs[0]
+        return [a for a, _ in self._options().get(seat, [])]
+
+    def parse_action(self, text: str) -> Action:
+        return parse_action(text, self.game.rest_verbs)
+
+    def is_legal(self, seat: int, action: Action | str) -> bool:
+        try:
+            self._check(seat, action if isinstance(action, Action) else self.parse_action(action))
+            return True
+        except IllegalAction:
+            return False
+
+    def _check(self, seat: int, action: Action) -> Any:
+        if self.terminal:
+            raise IllegalAction("the game is over")
+        if seat not in self.current_seats:
+            who = ", ".join(self.seat_names[s] for s in self.current_seats)
+            raise IllegalAction(f"it is not {self.seat_names[seat] if 0 <= seat < len(self.seat_names) else seat}'s decision (waiting for {who})")
+        p = self.pending
+        assert p is not None
+        if p["type"] == "respond" and action.verb in ("answer", "claim"):
+            return _parse_response(action, bool(p.get("claims", True)))
+        for a, binding in self._options().get(seat, []):
+            if a == action:
+                return binding
+        verbs = sorted({a.verb for a in self.legal_actions(seat)})
+        if p["type"] == "respond":
+            verbs = sorted({*verbs, "answer", *(["claim"] if p.get("claims", True) else [])})
+        if action.verb not in verbs:
+            raise IllegalAction(f"'{action.verb}' is not possible now; possible: {', '.join(verbs)}")
+        raise IllegalAction(f"'{action}' is not legal now")
+
+    def apply(self, seat: int, action: Action | str) -> None:
+        """Check and apply one action of `seat`, then run the flow to the next decision."""
+        if isinstance(action, str):
+            action = self.parse_action(action)
+        binding = self._check(seat, action)
+        p = self.pending
+        assert p is not None
+        self.history.append((seat, str(action)))
+        if p["type"] == "choose":
+            self.pending = None
+            instr = self.game.programs[p["at"][0]].code[p["at"][1]]
+            instr.resume(self, binding, action)  # type: ignore[attr-defined]
+            self.log(f"{self.seat_names[seat]}: {action}")
+        elif p["type"] == "overflow":
+            self.pending = None
+            to = p["to"]
+            if to is None:
+                to = "$supply"
+            self.place(binding, to, face_up=False)
+            self.log(f"{self.seat_names[seat]} returns {action.args[0]}")
+            self.dirty.add(p["zone"])
+        elif p["type"] == "position":
+            queue = list(p["queue"])
+            pid = int(queue.pop(0))
+            self.take(pid)
+            self._put(pid, p["zone"], int(binding) - 1)
+            self.pending = {**p, "queue": queue} if queue else None
+        else:
+            instr = self.game.programs[p["at"][0]].code[p["at"][1]]
+            instr.answer(self, seat, action, binding)  # type: ignore[attr-defined]
+        self._legal = None
+        self._advance()
+
+    # ------------------------------------------------------------------ results
+    def is_terminal(self) -> bool:
+        return self.terminal
+
+    def result(self) -> dict[str, Any]:
+        """Winners (seat indices), per-seat scores and the ranking; only for a finished game."""
+        g = self.game
+        n = len(self.seat_names)
+        env = self.env()
+        if self.reason == "turn-limit":
+            winners: list[int] = []
+        else:
+            winners = sorted(s.index for s in g.end.winners(env))
+        scores = [0] * n
+        if g.end.score is not None:
+            scores = [int(g.end.score(self.env({"seat": SeatV(self, i).ref()}))) for i in range(n)]
+        ties = [0] * n
+        if g.end.tie_break is not None:
+            ties = [g.end.tie_break(self.env({"seat": SeatV(self, i).ref()})) for i in range(n)]
+        ranking = sorted(range(n), key=lambda i: (i not in winners, -scores[i], _neg(ties[i]), i))
+        return {
+            "winners": winners,
+            "scores": scores,
+            "ranking": ranking,
+            "reason": self.reason,
+            "turns": self.turn,
+            "actions": len(self.history),
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        from davinci.engine.serial import state_to_json
+
+        return state_to_json(self)
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        from davinci.engine.view import build_view
+
+        return build_view(self, seat)
+
+    def clone_apply(self, seat: int, action: Action | str) -> State:
+        c = self.clone()
+        c.apply(seat, action)
+        return c
+
+
+def _neg(v: Any) -> Any:
+    return -v if isinstance(v, int) else v
+
+
+def _copy_pending(p: dict[str, Any] | None) -> dict[str, Any] | None:
+    if p is None:
+        return None
+    c = dict(p)
+    if "answers" in c:
+        c["answers"] = dict(c["answers"])
+    if "queue" in c:
+        c["queue"] = list(c["queue"])
+    return c
+
+
+def _parse_response(action: Action, claims: bool) -> Any:
+    args = action.args
+    if len(args) < 2:
+        raise IllegalAction(f"usage: {action.verb} SECONDS {'TEXT' if action.verb == 'answer' else 'solved|failed'}")
+    try:
+        secs = float(args[0])
+    except ValueError:
+        raise IllegalAction(f"'{args[0]}' is not a number of seconds") from None
+    if not (0 <= secs <= 36000) or secs != secs:
+        raise IllegalAction("seconds must be between 0 and 36000")
+    ms = int(round(secs * 1000))
+    if action.verb == "claim":
+        if not claims:
+            raise IllegalAction("simulated answers (claim) are switched off in this game")
+        if args[1] not in ("solved", "failed"):
+            raise IllegalAction("claim needs 'solved' or 'failed'")
+        return (ms, None, args[1] == "solved")
+    return (ms, args[1], None)
+
+
+class _SettingsView:
+    __slots__ = ("values",)
+
+    def __init__(self, values: dict[str, Any]) -> None:
+        self.values = values
+
+    def field(self, name: str) -> Any:
+        try:
+            return self.values[name]
+        except KeyError:
+            raise EvalError(f"unknown setting '{name}'") from None
+
+
+def iter_records(values: Iterable[Any]) -> list[Any]:
+    return [v for v in values if isinstance(v, (PieceV, SeatV, CellV, SpaceV))]

@@ -1,0 +1,594 @@
+"""The basic step kinds: moving pieces between zones, variables, dice, logging, eliminations.
+
+Each `@step` function compiles one YAML step into instructions. Its docstring is the
+author's documentation (docs/authoring.md lists them all).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from davinci.engine.errors import DefinitionError, EvalError
+from davinci.engine.expr.types import ANY, BOOL, INT, STR, ListType, RecordType, Type
+from davinci.engine.flow import FlowCompiler, Instr, Path, step
+from davinci.engine.values import CellV, PieceV, SeatV, SpaceV, encode
+
+if TYPE_CHECKING:  # pragma: no cover
+    from davinci.engine.state import State
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def zone_target(fc: FlowCompiler, spec: Mapping[str, Any], key: str, path: Path, scope: Mapping[str, Type]) -> tuple[str, Any]:
+    """Resolve `key` (a zone name) plus an optional `<key>_owner`/`owner` seat expression."""
+    zname = spec.get(key)
+    zones = fc.b.zones  # type: ignore[attr-defined]
+    if not isinstance(zname, str) or zname not in zones:
+        from difflib import get_close_matches
+
+        near = get_close_matches(str(zname), list(zones), 1)
+        hint = f" (did you mean '{near[0]}'?)" if near else ""
+        raise DefinitionError(f"unknown zone '{zname}'{hint}", fc.b.loc.loc((*path, key)), code="DV020")
+    owner = None
+    if zones[zname].per_seat:
+        okey = f"{key}_owner" if f"{key}_owner" in spec else "owner"
+        if okey in spec:
+            owner = fc.expr((*path, okey), scope, fc.b.types.seat)  # type: ignore[attr-defined]
+    return zname, owner
+
+
+def zone_key(state: State, zname: str, owner: Any) -> str:
+    z = state.game.zones[zname]
+    if not z.per_seat:
+        return zname
+    seat = owner(state.env()).index if owner is not None else state.current
+    return f"{zname}#{seat}"
+
+
+def as_pids(value: Any) -> list[int]:
+    if value is None:
+        return []
+    if isinstance(value, PieceV):
+        return [value.pid]
+    if isinstance(value, list):
+        return [v.pid for v in value if isinstance(v, PieceV)]
+    raise EvalError(f"expected a piece or a list of pieces, got {value!r}")
+
+
+def ask_positions(state: State, key: str, pids: list[int]) -> None:
+    """Free pieces that just entered a row wait for their owner to choose their place."""
+    if state.game.zones[key.split("#")[0]].kind != "row":
+        return
+    free = [p for p in pids if state.is_free_piece(key, p)]
+    if free:
+        owner = state.zone_owner(key)
+        state.pending = {"type": "position", "seat": owner if owner is not None else state.current, "queue": free, "zone": key}
+
+
+def bind(fc: FlowCompiler, spec: Mapping[str, Any], path: Path, scope: dict[str, Type], t: Type) -> str | None:
+    name = spec.get("as")
+    if name is None:
+        return None
+    if not isinstance(name, str) or not re.fullmatch(r"[a-z_][a-z0-9_]*", name):
+        raise DefinitionError(f"'as' must be a lower-case name, got {name!r}", fc.b.loc.loc((*path, "as")))
+    scope[name] = t
+    return name
+
+
+# ---------------------------------------------------------------- shuffle
+
+
+class Shuffle(Instr):
+    __slots__ = ("zname", "owner")
+
+    def __init__(self, path: Path, zname: str, owner: Any) -> None:
+        super().__init__(path)
+        self.zname = zname
+        self.owner = owner
+
+    def run(self, state: State) -> None:
+        state.rng.shuffle(state.zones[zone_key(state, self.zname, self.owner)])
+
+
+@step("shuffle")
+def _shuffle(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, Type]) -> None:
+    """Shuffle a zone with the game's seeded random source.
+
+    ```yaml
+    - shuffle: pile
+    - shuffle: {zone: hand, owner: current}
+    ```
+    """
+    spec = st["shuffle"]
+    if isinstance(spec, str):
+        spec = {"zone": spec}
+        zname, owner = zone_target(fc, {"zone": st["shuffle"]}, "zone", (*path,), scope)
+    else:
+        zname, owner = zone_target(fc, spec, "zone", (*path, "shuffle"), scope)
+    fc.emit(Shuffle(path, zname, owner))
+
+
+# ---------------------------------------------------------------- draw
+
+
+class Draw(Instr):
+    __slots__ = ("src", "src_owner", "dst", "dst_owner", "count", "face_up", "var", "where", "random", "count_is_one")
+
+    def __init__(self, path: Path, **kw: Any) -> None:
+        super().__init__(path)
+        for k, v in kw.items():
+            setattr(self, k, v)
+
+    def run(self, state: State) -> None:
+        env = state.env()
+        n = int(self.count(env)) if self.count is not None else 1
+        skey = zone_key(state, self.src, self.src_owner)
+        dkey = zone_key(state, self.dst, self.dst_owner)
+        drawn: list[int] = []
+        for _ in range(max(n, 0)):
+            pool = state.zones[skey]
+            if self.where is not None:
+                pool = [p for p in pool if self.where(state.env({"piece": PieceV(state, p).ref()}))]
+            if not pool:
+                break
+            pid = pool[state.rng.below(len(pool))] if self.random else pool[0]
+            state.place(pid, dkey, face_up=self.face_up)
+            drawn.append(pid)
+        ask_positions(state, dkey, drawn)
+        if self.var:
+            if self.count_is_one:
+                state.locals[self.var] = encode(PieceV(state, drawn[0])) if drawn else None
+            else:
+                state.locals[self.var] = tuple(encode(PieceV(state, p)) for p in drawn)
+
+
+@step("draw")
+def _draw(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, Type]) -> None:
+    """Move pieces from one zone to another: at random from a bag, from the top of anything else.
+
+    Keys: `from`, `to`, `from_owner` / `to_owner` (or `owner`) for per-seat zones (default: the
+    current seat), `count` (expression, default 1), `where` (a condition on `piece`, to draw only
+    matching pieces), `face_up` (true/false), `as` (a name bound to the piece, or the list when
+    `count` is given). A free piece drawn into a row asks its owner where to put it.
+
+    ```yaml
+    - draw: {from: pile, to: row, count: settings.hand_size}
+    - draw: {from: bag, to: tokens, owner: r.seat, count: 3}
+    ```
+    """
+    spec = st["draw"]
+    p = (*path, "draw")
+    if not isinstance(spec, dict):
+        raise DefinitionError("draw needs a mapping with 'from' and 'to'", fc.b.loc.loc(p))
+    src, src_owner = zone_target(fc, spec, "from", p, scope)
+    if "from_owner" not in spec and fc.b.zones[src].per_seat:  # type: ignore[attr-defined]
+        src_owner = None
+    dst, dst_owner = zone_target(fc, spec, "to", p, scope)
+    count = fc.expr((*p, "count"), scope, INT) if "count" in spec else None
+    where = fc.expr((*p, "where"), {**scope, "piece": fc.b.types.piece}, BOOL) if "where" in spec else None  # type: ignore[attr-defined]
+    kind = fc.b.zones[src].kind  # type: ignore[attr-defined]
+    rnd = spec.get("random", kind == "bag")
+    piece_t = fc.b.types.piece  # type: ignore[attr-defined]
+    var = bind(fc, spec, p, scope, piece_t if "count" not in spec else ListType(piece_t))
+    d = Draw(
+        path,
+        src=src,
+        src_owner=src_owner,
+        dst=dst,
+        dst_owner=dst_owner,
+        count=count,
+        face_up=spec.get("face_up"),
+        var=var,
+        where=where,
+        random=bool(rnd),
+    )
+    d.count_is_one = count is None  # type: ignore[attr-defined]
+    fc.emit(d)
+
+
+# ---------------------------------------------------------------- move
+
+
+class Move(Instr):
+    __slots__ = ("piece", "dst", "owner", "cell", "space", "index", "face_up", "bottom")
+
+    def __init__(self, path: Path, **kw: Any) -> None:
+        super().__init__(path)
+        for k, v in kw.items():
+            setattr(self, k, v)
+
+    def run(self, state: State) -> None:
+        env = state.env()
+        pids = as_pids(self.piece(env))
+        key = zone_key(state, self.dst, self.owner)
+        zdef = state.game.zones[self.dst]
+        for pid in pids:
+            where: Any = None
+            if self.cell is not None:
+                c = self.cell(env)
+                if not isinstance(c, CellV):
+                    raise EvalError("'cell' must give a cell")
+                where = (c.x, c.y)
+            elif self.space is not None:
+                s = self.space(env)
+                if not isinstance(s, SpaceV):
+                    raise EvalError("'space' must give a board space")
+                where = s.space
+                state.turn_trail.append(s.space)
+            index = None
+            if self.bottom:
+                index = len(state.zones[key]) + 1
+            elif self.index is not None:
+                index = int(self.index(env)) - 1
+            state.place(pid, key, index=index, where=where, face_up=self.face_up)
+        if zdef.kind == "row" and self.index is None:
+            ask_positions(state, key, pids)
+
+
+@step("move")
+def _move(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, Type]) -> None:
+    """Move a piece (or a list of pieces) into a zone.
+
+    Keys: `piece` (expression), `to` (zone), `owner` (per-seat zones), `cell` (grids), `space`
+    (boards), `index` (1-based position in a row), `bottom: true` (decks: return to the bottom),
+    `face_up`. Rows with a sort key insert at the sorted place; free pieces ask their owner.
+
+    ```yaml
+    - move: {piece: card, to: grid, cell: target}
+    - move: {piece: drawn, to: row, face_up: true}
+    ```
+    """
+    spec = st["move"]
+    p = (*path, "move")
+    dst, owner = zone_target(fc, spec, "to", p, scope)
+    types = fc.b.types  # type: ignore[attr-defined]
+    fc.emit(
+        Move(
+            path,
+            piece=fc.expr((*p, "piece"), scope),
+            dst=dst,
+            owner=owner,
+            cell=fc.expr((*p, "cell"), scope, types.cell) if "cell" in spec else None,
+            space=fc.expr((*p, "space"), scope, types.space) if "space" in spec else None,
+            index=fc.expr((*p, "index"), scope, INT) if "index" in spec else None,
+            face_up=spec.get("face_up"),
+            bottom=bool(spec.get("bottom", False)),
+        )
+    )
+
+
+# ---------------------------------------------------------------- swap
+
+
+class Swap(Instr):
+    __slots__ = ("a", "b")
+
+    def __init__(self, path: Path, a: Any, b: Any) -> None:
+        super().__init__(path)
+        self.a = a
+        self.b = b
+
+    def run(self, state: State) -> None:
+        env = state.env()
+        pa = as_pids(self.a(env))
+        pb = as_pids(self.b(env))
+        if len(pa) != 1 or len(pb) != 1:
+            raise EvalError("swap needs two single pieces")
+        a, b = pa[0], pb[0]
+        ka, kb = state.zone_of[a], state.zone_of[b]
+        ia, ib = state.zones[ka].index(a), state.zones[kb].index(b)
+        wa, wb = state.pos.get(a), state.pos.get(b)
+        state.zones[ka][ia] = b
+        state.zones[kb][ib] = a
+        state.zone_of[a], state.zone_of[b] = kb, ka
+        state.pos.pop(a, None)
+        state.pos.pop(b, None)
+        if wb is not None:
+            state.pos[a] = wb
+        if wa is not None:
+            state.pos[b] = wa
+        state.dirty.update((ka, kb))
+
+
+@step("swap")
+def _swap(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, Type]) -> None:
+    """Exchange the places of two pieces (zone, position, cell).
+
+    ```yaml
+    - swap: {a: card, b: target.top}
+    ```
+    """
+    p = (*path, "swap")
+    fc.emit(Swap(path, fc.expr((*p, "a"), scope), fc.expr((*p, "b"), scope)))
+
+
+# ---------------------------------------------------------------- reveal / hide
+
+
+class Reveal(Instr):
+    __slots__ = ("what", "up")
+
+    def __init__(self, path: Path, what: Any, up: bool) -> None:
+        super().__init__(path)
+        self.what = what
+        self.up = up
+
+    def run(self, state: State) -> None:
+        for pid in as_pids(self.what(state.env())):
+            if self.up:
+                state.revealed.add(pid)
+            else:
+                state.revealed.discard(pid)
+
+
+@step("reveal")
+def _reveal(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, Type]) -> None:
+    """Turn a piece (or list of pieces) face up: every seat sees all its fields.
+
+    ```yaml
+    - reveal: target
+    ```
+    """
+    fc.emit(Reveal(path, fc.expr((*path, "reveal"), scope), True))
+
+
+@step("hide")
+def _hide(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, Type]) -> None:
+    """Turn a piece (or list of pieces) face down again.
+
+    ```yaml
+    - hide: card
+    ```
+    """
+    fc.emit(Reveal(path, fc.expr((*path, "hide"), scope), False))
+
+
+# ---------------------------------------------------------------- variables
+
+
+class SetVars(Instr):
+    __slots__ = ("items", "seat")
+
+    def __init__(self, path: Path, items: list[tuple[str, str, Any]], seat: Any) -> None:
+        super().__init__(path)
+        self.items = items
+        self.seat = seat
+
+    def run(self, state: State) -> None:
+        env = state.env()
+        values = [(where, name, encode(fn(env))) for where, name, fn in self.items]
+        for where, name, value in values:
+            if where == "global":
+                state.vars[name] = value
+            elif where == "seat":
+                s = self.seat(env) if self.seat is not None else SeatV(state, state.current)
+                state.seat_vars[s.index][name] = value
+            else:
+                state.locals[name] = value
+
+
+@step("set")
+def _set(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, Type]) -> None:
+    """Set variables: game variables (`vars`), turn variables (`turn_vars`) or new local names.
+    With `seat: EXPR`, sets that seat's variables (`seat_vars`). All values are computed first.
+
+    ```yaml
+    - set: {correct_guesses: correct_guesses + 1}
+    - set: {seat: current, treasures_won: current.treasures_won + 1}
+    ```
+    """
+    spec = st["set"]
+    p = (*path, "set")
+    if not isinstance(spec, dict) or not spec:
+        raise DefinitionError("set needs a mapping of names to expressions", fc.b.loc.loc(p))
+    b = fc.b
+    seat_expr = fc.expr((*p, "seat"), scope, b.types.seat) if "seat" in spec else None  # type: ignore[attr-defined]
+    items: list[tuple[str, str, Any]] = []
+    for name in spec:
+        if name == "seat":
+            continue
+        fn = fc.expr((*p, name), scope)
+        if seat_expr is not None or (name in b.svars and name not in scope):  # type: ignore[attr-defined]
+            if name not in b.svars:  # type: ignore[attr-defined]
+                raise DefinitionError(f"'{name}' is not a seat variable (declare it under seat_vars)", b.loc.loc((*p, name), key=True))
+            where = "seat"
+            expected = b.svars[name].type  # type: ignore[attr-defined]
+        elif name in b.gvars:  # type: ignore[attr-defined]
+            where = "global"
+            expected = b.gvars[name].type  # type: ignore[attr-defined]
+        else:
+            if name in b.scope and name not in b.tvars:  # type: ignore[attr-defined]
+                raise DefinitionError(f"'{name}' cannot be assigned", b.loc.loc((*p, name), key=True))
+            where = "local"
+            expected = scope.get(name, fn.type)
+        if not _assignable(fn.type, expected):
+            raise DefinitionError(
+                f"'{name}' holds {expected.name} values, this expression gives {fn.type.name}",
+                b.loc.loc((*p, name)),
+                code="DV041",
+            )
+        if where == "local":
+            scope[name] = expected
+        items.append((where, name, fn))
+    fc.emit(SetVars(path, items, seat_expr))
+
+
+def _assignable(actual: Type, expected: Type) -> bool:
+    from davinci.engine.expr.types import NONE, assignable
+
+    return actual is NONE or expected is ANY or assignable(actual, expected)
+
+
+# ---------------------------------------------------------------- roll
+
+
+class Roll(Instr):
+    __slots__ = ("sides", "var")
+
+    def __init__(self, path: Path, sides: Any, var: str) -> None:
+        super().__init__(path)
+        self.sides = sides
+        self.var = var
+
+    def run(self, state: State) -> None:
+        n = int(self.sides(state.env())) if self.sides is not None else 6
+        if n < 1:
+            raise EvalError(f"a die needs at least one side, got {n}")
+        v = state.rng.randint(1, n)
+        state.locals[self.var] = v
+        state.log(f"{state.seat_names[state.current]} rolls {v}")
+
+
+@step("roll")
+def _roll(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, Type]) -> None:
+    """Roll a die (seeded) and bind the result.
+
+    ```yaml
+    - roll: {sides: 6, as: roll}
+    ```
+    """
+    spec = st["roll"] if isinstance(st["roll"], dict) else {}
+    p = (*path, "roll")
+    sides = fc.expr((*p, "sides"), scope, INT) if "sides" in spec else None
+    var = bind(fc, {"as": spec.get("as", "roll")}, p, scope, INT)
+    assert var is not None
+    fc.emit(Roll(path, sides, var))
+
+
+# ---------------------------------------------------------------- log
+
+
+class Log(Instr):
+    __slots__ = ("parts", "to")
+
+    def __init__(self, path: Path, parts: list[Any], to: Any) -> None:
+        super().__init__(path)
+        self.parts = parts
+        self.to = to
+
+    def run(self, state: State) -> None:
+        env = state.env()
+        out = []
+        for part in self.parts:
+            if isinstance(part, str):
+                out.append(part)
+            else:
+                out.append(render_value(part(env)))
+        to = self.to(env).index if self.to is not None else None
+        state.log("".join(out), to)
+
+
+def render_value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, SeatV):
+        return str(v.field("name"))
+    if isinstance(v, (PieceV, CellV, SpaceV)):
+        return v.label()
+    if isinstance(v, list):
+        return ", ".join(render_value(x) for x in v)
+    return str(v)
+
+
+@step("log")
+def _log(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, Type]) -> None:
+    """Add a line to the game log; `{expression}` parts are filled in. `to: SEAT` makes it private.
+
+    ```yaml
+    - log: "{current.name} takes the {treasure.category} treasure"
+    - log: {text: "You drew {drawn.number}", to: current}
+    ```
+    """
+    spec = st["log"]
+    p = (*path, "log")
+    if isinstance(spec, dict):
+        text = spec.get("text", "")
+        tp: Path = (*p, "text")
+        to = fc.expr((*p, "to"), scope, fc.b.types.seat) if "to" in spec else None  # type: ignore[attr-defined]
+    else:
+        text, tp, to = spec, p, None
+    parts: list[Any] = []
+    pos = 0
+    for m in re.finditer(r"\{([^{}]+)\}", str(text)):
+        parts.append(str(text)[pos : m.start()])
+        from davinci.engine.expr import compile_expr
+
+        base_locate = fc.b.loc.scalar(tp)
+        off = m.start(1)
+        parts.append(
+            compile_expr(
+                m.group(1), scope, functions=fc.b.functions, locate=lambda o, off=off, bl=base_locate: bl(off + o)
+            )
+        )
+        pos = m.end()
+    parts.append(str(text)[pos:])
+    fc.emit(Log(path, parts, to))
+
+
+# ---------------------------------------------------------------- seats and the game
+
+
+class Eliminate(Instr):
+    __slots__ = ("who",)
+
+    def __init__(self, path: Path, who: Any) -> None:
+        super().__init__(path)
+        self.who = who
+
+    def run(self, state: State) -> None:
+        s = self.who(state.env())
+        seats = s if isinstance(s, list) else [s]
+        for seat in seats:
+            if state.active[seat.index]:
+                state.active[seat.index] = False
+                state.log(f"{state.seat_names[seat.index]} is out")
+
+
+@step("eliminate")
+def _eliminate(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, Type]) -> None:
+    """Mark a seat (or list of seats) as out: its turns are skipped from now on.
+
+    ```yaml
+    - if: "count(target.owner.row where not revealed) == 0"
+      then: [{eliminate: target.owner}]
+    ```
+    """
+    fc.emit(Eliminate(path, fc.expr((*path, "eliminate"), scope)))
+
+
+class EndTurn(Instr):
+    def run(self, state: State) -> None:
+        state.end_turn()
+
+
+class EndGame(Instr):
+    def run(self, state: State) -> None:
+        state.end_game()
+
+
+@step("end_turn")
+def _end_turn(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, Type]) -> None:
+    """End the current turn now (the `turn_end` flow still runs).
+
+    ```yaml
+    - end_turn: true
+    ```
+    """
+    fc.emit(EndTurn(path))
+
+
+@step("end_game")
+def _end_game(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, Type]) -> None:
+    """End the game now; the result comes from `end.winners`.
+
+    ```yaml
+    - end_game: true
+    ```
+    """
+    fc.emit(EndGame(path))
+
+
+_unused: tuple[Any, ...] = (STR, RecordType, BOOL)

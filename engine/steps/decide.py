@@ -1,0 +1,313 @@
+"""Decision steps: `choose` (one seat picks among generated actions) and `respond`
+(several seats answer at once, in the order they lock in, against an optional time limit)."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from davinci.engine.actions import Action
+from davinci.engine.errors import DefinitionError, EvalError
+from davinci.engine.expr.types import ANY, BOOL, INT, STR, ListType, Type
+from davinci.engine.flow import FlowCompiler, Instr, Jump, Path, step
+from davinci.engine.values import SeatV, Struct, decode, encode
+
+if TYPE_CHECKING:  # pragma: no cover
+    from davinci.engine.state import State
+
+
+class Option:
+    __slots__ = ("verb", "names", "lists", "when", "start", "available")
+
+    def __init__(self, verb: str, names: list[str], lists: list[Any], when: Any, available: Any) -> None:
+        self.verb = verb
+        self.names = names
+        self.lists = lists
+        self.when = when
+        self.available = available
+        self.start = -1
+
+
+class Choose(Instr):
+    __slots__ = ("seat", "options", "prog", "pc", "prompt")
+
+    def __init__(self, path: Path, seat: Any, options: list[Option], prog: str, pc: int, prompt: str) -> None:
+        super().__init__(path)
+        self.seat = seat
+        self.options = options
+        self.prog = prog
+        self.pc = pc
+        self.prompt = prompt
+
+    def run(self, state: State) -> None:
+        seat = self.seat(state.env()).index if self.seat is not None else state.current
+        opts = self.enumerate(state)
+        if not opts:
+            raise EvalError(f"no legal option for the decision at {'.'.join(map(str, self.path))}", code="DV044")
+        state.pending = {"type": "choose", "seat": seat, "at": [self.prog, self.pc], "prompt": self.prompt}
+        state._legal = {seat: opts}
+
+    def enumerate(self, state: State) -> list[tuple[Action, Any]]:
+        out: list[tuple[Action, Any]] = []
+        base = state.locals
+        from davinci.engine.values import Env
+
+        for oi, opt in enumerate(self.options):
+            if opt.available is not None and not opt.available(Env(state, base)):
+                continue
+            if not opt.names:
+                out.append((Action(opt.verb), (oi, ())))
+                continue
+            self._expand(state, oi, opt, 0, dict(base), [], [], out)
+        return out
+
+    def _expand(
+        self,
+        state: State,
+        oi: int,
+        opt: Option,
+        depth: int,
+        loc: dict[str, Any],
+        labels: list[str],
+        values: list[Any],
+        out: list[tuple[Action, Any]],
+    ) -> None:
+        from davinci.engine.values import Env
+
+        items = opt.lists[depth](Env(state, loc))
+        name = opt.names[depth]
+        last = depth == len(opt.names) - 1
+        for item in items:
+            enc = encode(item)
+            loc[name] = enc
+            lab = item.label() if hasattr(item, "label") else _text(item)
+            if last:
+                if opt.when is None or opt.when(Env(state, loc)):
+                    out.append((Action(opt.verb, (*labels, lab)), (oi, (*values, enc))))
+            else:
+                self._expand(state, oi, opt, depth + 1, loc, [*labels, lab], [*values, enc], out)
+        loc.pop(name, None)
+
+    def resume(self, state: State, binding: Any, action: Action) -> None:
+        oi, values = binding
+        opt = self.options[oi]
+        for name, v in zip(opt.names, values):
+            state.locals[name] = v
+        state.stack[-1][1] = opt.start
+
+
+def _text(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v).replace(" ", "_")
+
+
+@step("choose")
+def _choose(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, Type]) -> None:
+    """A decision for one seat among generated actions.
+
+    Each option has an `action` verb, optional `args` (name → list expression; later lists may use
+    earlier names), an optional `if` (is the option offered at all), an optional `when` (a filter
+    on each combination of arguments) and the `do` steps run when it is chosen, with the
+    arguments bound as names. The legal actions come out in a fixed order: options in YAML order,
+    arguments in list order. `seat` defaults to the current seat.
+
+    ```yaml
+    - choose:
+        prompt: Guess a hidden tile
+        options:
+          - action: guess
+            args: {target: "opponent_tiles", value: "values"}
+            when: "target.colour == 'black' or value != 'joker'"
+            do: [...]
+          - action: stop
+            if: "correct > 0"
+            do: [...]
+    ```
+    """
+    spec = st["choose"]
+    p = (*path, "choose")
+    if not isinstance(spec, dict) or not isinstance(spec.get("options"), list) or not spec["options"]:
+        raise DefinitionError("choose needs a non-empty list of options", fc.b.loc.loc(p))
+    seat = fc.expr((*p, "seat"), scope, fc.b.types.seat) if "seat" in spec else None  # type: ignore[attr-defined]
+    options: list[Option] = []
+    inner_scopes: list[dict[str, Type]] = []
+    verbs: set[str] = set()
+    for i, o in enumerate(spec["options"]):
+        op: Path = (*p, "options", i)
+        verb = str(o.get("action", ""))
+        if not verb.isidentifier() or verb in ("answer", "claim", "pass", "return", "position"):
+            raise DefinitionError(
+                f"option action must be a word and not a reserved verb, got '{verb}'", fc.b.loc.loc((*op, "action"))
+            )
+        if verb in verbs:
+            raise DefinitionError(f"two options share the action '{verb}'", fc.b.loc.loc((*op, "action")), code="DV021")
+        verbs.add(verb)
+        inner = dict(scope)
+        names: list[str] = []
+        lists: list[Any] = []
+        args = o.get("args") or {}
+        for name in args:
+            fn = fc.expr((*op, "args", name), inner)
+            if not isinstance(fn.type, ListType) and fn.type is not ANY:
+                raise DefinitionError(
+                    f"argument '{name}' must be a list of choices, got {fn.type.name}",
+                    fc.b.loc.loc((*op, "args", name)),
+                    code="DV041",
+                )
+            inner[name] = fn.type.elem if isinstance(fn.type, ListType) else ANY
+            names.append(str(name))
+            lists.append(fn)
+        when = fc.expr((*op, "when"), inner, BOOL) if "when" in o else None
+        avail = fc.expr((*op, "if"), scope, BOOL) if "if" in o else None
+        options.append(Option(verb, names, lists, when, avail))
+        inner_scopes.append(inner)
+    instr = Choose(path, seat, options, fc.prog.name, fc.here, str(spec.get("prompt", "")))
+    fc.emit(instr)
+    ends: list[Jump] = []
+    for i, (opt, inner) in enumerate(zip(options, inner_scopes)):
+        opt.start = fc.here
+        fc.steps(spec["options"][i].get("do"), (*p, "options", i, "do"), inner)
+        j = Jump(path)
+        fc.emit(j)
+        ends.append(j)
+    for j in ends:
+        j.target = fc.here
+
+
+class Respond(Instr):
+    __slots__ = ("seats", "limit", "check", "claims", "card", "var", "prog", "pc", "prompt")
+
+    def __init__(self, path: Path, **kw: Any) -> None:
+        super().__init__(path)
+        for k, v in kw.items():
+            setattr(self, k, v)
+
+    def run(self, state: State) -> None:
+        env = state.env()
+        seats = [s.index for s in self.seats(env) if state.active[s.index]]
+        if not seats:
+            state.locals[self.var] = ()
+            return
+        card = self.card(env) if self.card is not None else None
+        state.pending = {
+            "type": "respond",
+            "seats": seats,
+            "answers": {},
+            "at": [self.prog, self.pc],
+            "limit_ms": int(self.limit(env)) * 1000 if self.limit is not None else 0,
+            "claims": bool(self.claims(env)) if self.claims is not None else True,
+            "card": card.pid if card is not None else None,
+            "prompt": self.prompt,
+        }
+        state._legal = None
+
+    def answer(self, state: State, seat: int, action: Action, binding: Any) -> None:
+        p = state.pending
+        assert p is not None
+        if binding is None:  # pass
+            p["answers"][str(seat)] = None
+            state.log(f"{state.seat_names[seat]} passes")
+        else:
+            ms, text, claim = binding
+            p["answers"][str(seat)] = [ms, text, claim]
+            state.log(f"{state.seat_names[seat]} locks in at {ms / 1000:.1f}s")
+        if any(str(s) not in p["answers"] for s in p["seats"]):
+            return
+        self._resolve(state, p)
+
+    def _resolve(self, state: State, p: dict[str, Any]) -> None:
+        limit = int(p["limit_ms"])
+        entries = []
+        order = {s: i for i, s in enumerate(p["seats"])}
+        for s in p["seats"]:
+            a = p["answers"][str(s)]
+            if a is None:
+                entries.append((1 << 40, order[s], s, "", False, False))
+                continue
+            ms, text, claim = a
+            late = limit > 0 and ms > limit
+            if late:
+                correct = False
+            elif claim is not None:
+                correct = bool(claim)
+            else:
+                correct = bool(self.check(state.env({"given": text})))
+            entries.append((ms, order[s], s, text or "", correct, claim is not None))
+            if late:
+                state.log(f"{state.seat_names[s]} answered too late")
+        entries.sort()
+        rank = 0
+        structs: list[Struct] = []
+        for ms, _o, s, text, correct, claimed in entries:
+            if correct:
+                rank += 1
+            structs.append(
+                Struct(
+                    (
+                        ("seat", SeatV(state, s).ref()),
+                        ("given", text),
+                        ("time_ms", min(ms, 1 << 40)),
+                        ("correct", correct),
+                        ("rank", rank if correct else 0),
+                        ("claimed", claimed),
+                    )
+                )
+            )
+            if ms < (1 << 40):
+                shown = "(simulated)" if claimed else f"'{text}'"
+                state.log(f"{state.seat_names[s]} answered {shown}: {'right' if correct else 'wrong'}")
+        structs.sort(key=lambda x: (not x.get("correct"), x.get("rank") or 0, x.get("time_ms")))
+        state.locals[self.var] = tuple(structs)
+        state.pending = None
+
+
+@step("respond")
+def _respond(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, Type]) -> None:
+    """Several seats answer at once (a race). Each locks in an answer with the seconds it took:
+    `answer SECONDS TEXT`, or `pass`; bots modelling a solver may `claim SECONDS solved|failed`
+    when `claims` allows it. When all have answered, answers after `time_limit` seconds (0 = no
+    limit) are wrong, the others are judged by `check` (with `given` bound to the text), and the
+    name in `as` holds the responses (fields seat, given, time_ms, correct, rank, claimed),
+    correct ones first in the order they locked in (rank 1, 2, ...).
+
+    ```yaml
+    - respond:
+        seats: "seats where active and it != current"
+        time_limit: settings.timer_seconds
+        card: card
+        check: "answer_matches(given, card.answer, card.alternates)"
+        as: responses
+    ```
+    """
+    spec = st["respond"]
+    p = (*path, "respond")
+    b = fc.b
+    types = b.types  # type: ignore[attr-defined]
+    seats = fc.expr((*p, "seats"), scope, ListType(types.seat))
+    limit = fc.expr((*p, "time_limit"), scope, INT) if "time_limit" in spec else None
+    check = fc.expr((*p, "check"), {**scope, "given": STR}, BOOL)
+    claims = fc.expr((*p, "claims"), scope, BOOL) if "claims" in spec else None
+    card = fc.expr((*p, "card"), scope, types.piece) if "card" in spec else None
+    var = str(spec.get("as", "responses"))
+    scope[var] = ListType(types.response)
+    b.rest_verbs["answer"] = 1  # type: ignore[attr-defined]
+    b.rest_verbs["claim"] = 1  # type: ignore[attr-defined]
+    fc.emit(
+        Respond(
+            path,
+            seats=seats,
+            limit=limit,
+            check=check,
+            claims=claims,
+            card=card,
+            var=var,
+            prog=fc.prog.name,
+            pc=fc.here,
+            prompt=str(spec.get("prompt", "")),
+        )
+    )
+
+
+_unused: tuple[Any, ...] = (itertools, decode, ANY)

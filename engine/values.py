@@ -1,0 +1,405 @@
+"""Runtime values that rule expressions see: seats, pieces, cells, spaces, zones, structs.
+
+Inside the state, references are stored as small immutable refs (`PRef`, `SRef`...), which
+serialise to JSON and copy for free. When an expression reads a name, refs are decoded into
+records bound to the state, whose fields are read through `field()` — the only door from
+the expression language into engine data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from davinci.engine.errors import EvalError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from davinci.engine.state import State
+
+
+# --- stored references -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PRef:
+    """A piece, by id."""
+
+    pid: int
+
+
+@dataclass(frozen=True, slots=True)
+class SRef:
+    """A seat, by index."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class CRef:
+    """A grid cell."""
+
+    x: int
+    y: int
+
+
+@dataclass(frozen=True, slots=True)
+class SpRef:
+    """A board space, by id."""
+
+    space: str
+
+
+@dataclass(frozen=True, slots=True)
+class ZRef:
+    """A zone, by key (`name` or `name#seat`)."""
+
+    key: str
+
+
+@dataclass(frozen=True, slots=True)
+class Struct:
+    """A plain record made by a step (e.g. one response to a challenge)."""
+
+    items: tuple[tuple[str, Any], ...]
+
+    def get(self, name: str) -> Any:
+        for k, v in self.items:
+            if k == name:
+                return v
+        raise KeyError(name)
+
+
+Ref = PRef | SRef | CRef | SpRef | ZRef | Struct
+
+
+def encode(value: Any) -> Any:
+    """Turn a runtime value into its stored (ref) form."""
+    if isinstance(value, Record):
+        return value.ref()
+    if isinstance(value, (list, tuple)):
+        return tuple(encode(v) for v in value)
+    return value
+
+
+def decode(value: Any, state: State) -> Any:
+    """Turn a stored value into a runtime value bound to `state`."""
+    t = type(value)
+    if t is PRef:
+        return PieceV(state, value.pid)
+    if t is SRef:
+        return SeatV(state, value.seat)
+    if t is tuple:
+        return [decode(v, state) for v in value]
+    if t is CRef:
+        return CellV(state, value.x, value.y)
+    if t is SpRef:
+        return SpaceV(state, value.space)
+    if t is ZRef:
+        return ZoneV(state, value.key)
+    if t is Struct:
+        return StructV(state, value)
+    return value
+
+
+def to_json(value: Any) -> Any:
+    """Stored value → JSON-able data."""
+    t = type(value)
+    if t is PRef:
+        return {"$p": value.pid}
+    if t is SRef:
+        return {"$s": value.seat}
+    if t is CRef:
+        return {"$c": [value.x, value.y]}
+    if t is SpRef:
+        return {"$sp": value.space}
+    if t is ZRef:
+        return {"$z": value.key}
+    if t is Struct:
+        return {"$struct": [[k, to_json(v)] for k, v in value.items]}
+    if t is tuple or t is list:
+        return {"$t": [to_json(v) for v in value]}
+    return value
+
+
+def from_json(data: Any) -> Any:
+    """JSON data → stored value (inverse of `to_json`)."""
+    if isinstance(data, dict):
+        if "$p" in data:
+            return PRef(int(data["$p"]))
+        if "$s" in data:
+            return SRef(int(data["$s"]))
+        if "$c" in data:
+            x, y = data["$c"]
+            return CRef(int(x), int(y))
+        if "$sp" in data:
+            return SpRef(str(data["$sp"]))
+        if "$z" in data:
+            return ZRef(str(data["$z"]))
+        if "$struct" in data:
+            return Struct(tuple((str(k), from_json(v)) for k, v in data["$struct"]))
+        if "$t" in data:
+            return tuple(from_json(v) for v in data["$t"])
+        raise ValueError(f"unknown stored value {data!r}")
+    if isinstance(data, list):
+        return tuple(from_json(v) for v in data)
+    return data
+
+
+# --- records ---------------------------------------------------------------------------------
+
+
+class Record:
+    """Base of every engine value an expression can read fields from."""
+
+    __slots__ = ("state",)
+    kind = "record"
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+
+    def field(self, name: str) -> Any:  # pragma: no cover - overridden
+        raise EvalError(f"{self.kind} has no field '{name}'")
+
+    def ref(self) -> Ref:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Record) and self.ref() == other.ref()
+
+    def __hash__(self) -> int:
+        return hash(self.ref())
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Record):
+            return NotImplemented
+        return sort_key(self) < sort_key(other)
+
+    def label(self) -> str:
+        """The text form of this value inside an action."""
+        return str(self.ref())
+
+
+def sort_key(r: Record) -> tuple[int, Any]:
+    ref = r.ref()
+    if isinstance(ref, PRef):
+        return (0, ref.pid)
+    if isinstance(ref, SRef):
+        return (1, ref.seat)
+    if isinstance(ref, CRef):
+        return (2, (ref.y, ref.x))
+    if isinstance(ref, SpRef):
+        return (3, ref.space)
+    return (9, str(ref))
+
+
+class SeatV(Record):
+    """A seat (a player or a team)."""
+
+    __slots__ = ("index",)
+    kind = "seat"
+
+    def __init__(self, state: State, index: int) -> None:
+        self.state = state
+        self.index = index
+
+    def ref(self) -> SRef:
+        return SRef(self.index)
+
+    def label(self) -> str:
+        return str(self.index + 1)
+
+    def field(self, name: str) -> Any:
+        st = self.state
+        if name == "index":
+            return self.index + 1
+        if name == "name":
+            return st.seat_names[self.index]
+        if name == "active":
+            return st.active[self.index]
+        if name == "is_current":
+            return st.current == self.index
+        vars_ = st.seat_vars[self.index]
+        if name in vars_:
+            return decode(vars_[name], st)
+        zkey = st.game.seat_zone_key(name, self.index)
+        if zkey is not None:
+            return st.zone_value(zkey)
+        raise EvalError(f"seat has no field '{name}'")
+
+
+class PieceV(Record):
+    """A component instance (tile, card, token, pawn...)."""
+
+    __slots__ = ("pid",)
+    kind = "piece"
+
+    def __init__(self, state: State, pid: int) -> None:
+        self.state = state
+        self.pid = pid
+
+    def ref(self) -> PRef:
+        return PRef(self.pid)
+
+    def label(self) -> str:
+        return self.state.piece_label(self.pid)
+
+    def field(self, name: str) -> Any:
+        st = self.state
+        attrs = st.game.pieces[self.pid].attrs
+        if name in attrs:
+            return attrs[name]
+        if name == "revealed":
+            return self.pid in st.revealed
+        if name == "owner":
+            owner = st.game.zones[st.zone_of[self.pid].split("#")[0]].per_seat and st.zone_owner(st.zone_of[self.pid])
+            return None if owner is None or owner is False else SeatV(st, owner)
+        if name == "zone":
+            return st.zone_of[self.pid].split("#")[0]
+        if name == "index":
+            return st.piece_index(self.pid)
+        if name == "kind":
+            return st.game.pieces[self.pid].component
+        if name == "cell":
+            c = st.piece_cell(self.pid)
+            return None if c is None else CellV(st, c[0], c[1])
+        if name == "space":
+            s = st.piece_space(self.pid)
+            return None if s is None else SpaceV(st, s)
+        if name == "is_top":
+            return st.piece_is_top(self.pid)
+        return st.game.piece_field_default(name)
+
+
+class CellV(Record):
+    """A cell of a grid zone (coordinates relative to the first card placed)."""
+
+    __slots__ = ("x", "y")
+    kind = "cell"
+
+    def __init__(self, state: State, x: int, y: int) -> None:
+        self.state = state
+        self.x = x
+        self.y = y
+
+    def ref(self) -> CRef:
+        return CRef(self.x, self.y)
+
+    def label(self) -> str:
+        return f"{self.x},{self.y}"
+
+    def field(self, name: str) -> Any:
+        if name == "x":
+            return self.x
+        if name == "y":
+            return self.y
+        stack = self.state.grid_stack(self.x, self.y)
+        if name == "height":
+            return len(stack)
+        if name == "top":
+            return PieceV(self.state, stack[-1]) if stack else None
+        if name == "pieces":
+            return [PieceV(self.state, p) for p in stack]
+        if name == "empty":
+            return not stack
+        raise EvalError(f"cell has no field '{name}'")
+
+
+class SpaceV(Record):
+    """A space of the board graph."""
+
+    __slots__ = ("space",)
+    kind = "space"
+
+    def __init__(self, state: State, space: str) -> None:
+        self.state = state
+        self.space = space
+
+    def ref(self) -> SpRef:
+        return SpRef(self.space)
+
+    def label(self) -> str:
+        return self.space
+
+    def field(self, name: str) -> Any:
+        sp = self.state.game.board.spaces[self.space]
+        if name == "id":
+            return self.space
+        if name == "type":
+            return sp.type
+        if name == "pieces":
+            return [PieceV(self.state, p) for p in self.state.pieces_on_space(self.space)]
+        if name in sp.attrs:
+            return sp.attrs[name]
+        return self.state.game.board.attr_default(name)
+
+
+class ZoneV(Record):
+    """A whole zone (used for grids and boards, whose structure matters)."""
+
+    __slots__ = ("key",)
+    kind = "zone"
+
+    def __init__(self, state: State, key: str) -> None:
+        self.state = state
+        self.key = key
+
+    def ref(self) -> ZRef:
+        return ZRef(self.key)
+
+    def label(self) -> str:
+        return self.key
+
+    def field(self, name: str) -> Any:
+        st = self.state
+        if name == "pieces":
+            return [PieceV(st, p) for p in st.zone_pids(self.key)]
+        if name == "size":
+            return len(st.zone_pids(self.key))
+        if name == "cells":
+            return [CellV(st, x, y) for (x, y) in st.grid_cells_sorted()]
+        if name == "name":
+            return self.key.split("#")[0]
+        raise EvalError(f"zone has no field '{name}'")
+
+
+class StructV(Record):
+    """A record produced by a step (e.g. a response: seat, given, time_ms, correct, rank)."""
+
+    __slots__ = ("struct",)
+    kind = "struct"
+
+    def __init__(self, state: State, struct: Struct) -> None:
+        self.state = state
+        self.struct = struct
+
+    def ref(self) -> Struct:
+        return self.struct
+
+    def field(self, name: str) -> Any:
+        try:
+            return decode(self.struct.get(name), self.state)
+        except KeyError:
+            raise EvalError(f"record has no field '{name}'") from None
+
+
+class Env(Mapping[str, Any]):
+    """The names an expression sees: locals first, then the state's globals."""
+
+    __slots__ = ("state", "locals")
+
+    def __init__(self, state: State, locals_: Mapping[str, Any]) -> None:
+        self.state = state
+        self.locals = locals_
+
+    def __getitem__(self, name: str) -> Any:
+        loc = self.locals
+        if name in loc:
+            return decode(loc[name], self.state)
+        return self.state.global_value(name)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.locals)
+
+    def __len__(self) -> int:
+        return len(self.locals)
