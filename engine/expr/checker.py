@@ -192,7 +192,9 @@ class _Checker:
             dotted = [
                 f"{var}.{f}" for var, t in self.scope.items() if isinstance(t, RecordType) for f in t.fields
             ]
-            match = difflib.get_close_matches(node.name, [d.split(".", 1)[1] for d in dotted], n=1, cutoff=0.8)
+            match = difflib.get_close_matches(
+                node.name, [d.split(".", 1)[1] for d in dotted], n=1, cutoff=0.8
+            )
             if match:
                 hint = f"; did you mean '{next(d for d in dotted if d.endswith('.' + match[0]))}'?"
         raise self.fail(f"unknown name '{node.name}'{hint}", node.pos)
@@ -264,7 +266,8 @@ class _Checker:
             want_t = fn.param_type(i)
             if not assignable(t, want_t):
                 raise self.fail(
-                    f"argument {i + 1} of {fn.name}() must be {describe(want_t)}, got {describe(t)}", arg.start
+                    f"argument {i + 1} of {fn.name}() must be {describe(want_t)}, got {describe(t)}",
+                    arg.start,
                 )
             arg_types.append(t)
         try:
@@ -386,7 +389,9 @@ def check_source(
     locate: Locator | None = None,
 ) -> Checked:
     """Parse and type-check source text (what `davinci lint` needs); returns the checker's findings."""
-    return check(parse(source, locate), scope, source=source, functions=functions, expect=expect, locate=locate)
+    return check(
+        parse(source, locate), scope, source=source, functions=functions, expect=expect, locate=locate
+    )
 
 
 def check_all(

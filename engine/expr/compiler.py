@@ -78,6 +78,10 @@ class Compiled:
             return self._fn(env, ())
         except _Fail as exc:
             raise self._error(exc.reason, exc.offset) from None
+        except EvalError as exc:
+            if exc.location is not None:
+                raise
+            raise self._error(exc.message, 0) from None
         except KeyError as exc:
             raise self._error(f"no value for {exc.args[0]!r} while evaluating", 0) from None
         except (TypeError, AttributeError, ValueError, IndexError, ZeroDivisionError, OverflowError) as exc:
@@ -169,6 +173,8 @@ class _Compiler:
                     return el[0].field(fname)
                 except AttributeError:
                     raise _no_field(el[0], fname, pos) from None
+                except EvalError as exc:
+                    raise _Fail(exc.message, pos) from None
 
             return elem_field
 
@@ -178,6 +184,8 @@ class _Compiler:
                 return elem.field(fname)
             except AttributeError:
                 raise _no_field(elem, fname, pos) from None
+            except EvalError as exc:
+                raise _Fail(exc.message, pos) from None
 
         return outer_field
 
@@ -190,7 +198,11 @@ class _Compiler:
                 try:
                     return tuple([x.field(name) for x in _as_list(obj(env, el), pos, f"'.{name}'")])
                 except AttributeError:
-                    raise _Fail(f"cannot read field '{name}' of an element that is not a record", pos) from None
+                    raise _Fail(
+                        f"cannot read field '{name}' of an element that is not a record", pos
+                    ) from None
+                except EvalError as exc:
+                    raise _Fail(exc.message, pos) from None
 
             return mapped
 
@@ -200,6 +212,8 @@ class _Compiler:
                 return value.field(name)
             except AttributeError:
                 raise _no_field(value, name, pos) from None
+            except EvalError as exc:
+                raise _Fail(exc.message, pos) from None
 
         return read
 
@@ -361,11 +375,17 @@ class _Compiler:
                         return tuple([x for x in xs if x.field(fname) != const])
                     return tuple([x for x in xs if x.field(fname) == const])
                 except AttributeError:
-                    raise _Fail(f"cannot read field '{fname}' of an element that is not a record", pos) from None
+                    raise _Fail(
+                        f"cannot read field '{fname}' of an element that is not a record", pos
+                    ) from None
+                except EvalError as exc:
+                    raise _Fail(exc.message, pos) from None
 
             return where_eq
         cond = self.compile(node.cond)
-        return lambda env, el: tuple([x for x in _as_list(source(env, el), pos, "'where'") if cond(env, (x, el))])
+        return lambda env, el: tuple(
+            [x for x in _as_list(source(env, el), pos, "'where'") if cond(env, (x, el))]
+        )
 
     def _field_test(self, cond: Node) -> tuple[str, Any, bool] | None:
         # `hand where symbol == "skull"` is the most common query: test the field directly, with no
@@ -392,7 +412,11 @@ class _Compiler:
                 try:
                     return tuple([x.field(fname) for x in _as_list(source(env, el), pos, "'select'")])
                 except AttributeError:
-                    raise _Fail(f"cannot read field '{fname}' of an element that is not a record", pos) from None
+                    raise _Fail(
+                        f"cannot read field '{fname}' of an element that is not a record", pos
+                    ) from None
+                except EvalError as exc:
+                    raise _Fail(exc.message, pos) from None
 
             return select_field
         f = self.compile(expr)

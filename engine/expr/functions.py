@@ -187,14 +187,18 @@ def _contains_rule(args: list[Type]) -> Type:
         return BOOL
     elem = _list_elem(container, "contains")
     if item is not NONE and join(elem, item) is None:
-        raise ExprTypeError(f"contains() looks for {describe(elem)} in {describe(container)}, got {describe(item)}")
+        raise ExprTypeError(
+            f"contains() looks for {describe(elem)} in {describe(container)}, got {describe(item)}"
+        )
     return BOOL
 
 
 def _count_rule(args: list[Type]) -> Type:
     elem = _list_elem(args[0], "count")
     if len(args) == 2 and args[1] is not NONE and join(elem, args[1]) is None:
-        raise ExprTypeError(f"count() looks for {describe(elem)} in {describe(args[0])}, got {describe(args[1])}")
+        raise ExprTypeError(
+            f"count() looks for {describe(elem)} in {describe(args[0])}, got {describe(args[1])}"
+        )
     return INT
 
 

@@ -1,0 +1,174 @@
+"""`davinci expr`: check and evaluate one expression against a JSON context, for authors to try ideas.
+
+The context is a JSON object mapping names to values. JSON objects become records whose fields are
+their keys; types are inferred from the data (a list of objects gets the union of their fields).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any, TextIO
+
+from davinci.engine.errors import DavinciError, SourceLocation, UsageError
+from davinci.engine.expr.compiler import compile_expr
+from davinci.engine.expr.types import (
+    ANY,
+    BOOL,
+    INT,
+    NONE,
+    STR,
+    ListType,
+    Record,
+    RecordType,
+    Type,
+    Value,
+    join,
+)
+
+MAX_CONTEXT_BYTES = 5_000_000
+
+
+class JsonRecord:
+    """A record made from a JSON object; missing fields read as none."""
+
+    __slots__ = ("kind", "data")
+
+    def __init__(self, kind: str, data: Mapping[str, Value]) -> None:
+        self.kind = kind
+        self.data = data
+
+    def field(self, name: str) -> Value:
+        """The value of the key `name`, or none."""
+        return self.data.get(name)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, JsonRecord) and self.kind == other.kind and self.data == other.data
+
+    def __hash__(self) -> int:
+        return hash((self.kind, tuple(sorted(self.data))))
+
+    def __repr__(self) -> str:
+        return f"{self.kind}{dict(self.data)!r}"
+
+
+class _ContextBuilder:
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def fail(self, where: str, reason: str) -> UsageError:
+        return UsageError(f"context value {where}: {reason}", SourceLocation(self.path))
+
+    def convert(self, raw: Any, name: str) -> tuple[Type, Value]:
+        if isinstance(raw, bool):
+            return BOOL, raw
+        if isinstance(raw, int):
+            if abs(raw) > 2**63:
+                raise self.fail(name, "integer is too large (the limit is 2**63)")
+            return INT, raw
+        if isinstance(raw, str):
+            return STR, raw
+        if raw is None:
+            return NONE, None
+        if isinstance(raw, float):
+            raise self.fail(name, "numbers must be whole (expressions have no floats)")
+        if isinstance(raw, list):
+            elem: Type | None = None
+            items = []
+            records: list[dict[str, Type]] = []
+            for i, item in enumerate(raw):
+                if isinstance(item, dict):
+                    fields, value = self.record_fields(item, name)
+                    records.append(fields)
+                    items.append(value)
+                    continue
+                t, v = self.convert(item, f"{name}[{i}]")
+                items.append(v)
+                elem = t if elem is None else (join(elem, t) or ANY)
+            if records:
+                rtype = RecordType(name, _merge(records))
+                elem = rtype if elem is None else ANY
+            return ListType(elem or ANY), tuple(items)
+        if isinstance(raw, dict):
+            fields, value = self.record_fields(raw, name)
+            return RecordType(name, fields), value
+        raise self.fail(name, f"unsupported JSON value {raw!r}")  # pragma: no cover - json gives no others
+
+    def record_fields(self, raw: dict[str, Any], kind: str) -> tuple[dict[str, Type], JsonRecord]:
+        fields: dict[str, Type] = {}
+        data: dict[str, Value] = {}
+        for key, item in raw.items():
+            fields[key], data[key] = self.convert(item, f"{kind}.{key}")
+        return fields, JsonRecord(kind, data)
+
+
+def _merge(records: list[dict[str, Type]]) -> dict[str, Type]:
+    merged: dict[str, Type] = {}
+    for fields in records:
+        for key, t in fields.items():
+            if key not in merged:
+                merged[key] = t
+            else:
+                merged[key] = join(merged[key], t) or ANY
+    return merged
+
+
+def load_context(path: str | None) -> tuple[dict[str, Type], dict[str, Value]]:
+    """Read a JSON context file into a scope (name → type) and an environment (name → value)."""
+    if path is None:
+        return {}, {}
+    try:
+        with open(path, "rb") as fh:
+            raw_bytes = fh.read(MAX_CONTEXT_BYTES + 1)
+    except OSError as exc:
+        raise UsageError(f"cannot read the context file: {exc.strerror}", SourceLocation(path)) from None
+    if len(raw_bytes) > MAX_CONTEXT_BYTES:
+        raise UsageError(f"the context file is larger than {MAX_CONTEXT_BYTES} bytes", SourceLocation(path))
+    try:
+        data = json.loads(raw_bytes.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise UsageError("the context file is not UTF-8 text", SourceLocation(path)) from None
+    except json.JSONDecodeError as exc:
+        raise UsageError(
+            f"the context file is not valid JSON: {exc.msg}", SourceLocation(path, exc.lineno, exc.colno)
+        ) from None
+    except RecursionError:
+        raise UsageError("the context file is nested too deeply", SourceLocation(path)) from None
+    if not isinstance(data, dict):
+        raise UsageError(
+            "the context file must hold a JSON object of names and values", SourceLocation(path, 1, 1)
+        )
+    builder = _ContextBuilder(path)
+    scope: dict[str, Type] = {}
+    env: dict[str, Value] = {}
+    for name, raw in data.items():
+        scope[name], env[name] = builder.convert(raw, name)
+    return scope, env
+
+
+def to_json(value: Value) -> Any:
+    """A JSON-compatible rendering of an expression value."""
+    if isinstance(value, JsonRecord):
+        return {k: to_json(v) for k, v in value.data.items()}
+    if isinstance(value, list | tuple):
+        return [to_json(v) for v in value]
+    if value is None or isinstance(value, bool | int | str):
+        return value
+    if isinstance(value, Record):
+        label = getattr(value, "label", None)
+        return str(label()) if callable(label) else repr(value)
+    return repr(value)
+
+
+def run_expr(expression: str, context_path: str | None, out: TextIO) -> int:
+    """Check and evaluate `expression`; print its type, then its value as JSON on the last line."""
+    try:
+        scope, env = load_context(context_path)
+        compiled = compile_expr(expression, scope)
+        value = compiled(env)
+    except DavinciError as exc:
+        out.write(f"{exc}\n")
+        return 1
+    out.write(f"type: {compiled.type}\n")
+    out.write(json.dumps(to_json(value), ensure_ascii=False) + "\n")
+    return 0
