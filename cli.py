@@ -1,0 +1,334 @@
+"""The `davinci` command line: play, lint, list, simulate, replay, schema, expr, rule, clue.
+
+Heavy modules are imported inside each command so that `davinci --help` starts fast.
+Every user mistake ends with a one-line message and a non-zero exit, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+import click
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _fail(message: str, code: int = 1) -> None:
+    click.echo(f"davinci: {message}", err=True)
+    sys.exit(code)
+
+
+def guarded(fn: F) -> F:
+    """Turn DavinciErrors into clean messages (exit 1; usage errors exit 2)."""
+    import functools
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from davinci.engine.errors import DavinciError, UsageError
+
+        try:
+            return fn(*args, **kwargs)
+        except UsageError as e:
+            _fail(e.message, 2)
+        except DavinciError as e:
+            _fail(str(e), 1)
+        except RecursionError:
+            _fail("input is nested too deeply", 1)
+        except MemoryError:
+            _fail("out of memory while processing the input", 1)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def parse_settings(items: Sequence[str]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for item in items:
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise click.BadParameter(f"'{item}' is not KEY=VALUE", param_hint="--setting")
+        out[key.strip()] = value.strip()
+    return out
+
+
+pack_option = click.option(
+    "--pack", "packs", multiple=True, type=click.Path(), help="Also load the content pack in this folder (repeatable)."
+)
+setting_option = click.option("--setting", "-s", "settings", multiple=True, help="Override a game setting, KEY=VALUE.")
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="davinci", prog_name="davinci")
+def main() -> None:
+    """davinci: tabletop games defined as data. Play, lint, simulate."""
+
+
+@main.command()
+@click.argument("game", required=False)
+@click.option("--variant", "-v", help="Variant id (see `davinci list`).")
+@click.option("--players", "-p", help="Seats, comma-separated: human[:Name] or a bot name.")
+@click.option("--seed", type=int, default=None, help="Random seed (default: from the clock).")
+@click.option("--log", "log_path", type=click.Path(dir_okay=False), help="Write the game log (for replay) here.")
+@click.option("--save", "save_path", type=click.Path(dir_okay=False), help="Autosave here after every turn.")
+@click.option("--resume", type=click.Path(dir_okay=False), help="Resume a saved game.")
+@click.option("--no-timer", is_flag=True, help="Untimed challenges.")
+@click.option("--hints", is_flag=True, help="Show deduction hints where the game offers them.")
+@click.option("--no-clear", is_flag=True, help="Never clear the screen (for logs and screen readers).")
+@setting_option
+@pack_option
+@guarded
+def play(
+    game: str | None,
+    variant: str | None,
+    players: str | None,
+    seed: int | None,
+    log_path: str | None,
+    save_path: str | None,
+    resume: str | None,
+    no_timer: bool,
+    hints: bool,
+    no_clear: bool,
+    settings: tuple[str, ...],
+    packs: tuple[str, ...],
+) -> None:
+    """Play a game in the terminal (hot-seat, or against bots)."""
+    import time
+
+    from rich.console import Console
+
+    from davinci.engine.game import catalogue, load_game
+    from davinci.engine.play import parse_seats, read_json_file, run_play
+
+    console = Console()
+
+    def ask(prompt: str) -> str:
+        return console.input(prompt)
+
+    if game is None and resume:
+        game = str(read_json_file(resume, "save file").get("saved", {}).get("game", ""))
+        variant = read_json_file(resume, "save file").get("saved", {}).get("variant")
+    if game is None:
+        games = catalogue(packs)
+        console.print("[bold]davinci[/bold] - choose a game:")
+        for i, g in enumerate(games, 1):
+            console.print(f"  {i}. {g['name']} ({g['id']}, {g['players']['min']}-{g['players']['max']} players)")
+        while True:
+            choice = ask("game number> ").strip()
+            if choice.isdigit() and 1 <= int(choice) <= len(games):
+                game = games[int(choice) - 1]["id"]
+                break
+            if choice in {g["id"] for g in games}:
+                game = choice
+                break
+            console.print(f"Type a number from 1 to {len(games)}.")
+    sets = parse_settings(settings)
+    if resume:
+        doc = read_json_file(resume, "save file")
+        sets = dict(doc.get("settings_override") or sets)
+    g = load_game(game, variant, sets, packs)
+    seats = parse_seats(players, g)
+    if seed is None:
+        seed = int(time.time() * 1000) % (2**31)
+        console.print(f"[dim]seed {seed}[/dim]")
+    code = run_play(
+        g,
+        seats,
+        seed,
+        sets,
+        console,
+        ask,
+        save_path=save_path,
+        log_path=log_path,
+        resume=resume,
+        timer=not no_timer,
+        hints=hints,
+        clear=not no_clear,
+    )
+    sys.exit(code)
+
+
+@main.command()
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option("--format", "fmt", default="text", type=click.Choice(["text", "json", "github", "sarif"]), help="Output format.")
+@click.option("--strict", is_flag=True, help="Warnings also fail (exit 1).")
+@click.option("--color/--no-color", default=None, help="Force colours on or off (default: on a terminal).")
+@pack_option
+def lint(paths: tuple[str, ...], fmt: str, strict: bool, color: bool | None, packs: tuple[str, ...]) -> None:
+    """Check games, variants, decks and packs; report every problem with file:line:col."""
+    from davinci.engine.lint.runner import run_lint
+
+    sys.exit(run_lint(list(paths), fmt, strict, packs, color))
+
+
+@main.command(name="list")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@pack_option
+@guarded
+def list_(as_json: bool, packs: tuple[str, ...]) -> None:
+    """List the installed games (players, variants, bots, settings) and card decks."""
+    from davinci.engine.decks import load_decks
+    from davinci.engine.game import catalogue
+    from davinci.engine.packs import all_packs
+
+    games = catalogue(packs)
+    decks = [
+        {"id": d.id, "name": d.name, "category": d.category, "cards": len(d.cards)}
+        for d in load_decks(all_packs(packs)).values()
+    ]
+    if as_json:
+        click.echo(json.dumps({"games": games, "decks": decks}, indent=2))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    t = Table(title="Games")
+    for col in ("id", "name", "players", "variants", "bots"):
+        t.add_column(col)
+    for g in games:
+        t.add_row(g["id"], g["name"], f"{g['players']['min']}-{g['players']['max']}", ", ".join(g["variants"]) or "-", ", ".join(g["bots"]))
+    console.print(t)
+    d = Table(title="Clue decks")
+    for col in ("id", "category", "cards"):
+        d.add_column(col)
+    for deck in decks:
+        d.add_row(deck["id"], deck["category"], str(deck["cards"]))
+    console.print(d)
+    for g in games:
+        console.print(f"\n[bold]{g['id']}[/bold] settings:")
+        for name, s in g["settings"].items():
+            console.print(f"  {name} ({s['type']}, default {s['default']!r}): {s['doc']}".rstrip())
+
+
+@main.command()
+@click.argument("game")
+@click.option("--variant", "-v", help="Variant id.")
+@click.option("--games", "-n", "n_games", type=click.IntRange(min=1), default=100, show_default=True, help="Number of games.")
+@click.option("--players", "-p", required=True, help="Comma-separated bot names, one per seat.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Master seed.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1, max=64), default=1, show_default=True, help="Processes.")
+@click.option("--rotate", is_flag=True, help="Rotate the bots through the seats game by game (both seat orders).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@setting_option
+@pack_option
+@guarded
+def simulate(
+    game: str,
+    variant: str | None,
+    n_games: int,
+    players: str,
+    seed: int,
+    jobs: int,
+    rotate: bool,
+    as_json: bool,
+    settings: tuple[str, ...],
+    packs: tuple[str, ...],
+) -> None:
+    """Play many seeded bot games; report win rates, seat advantage, length and speed."""
+    from davinci.engine.game import load_game
+    from davinci.engine.simulate import SimConfig, parse_players, run
+
+    sets = parse_settings(settings)
+    load_game(game, variant, sets, packs)  # validate settings before starting processes
+    cfg = SimConfig(game, variant, parse_players(players), n_games, seed, sets, tuple(packs), rotate)
+    if as_json or not sys.stderr.isatty():
+        report = run(cfg, jobs)
+    else:
+        from rich.progress import Progress
+
+        with Progress(transient=True) as prog:
+            task = prog.add_task(f"{game}", total=n_games)
+            report = run(cfg, jobs, lambda k: prog.advance(task, k))
+    if as_json:
+        click.echo(json.dumps(report))
+        return
+    click.echo(f"{report['game']}{' / ' + report['variant'] if report['variant'] else ''}: {report['games']} games, seed {seed}")
+    for i, name in enumerate(report["players"]):
+        lo, hi = report["win_ci95"][i]
+        click.echo(f"  seat {i + 1} {name:<12} wins {report['wins'][i]:>6}  {report['win_rate'][i]:6.1%}  (95% CI {lo:.1%}-{hi:.1%})")
+    if rotate:
+        for name, rate in report["bot_win_rate"].items():
+            click.echo(f"  bot {name:<14} win rate {rate:.1%} (seats rotated)")
+    click.echo(f"  draws / turn-limit games: {report['draws']} / {report['turn_limit_games']}")
+    click.echo(f"  length: {report['mean_actions']:.1f} actions mean, p50 {report['actions_p50']}, p95 {report['actions_p95']}; turns p50 {report['turns_p50']}")
+    click.echo(f"  speed: {report['playouts_per_s']} games/s, {report['actions_per_s']} actions/s ({report['elapsed_s']} s, {jobs} job(s))")
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--verify", is_flag=True, help="Check the replay reaches the logged result.")
+@pack_option
+@guarded
+def replay(file: str, verify: bool, packs: tuple[str, ...]) -> None:
+    """Replay a game log written by `davinci play --log`."""
+    from davinci.engine.replay import replay_log
+
+    code = replay_log(file, verify, packs, click.echo)
+    sys.exit(code)
+
+
+@main.command()
+@click.option("--out", type=click.Path(file_okay=False), help="Write the schemas into this folder.")
+@click.argument("name", required=False)
+@guarded
+def schema(out: str | None, name: str | None) -> None:
+    """Print a JSON Schema (or write them all with --out) for editors and CI."""
+    from davinci.engine.schema import schema_names, schema_text, write_schemas
+
+    if out:
+        for p in write_schemas(out):
+            click.echo(str(p))
+        return
+    if name is None:
+        click.echo("\n".join(schema_names()))
+        return
+    click.echo(schema_text(name))
+
+
+@main.command()
+@click.argument("expression")
+@click.option("--context", type=click.Path(dir_okay=False), help="A JSON file of names and values.")
+def expr(expression: str, context: str | None) -> None:
+    """Check and evaluate a rule expression (the value is printed on the last line)."""
+    from davinci.engine.expr.tool import run_expr
+
+    sys.exit(run_expr(expression, context, sys.stdout))
+
+
+@main.command()
+@click.argument("code", required=False)
+@guarded
+def rule(code: str | None) -> None:
+    """Show the documentation of a lint rule (or list all rules)."""
+    from davinci.engine.lint.registry import all_rules
+
+    if code is None:
+        for r in all_rules():
+            click.echo(f"{r.code}  {r.name:<32} {r.severity}")
+        return
+    from davinci.engine.lint.docs import rule_text
+
+    click.echo(rule_text(code))
+
+
+@main.command()
+@click.argument("category", required=False)
+@click.option("--difficulty", "-d", type=click.IntRange(1, 3), help="Only cards of this difficulty.")
+@click.option("--no-timer", is_flag=True, help="No time limit.")
+@click.option("--seed", type=int, default=None, help="Random seed.")
+@pack_option
+@guarded
+def clue(category: str | None, difficulty: int | None, no_timer: bool, seed: int | None, packs: tuple[str, ...]) -> None:
+    """Practise one clue card with the real timing rules."""
+    from rich.console import Console
+
+    from davinci.engine.practice import run_practice
+
+    console = Console()
+    sys.exit(run_practice(category, difficulty, not no_timer, seed, console, console.input, packs=packs))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,378 @@
+"""The generic terminal front end: render views, ask humans, let bots move, save and log.
+
+A game may ship a `screen` module beside its YAML (`davinci.games.<id>.screen`) with
+`render(view, seat)` and `HELP`; otherwise a generic rendering of the view is used.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import signal
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from davinci.engine.errors import DavinciError, SaveError, UsageError
+
+InputFn = Callable[[str], str]
+
+
+@dataclass
+class SeatSpec:
+    kind: str  # "human" or a bot name
+    name: str
+
+
+def parse_seats(spec: str | None, game: Any) -> list[SeatSpec]:
+    """`human:Ana,deducer` → seat specs; default: one human and bots for the minimum player count."""
+    d = game.definition
+    if not spec:
+        bot = next((b for b in d.bots if b != "random"), "random")
+        parts = ["human"] + [bot] * (max(d.min_players, 2) - 1)
+    else:
+        parts = [p.strip() for p in spec.split(",") if p.strip()]
+    seats: list[SeatSpec] = []
+    from davinci.engine.bots import bot_names
+
+    known = bot_names()
+    for i, p in enumerate(parts):
+        kind, _, name = p.partition(":")
+        kind = kind.strip().lower()
+        if kind != "human" and kind not in known:
+            from difflib import get_close_matches
+
+            near = get_close_matches(kind, ["human", *known], 1)
+            hint = f" (did you mean '{near[0]}'?)" if near else ""
+            raise UsageError(f"unknown player '{p}'{hint}: use human[:Name] or a bot ({', '.join(known)})")
+        label = name.strip() or (f"{d.seat_label} {i + 1}" if kind == "human" else f"{kind.capitalize()} {i + 1}")
+        seats.append(SeatSpec(kind, label))
+    if not d.min_players <= len(seats) <= d.max_players:
+        raise UsageError(f"{d.name} takes {d.min_players}-{d.max_players} players, got {len(seats)}")
+    return seats
+
+
+def screen_module(game_id: str) -> Any:
+    try:
+        return importlib.import_module(f"davinci.games.{game_id.replace('-', '_')}.screen")
+    except ImportError:
+        return None
+
+
+def atomic_write(path: str, data: str) -> None:
+    """Write a file so that a crash leaves either the old or the new content, never half."""
+    folder = os.path.dirname(os.path.abspath(path)) or "."
+    fd, tmp = tempfile.mkstemp(prefix=".davinci-", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def save_document(state: Any, seats: Sequence[SeatSpec], seed: int, settings: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "davinci_save": 1,
+        "seed": seed,
+        "settings_override": settings,
+        "seats": [{"kind": s.kind, "name": s.name} for s in seats],
+        "saved": state.to_json(),
+    }
+
+
+def log_document(game: Any, seats: Sequence[SeatSpec], seed: int, settings: dict[str, Any], state: Any) -> dict[str, Any]:
+    return {
+        "davinci_log": 1,
+        "game": game.id,
+        "variant": game.variant,
+        "settings_override": settings,
+        "content_hash": game.content_hash,
+        "seed": seed,
+        "seats": [{"kind": s.kind, "name": s.name} for s in seats],
+        "actions": [[s, a] for s, a in state.history],
+        "result": state.result() if state.is_terminal() else None,
+    }
+
+
+def read_json_file(path: str, what: str) -> dict[str, Any]:
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read(50 * 2**20 + 1)
+    except OSError as e:
+        raise SaveError(f"cannot read {what} {path}: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise SaveError(f"{path}: the {what} is not UTF-8 text") from None
+    if len(text) > 50 * 2**20:
+        raise SaveError(f"{path}: the {what} is larger than 50 MiB")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise SaveError(f"{path}:{e.lineno}:{e.colno}: the {what} is not valid JSON ({e.msg}); truncated?") from None
+    if not isinstance(data, dict):
+        raise SaveError(f"{path}: the {what} is not a JSON object")
+    return data
+
+
+@dataclass
+class Session:
+    game: Any
+    state: Any
+    seats: list[SeatSpec]
+    seed: int
+    settings: dict[str, Any]
+    console: Any
+    input_fn: InputFn
+    save_path: str | None = None
+    log_path: str | None = None
+    timer: bool = True
+    hints: bool = False
+    clear: bool = True
+    bots: list[Any] = field(default_factory=list)
+    last_human: int | None = None
+
+    @property
+    def humans(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if s.kind == "human"]
+
+    def autosave(self) -> None:
+        if self.save_path:
+            atomic_write(self.save_path, json.dumps(save_document(self.state, self.seats, self.seed, self.settings)))
+        if self.log_path:
+            atomic_write(self.log_path, json.dumps(log_document(self.game, self.seats, self.seed, self.settings, self.state), indent=1))
+
+    def render(self, seat: int | None) -> None:
+        view = self.state.view(seat)
+        mod = screen_module(self.game.id)
+        if mod is not None and hasattr(mod, "render"):
+            try:
+                kwargs: dict[str, Any] = {}
+                if self.hints and "hints" in getattr(mod.render, "__code__", type("", (), {"co_varnames": ()})).co_varnames:
+                    kwargs["hints"] = True
+                self.console.print(mod.render(view, seat, **kwargs))
+                return
+            except DavinciError:
+                raise
+            except Exception as e:  # a broken screen must not lose the game
+                self.console.print(f"[dim](screen failed: {type(e).__name__}: {e}; showing the plain view)[/dim]")
+        self.console.print(generic_render(view))
+
+    def privacy(self, seat: int) -> None:
+        """Between different humans at one screen: clear and wait, so no private view leaks."""
+        if len(self.humans) < 2 or self.last_human == seat:
+            return
+        if self.clear:
+            self.console.clear()
+        self.console.print(f"\n[bold]Pass the keyboard to {self.seats[seat].name}[/bold] and press Enter.")
+        self.input_fn("")
+        if self.clear:
+            self.console.clear()
+        self.last_human = seat
+
+    def ask_human(self, seat: int) -> Any:
+        st = self.state
+        self.privacy(seat)
+        self.render(seat)
+        pending = st.pending or {}
+        if pending.get("type") == "respond":
+            return self.ask_answer(seat)
+        legal = st.legal_actions(seat)
+        prompt = pending.get("prompt") or "Your move"
+        self.console.print(f"\n[bold]{self.seats[seat].name}[/bold]: {prompt}")
+        show = legal if len(legal) <= 40 else legal[:40]
+        for i, a in enumerate(show, 1):
+            self.console.print(f"  {i:>2}. {a}")
+        if len(legal) > len(show):
+            self.console.print(f"  ... {len(legal) - len(show)} more: type the action, e.g. '{legal[-1]}'")
+        while True:
+            text = self.input_fn("> ").strip()
+            if not text:
+                continue
+            if text in ("?", "help"):
+                self.show_help(legal)
+                continue
+            if text in ("quit", "exit"):
+                raise KeyboardInterrupt
+            if text == "save":
+                if self.save_path:
+                    self.autosave()
+                    self.console.print(f"saved to {self.save_path}")
+                else:
+                    self.console.print("start with --save FILE to save")
+                continue
+            if text.isdigit() and 1 <= int(text) <= len(show):
+                return show[int(text) - 1]
+            try:
+                action = st.parse_action(text)
+            except DavinciError as e:
+                self.console.print(f"[red]{e.message}[/red]")
+                continue
+            if st.is_legal(seat, action):
+                return action
+            try:
+                st._check(seat, action)
+            except DavinciError as e:
+                self.console.print(f"[red]{e.message}[/red] - type ? for help")
+
+    def ask_answer(self, seat: int) -> Any:
+        st = self.state
+        p = st.view(seat).get("pending", {})
+        limit = p.get("time_limit", 0) if self.timer else 0
+        card = p.get("card") or {}
+        first = [k for k in ("anagram",) if card.get(k)]
+        if first:
+            self.console.print(f"\n[bold]Anagram:[/bold] {card['anagram']}")
+            self.input_fn("Write it down, then press Enter to start the clock ")
+            extra = [f"{k}: {card[k]}" for k in ("hint", "lengths") if card.get(k)]
+            self.console.print("\n".join(extra))
+        elif card.get("clue"):
+            self.console.print(f"\n[bold]Clue:[/bold]\n{card['clue']}")
+            if card.get("letters"):
+                self.console.print(f"({card['letters']} letters)")
+        lim = f"{limit} seconds" if limit else "no time limit"
+        self.console.print(f"[bold]{self.seats[seat].name}[/bold]: type your answer and press Enter ({lim}); empty line to pass.")
+        t0 = time.monotonic()
+        text = self.input_fn("answer> ").strip()
+        secs = time.monotonic() - t0
+        if not text:
+            return st.parse_action("pass")
+        if limit and secs > limit:
+            self.console.print(f"[yellow]{secs:.0f} s: too late[/yellow]")
+        return st.parse_action(f"answer {secs:.1f} {text}")
+
+    def show_help(self, legal: Sequence[Any]) -> None:
+        mod = screen_module(self.game.id)
+        if mod is not None and getattr(mod, "HELP", None):
+            self.console.print(mod.HELP)
+        self.console.print(
+            "Type the number of an action or the action itself. 'save' saves (with --save), 'quit' stops. "
+            f"Actions now: {', '.join(sorted({a.verb for a in legal}))}"
+        )
+
+    def loop(self) -> int:
+        st = self.state
+        while not st.is_terminal():
+            for seat in list(st.current_seats):
+                if st.is_terminal():
+                    break
+                if self.seats[seat].kind == "human":
+                    action = self.ask_human(seat)
+                else:
+                    action = self.bots[seat].choose(st.view(seat), st.legal_actions(seat))
+                turn = st.turn
+                st.apply(seat, action)
+                if st.turn != turn or st.is_terminal():
+                    self.autosave()
+        self.autosave()
+        seat = self.humans[0] if len(self.humans) == 1 else None
+        self.render(seat)
+        r = st.result()
+        names = [self.seats[w].name for w in r["winners"]]
+        self.console.print(f"\n[bold green]Game over.[/bold green] Winner: {', '.join(names) or 'nobody'} ({r['reason']})")
+        return 0
+
+
+def generic_render(view: dict[str, Any]) -> str:
+    lines = [f"{view['game']} - turn {view['turn']}, {view['seats'][view['current'] - 1]['name']} to play"]
+    for s in view["seats"]:
+        status = "" if s["active"] else " (out)"
+        lines.append(f"{s['name']}{status}: " + ", ".join(f"{k}={v}" for k, v in s["vars"].items()))
+        for zname, z in s["zones"].items():
+            lines.append(f"   {zname}: " + _zone_text(z))
+    for zname, z in view["zones"].items():
+        lines.append(f"{zname}: " + _zone_text(z))
+    for e in view["events"][-6:]:
+        lines.append(f"  . {e}")
+    return "\n".join(lines)
+
+
+def _zone_text(z: dict[str, Any]) -> str:
+    if "pieces" not in z and "cells" not in z:
+        return f"{z['count']} pieces"
+    if "cells" in z:
+        return f"{len(z['cells'])} cells"
+    out = []
+    for p in z["pieces"]:
+        fields = {k: v for k, v in p.items() if k not in ("ref", "kind", "revealed", "hidden")}
+        txt = "/".join(str(v) for v in fields.values())
+        out.append(("?" if p.get("hidden") else "") + txt + ("*" if p.get("revealed") else ""))
+    return " ".join(out) or "-"
+
+
+def run_play(
+    game: Any,
+    seats: list[SeatSpec],
+    seed: int,
+    settings: dict[str, Any],
+    console: Any,
+    input_fn: InputFn,
+    *,
+    save_path: str | None = None,
+    log_path: str | None = None,
+    resume: str | None = None,
+    timer: bool = True,
+    hints: bool = False,
+    clear: bool = True,
+) -> int:
+    """Play a game in the terminal; returns the exit code."""
+    from davinci.engine.bots import make_bot
+    from davinci.engine.rng import derive_seed
+
+    if resume:
+        doc = read_json_file(resume, "save file")
+        if doc.get("davinci_save") != 1 or "saved" not in doc:
+            raise SaveError(f"{resume}: not a davinci save file")
+        try:
+            seats = [SeatSpec(str(s["kind"]), str(s["name"])) for s in doc["seats"]]
+            seed = int(doc["seed"])
+        except (KeyError, TypeError, ValueError):
+            raise SaveError(f"{resume}: the save's seat list is damaged") from None
+        state = game.state_from_json(doc["saved"])
+        if len(seats) != len(state.seat_names):
+            raise SaveError(f"{resume}: the save's seats do not match its state")
+    else:
+        state = game.new_state([s.name for s in seats], seed=seed)
+    bots = [
+        None if s.kind == "human" else make_bot(s.kind, derive_seed(seed, 1000 + i), game.id, dict(game.settings))
+        for i, s in enumerate(seats)
+    ]
+    session = Session(
+        game, state, seats, seed, settings, console, input_fn, save_path, log_path, timer, hints, clear, bots
+    )
+
+    def on_sigterm(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGTERM, on_sigterm) if hasattr(signal, "SIGTERM") else None
+    try:
+        return session.loop()
+    except EOFError:
+        session.autosave()
+        console.print("\n[yellow]Input closed: the game stops here.[/yellow]" + (f" Saved to {save_path}." if save_path else ""))
+        return 0
+    except KeyboardInterrupt:
+        console.print("\n[yellow]Interrupted.[/yellow]")
+        path = save_path
+        if path is None and sys.stdin.isatty():
+            try:
+                answer = input("Save the game? Enter a file name (empty: don't save): ").strip()
+            except (EOFError, KeyboardInterrupt):
+                answer = ""
+            path = answer or None
+        if path:
+            atomic_write(path, json.dumps(save_document(state, seats, seed, settings)))
+            console.print(f"Saved to {path}; resume with: davinci play {game.id} --resume {path}")
+        return 130
+    finally:
+        if old is not None:
+            signal.signal(signal.SIGTERM, old)

@@ -1,0 +1,49 @@
+"""Replaying game logs, and verifying that a log reproduces its recorded result."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from davinci.engine.errors import DavinciError, ReplayMismatch, SaveError
+
+
+def replay_log(path: str, verify: bool, packs: Sequence[str], echo: Callable[[str], Any]) -> int:
+    """Replay the log at `path`; with `verify`, compare the final result with the logged one."""
+    from davinci.engine.game import load_game
+    from davinci.engine.play import read_json_file
+
+    doc = read_json_file(path, "log")
+    if doc.get("davinci_log") != 1:
+        raise SaveError(f"{path}: not a davinci log (no 'davinci_log': 1)")
+    try:
+        game_id = str(doc["game"])
+        variant = doc.get("variant")
+        settings = dict(doc.get("settings_override") or {})
+        seed = int(doc["seed"])
+        names = [str(s["name"]) for s in doc["seats"]]
+        actions = [(int(s), str(a)) for s, a in doc["actions"]]
+    except (KeyError, TypeError, ValueError) as e:
+        raise SaveError(f"{path}: the log is damaged ({type(e).__name__}: {e})") from None
+    game = load_game(game_id, variant, settings, packs)
+    if doc.get("content_hash") != game.content_hash:
+        raise SaveError(
+            f"{path}: the log was made with other game content (hash {doc.get('content_hash')}, "
+            f"installed {game.content_hash}); replaying it could diverge"
+        )
+    st = game.new_state(names, seed=seed)
+    for i, (seat, text) in enumerate(actions, 1):
+        try:
+            st.apply(seat, text)
+        except DavinciError as e:
+            raise ReplayMismatch(f"{path}: action {i} ('{text}' by seat {seat + 1}) diverges: {e.message}") from None
+        echo(f"{i:>4}. {names[seat]}: {text}")
+    result = st.result() if st.is_terminal() else None
+    if verify:
+        logged = doc.get("result")
+        if logged != result:
+            raise ReplayMismatch(f"{path}: the replay ends with {result}, the log recorded {logged}")
+        echo(f"verified: {len(actions)} actions replay to the logged result")
+    elif result is not None:
+        echo(f"result: winners {[names[w] for w in result['winners']]}")
+    return 0
