@@ -13,7 +13,9 @@ import difflib
 import functools
 import json
 import os
-from collections.abc import Iterable, Sequence
+import re
+import urllib.parse
+from collections.abc import Callable, Iterable, Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -243,22 +245,318 @@ def _refuse_remote(uri: str) -> referencing.Resource[Any]:
 
 
 @functools.lru_cache(maxsize=1)
+def _contents() -> dict[str, Any]:
+    """Every shipped schema, parsed once, keyed by its full URI (the `$id`)."""
+    return {SCHEMA_BASE + name + _SUFFIX: json.loads(schema_text(name)) for name in schema_names()}
+
+
+@functools.lru_cache(maxsize=1)
 def _registry() -> referencing.Registry[Any]:
-    pairs = []
-    for name in schema_names():
-        contents = json.loads(schema_text(name))
-        pairs.append((SCHEMA_BASE + name + _SUFFIX, DRAFT202012.create_resource(contents)))
+    pairs = [(uri, DRAFT202012.create_resource(contents)) for uri, contents in _contents().items()]
     registry: referencing.Registry[Any] = referencing.Registry(retrieve=_refuse_remote)  # type: ignore[call-arg]
     return registry.with_resources(pairs).crawl()
+
+
+# --------------------------------------------------------------------------------------------
+# Fast validity check: a small compiler from our schemas to closures that answer "valid?".
+# It is used only to skip list items that are certainly valid; anything it does not model
+# exactly raises _Unsure, and the item is then validated by jsonschema as usual.
+# --------------------------------------------------------------------------------------------
+
+
+class _Unsure(Exception):
+    pass
+
+
+_Check = Callable[[Any], bool]
+
+# Keywords that never affect validity (annotations; `format` is an annotation in 2020-12
+# unless a format checker is configured, and we configure none).
+_ANNOTATIONS = frozenset({
+    "$schema", "$id", "$defs", "$comment", "$anchor", "title", "description", "examples", "default",
+    "deprecated", "readOnly", "writeOnly", "format", "patternErrorMessage", "markdownDescription",
+    "contentMediaType", "contentEncoding",
+})
+
+
+@functools.lru_cache(maxsize=1)
+def _bases() -> dict[int, str]:
+    """Base URI of every schema object (by identity), honouring nested `$id`s."""
+    bases: dict[int, str] = {}
+    stack: list[tuple[Any, str]] = [(c, uri) for uri, c in _contents().items()]
+    while stack:
+        node, base = stack.pop()
+        if isinstance(node, dict):
+            if isinstance(node.get("$id"), str):
+                base = urllib.parse.urljoin(base, node["$id"])
+            bases[id(node)] = base
+            stack.extend((v, base) for v in node.values())
+        elif isinstance(node, list):
+            stack.extend((v, base) for v in node)
+    return bases
+
+
+_COMPILED: dict[int, _Check] = {}
+
+
+def _fast_checker(schema: Any) -> _Check | None:
+    """A closure telling whether an instance is valid against `schema` (None if not compilable)."""
+    if not isinstance(schema, (dict, bool)) or (isinstance(schema, dict) and id(schema) not in _bases()):
+        return None
+    compiled = _compile(schema)
+
+    def check(instance: Any) -> bool:
+        try:
+            return compiled(instance)
+        except (_Unsure, RecursionError):
+            return False
+
+    return check
+
+
+def _is_type(value: Any, name: str) -> bool:
+    if name == "string":
+        return isinstance(value, str)
+    if name == "integer":
+        return (isinstance(value, int) and not isinstance(value, bool)) or (
+            isinstance(value, float) and value.is_integer())
+    if name == "number":
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if name == "object":
+        return isinstance(value, dict)
+    if name == "array":
+        return isinstance(value, list)
+    if name == "boolean":
+        return isinstance(value, bool)
+    if name == "null":
+        return value is None
+    raise _Unsure
+
+
+def _equal(a: Any, b: Any) -> bool:
+    if isinstance(a, bool) or isinstance(b, bool):
+        return isinstance(a, bool) and isinstance(b, bool) and a == b
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_equal(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_equal(x, y) for x, y in zip(a, b))
+    if isinstance(a, (dict, list)) or isinstance(b, (dict, list)):
+        return False
+    return bool(a == b)
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _resolve_ref(schema: dict[str, Any], ref: str) -> Any:
+    base = _bases().get(id(schema), SCHEMA_BASE)
+    uri, _, fragment = urllib.parse.urljoin(base, ref).partition("#")
+    node: Any = _contents().get(uri)
+    if node is None or (fragment and not fragment.startswith("/")):
+        raise _Unsure
+    for part in fragment.split("/")[1:] if fragment else ():
+        part = part.replace("~1", "/").replace("~0", "~")
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            raise _Unsure
+    return node
+
+
+def _compile(schema: Any) -> _Check:
+    if schema is True:
+        return lambda _: True
+    if schema is False:
+        return lambda _: False
+    if not isinstance(schema, dict):
+        raise _Unsure
+    cached = _COMPILED.get(id(schema))
+    if cached is not None:
+        return cached
+    checks: list[_Check] = []
+    broken = [False]
+
+    def combined(instance: Any) -> bool:
+        if broken[0]:
+            raise _Unsure
+        for c in checks:
+            if not c(instance):
+                return False
+        return True
+
+    # Registered before compiling the parts so a recursive $ref finds it; `checks` fills in
+    # place, and `broken` makes every holder of this closure unsure if a part is unsupported.
+    _COMPILED[id(schema)] = combined
+    try:
+        for key, value in schema.items():
+            if key not in _ANNOTATIONS:
+                checks.append(_keyword(schema, key, value))
+    except _Unsure:
+        broken[0] = True
+    return combined
+
+
+_SINGLE_TYPE_CHECKS: dict[str, _Check] = {
+    "string": lambda x: isinstance(x, str),
+    "integer": lambda x: (isinstance(x, int) and not isinstance(x, bool))
+    or (isinstance(x, float) and x.is_integer()),
+    "object": lambda x: isinstance(x, dict),
+    "array": lambda x: isinstance(x, list),
+    "boolean": lambda x: isinstance(x, bool),
+    "null": lambda x: x is None,
+}
+
+
+def _keyword(schema: dict[str, Any], key: str, value: Any) -> _Check:
+    if key == "type":
+        if isinstance(value, str) and value in _SINGLE_TYPE_CHECKS:
+            return _SINGLE_TYPE_CHECKS[value]
+        names = [value] if isinstance(value, str) else list(value)
+        for n in names:
+            _is_type(None, n)  # raises _Unsure for an unknown type name
+        return lambda x: any(_is_type(x, n) for n in names)
+    if key == "enum":
+        return lambda x: any(_equal(x, v) for v in value)
+    if key == "const":
+        return lambda x: _equal(x, value)
+    if key == "pattern":
+        rx = re.compile(value)
+        return lambda x: not isinstance(x, str) or rx.search(x) is not None
+    if key in ("minLength", "maxLength"):
+        low = key == "minLength"
+        return lambda x: not isinstance(x, str) or (len(x) >= value if low else len(x) <= value)
+    if key in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+        ops: dict[str, Callable[[Any], bool]] = {
+            "minimum": lambda x: x >= value, "maximum": lambda x: x <= value,
+            "exclusiveMinimum": lambda x: x > value, "exclusiveMaximum": lambda x: x < value,
+        }
+        op = ops[key]
+        return lambda x: not _number(x) or op(x)
+    if key in ("minItems", "maxItems"):
+        low = key == "minItems"
+        return lambda x: not isinstance(x, list) or (len(x) >= value if low else len(x) <= value)
+    if key in ("minProperties", "maxProperties"):
+        low = key == "minProperties"
+        return lambda x: not isinstance(x, dict) or (len(x) >= value if low else len(x) <= value)
+    if key == "uniqueItems":
+        if not value:
+            return lambda _: True
+
+        def unique(x: Any) -> bool:
+            if not isinstance(x, list):
+                return True
+            seen = set()
+            for item in x:
+                if not isinstance(item, (str, int)) or isinstance(item, bool):
+                    raise _Unsure  # 1 == 1.0 == True subtleties: leave them to jsonschema
+                marker = (type(item), item)
+                if marker in seen:
+                    return False
+                seen.add(marker)
+            return True
+
+        return unique
+    if key == "required":
+        names = list(value)
+        return lambda x: not isinstance(x, dict) or all(n in x for n in names)
+    if key == "properties":
+        props = {name: _compile(sub) for name, sub in value.items()}
+
+        def properties(x: Any) -> bool:
+            if not isinstance(x, dict):
+                return True
+            for name, v in x.items():
+                c = props.get(name)
+                if c is not None and not c(v):
+                    return False
+            return True
+
+        return properties
+    if key == "patternProperties":
+        pats = [(re.compile(p), _compile(sub)) for p, sub in value.items()]
+
+        def pattern_properties(x: Any) -> bool:
+            if not isinstance(x, dict):
+                return True
+            return all(c(v) for k, v in x.items() for rx, c in pats if rx.search(k))
+
+        return pattern_properties
+    if key == "additionalProperties":
+        known = set(schema.get("properties", {}))
+        known_patterns = [re.compile(p) for p in schema.get("patternProperties", {})]
+        extra = _compile(value)
+
+        def additional(x: Any) -> bool:
+            if not isinstance(x, dict):
+                return True
+            return all(extra(v) for k, v in x.items()
+                       if k not in known and not any(r.search(k) for r in known_patterns))
+
+        return additional
+    if key == "propertyNames":
+        names_check = _compile(value)
+        return lambda x: not isinstance(x, dict) or all(names_check(k) for k in x)
+    if key == "dependentRequired":
+        deps = {k: list(v) for k, v in value.items()}
+        return lambda x: not isinstance(x, dict) or all(
+            all(d in x for d in needed) for k, needed in deps.items() if k in x)
+    if key == "items":
+        if "prefixItems" in schema:
+            raise _Unsure
+        item = _compile(value)
+        return lambda x: not isinstance(x, list) or all(item(i) for i in x)
+    if key in ("anyOf", "allOf", "oneOf"):
+        subs = [_compile(sub) for sub in value]
+        if key == "anyOf":
+            return lambda x: any(c(x) for c in subs)
+        if key == "allOf":
+            return lambda x: all(c(x) for c in subs)
+        return lambda x: sum(1 for c in subs if c(x)) == 1
+    if key == "not":
+        sub = _compile(value)
+        return lambda x: not sub(x)
+    if key == "if":
+        cond = _compile(value)
+        then = _compile(schema.get("then", True))
+        other = _compile(schema.get("else", True))
+        return lambda x: then(x) if cond(x) else other(x)
+    if key in ("then", "else"):
+        return lambda _: True  # handled with "if"
+    if key == "$ref":
+        return _compile(_resolve_ref(schema, value))
+    raise _Unsure
+
+
+def _items_with_fast_path(validator: Any, items: Any, instance: Any, schema: Any) -> Iterable[ValidationError]:
+    # Big lists (10,000 cards) dominate validation time. Items that the compiled fast check
+    # proves valid are skipped; only the others go through jsonschema, which then produces
+    # the exact errors. The fast check never says "valid" unless it is sure.
+    if not isinstance(instance, list) or "prefixItems" in schema or isinstance(items, bool):
+        yield from _ORIGINAL_ITEMS(validator, items, instance, schema)
+        return
+    check = _fast_checker(items)
+    for index, item in enumerate(instance):
+        if check is not None and check(item):
+            continue
+        yield from validator.descend(instance=item, schema=items, path=index)
+
+
+_ORIGINAL_ITEMS: Any = jsonschema.Draft202012Validator.VALIDATORS["items"]
+_FastValidator: Any = jsonschema.validators.extend(
+    jsonschema.Draft202012Validator, {"items": _items_with_fast_path}
+)
 
 
 @functools.cache
 def validator_for(name: str) -> jsonschema.protocols.Validator:
     """The compiled (cached) draft 2020-12 validator for schema `name`."""
-    schema = json.loads(schema_text(name))
-    cls = jsonschema.Draft202012Validator
-    cls.check_schema(schema)
-    validator: jsonschema.protocols.Validator = cls(schema, registry=_registry())
+    schema_text(name)  # a clean SchemaError for an unknown name
+    schema = _contents()[SCHEMA_BASE + name + _SUFFIX]
+    jsonschema.Draft202012Validator.check_schema(schema)
+    validator: jsonschema.protocols.Validator = _FastValidator(schema, registry=_registry())
     return validator
 
 

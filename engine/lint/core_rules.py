@@ -1,0 +1,164 @@
+"""Core lint rules: file kinds, references between files, and the codes of the lower layers.
+
+Importing this module also imports the loader, schema and pack modules, whose hazard codes
+(DV001-DV009, DV010-DV016, DV030-DV032) are registered there, next to the code raising them.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterator
+
+import davinci.engine.packs  # noqa: F401  (registers DV030-DV032)
+import davinci.engine.schema  # noqa: F401  (registers DV010-DV016)
+import davinci.engine.yamlload  # noqa: F401  (registers DV001-DV009)
+from davinci.engine.lint.context import LintContext
+from davinci.engine.lint.registry import Problem, Rule, register, rule
+
+register(Rule("DV017", "file-kind", "error", (), None, """
+Every davinci YAML file says what it is with a top-level `kind:` (`pack`, `game`, `variant`,
+`deck` or `deck-overlay`), and a pack lists it in the matching section of its manifest
+(`games`, `variants` or `decks`).
+
+Why: the kind selects the schema and the rules that check the file; a file listed in the wrong
+section would be loaded as the wrong thing.
+
+Failing:
+
+```yaml
+# content/riddles.yaml, listed under `games:` in pack.yaml
+id: riddles
+cards: []
+```
+
+Passing:
+
+```yaml
+# content/riddles.yaml, listed under `decks:` in pack.yaml
+kind: deck
+id: riddles
+```
+""".strip(), "reference"))
+
+register(Rule("DV022", "missing-file", "error", ("pack",), None, """
+Every file a pack manifest lists must exist (and be a file); the problem points at the
+manifest line that lists it.
+
+Why: a missing deck or game would only be noticed when a player tried to use it.
+
+Failing:
+
+```yaml
+# pack.yaml, in a folder without content/extra.yaml
+decks:
+  - content/extra.yaml
+```
+
+Passing: create `content/extra.yaml`, or remove the line.
+""".strip(), "reference"))
+
+register(Rule("DV999", "internal-error", "error", (), None, """
+A lint rule crashed on this file. This is a bug in davinci (or in a plug-in rule), not in your
+content; the message names the rule and the Python error so it can be reported.
+
+Why: one faulty rule must never hide the problems every other rule finds, so lint reports the
+crash as a problem and carries on.
+
+Failing: any file that makes a rule raise an unexpected exception.
+
+Passing: every file, once the rule is fixed.
+""".strip(), "internal"))
+
+
+def _did_you_mean(name: str, choices: list[str]) -> str:
+    close = difflib.get_close_matches(name, choices, n=1, cutoff=0.6)
+    if close:
+        return f" (did you mean '{close[0]}'?)"
+    if choices:
+        shown = ", ".join(sorted(choices)[:8])
+        return f" (known: {shown}{', ...' if len(choices) > 8 else ''})"
+    return " (no decks are installed)"
+
+
+@rule("DV020", "unknown-reference", kinds=("deck-overlay",), layer="reference")
+def overlay_extends_known_deck(ctx: LintContext) -> Iterator[Problem]:
+    """A deck overlay's `extends:` must name a deck defined by a linted file or an installed pack.
+
+    Why: an overlay adds cards to an existing deck; if the deck id is misspelt or its pack is
+    not installed, the cards would silently never appear.
+
+    Failing:
+
+    ```yaml
+    kind: deck-overlay
+    id: codex-extra
+    extends: codx
+    cards: [...]
+    ```
+
+    Passing:
+
+    ```yaml
+    kind: deck-overlay
+    id: codex-extra
+    extends: codex
+    cards: [...]
+    ```
+    """
+    target = ctx.data.get("extends")
+    if not isinstance(target, str):
+        return
+    decks = ctx.project.decks()
+    if target not in decks:
+        yield Problem(
+            ctx.at(["extends"]), "DV020",
+            f"overlay extends unknown deck '{target}'{_did_you_mean(target, list(decks))}",
+            "unknown-reference",
+        )
+
+
+_KIND_NOUNS = {"game": "game", "variant": "variant", "deck": "deck", "deck-overlay": "deck overlay"}
+
+
+@rule("DV021", "duplicate-id", kinds=("game", "variant", "deck", "deck-overlay"), layer="reference")
+def unique_file_ids(ctx: LintContext) -> Iterator[Problem]:
+    """Two files of the same kind may not share an `id`, within a pack or across installed packs.
+
+    The first file (installed packs first, in manifest order, then the files being linted) keeps
+    the id; every later one is reported, with the position of the first.
+
+    Why: games and decks are chosen by id on the command line and in saves; two decks called
+    `codex` would make one of them unreachable (to add cards to a deck, use a `deck-overlay`).
+
+    Failing (two files in one pack):
+
+    ```yaml
+    # content/codex.yaml
+    kind: deck
+    id: codex
+    # content/more-codex.yaml
+    kind: deck
+    id: codex
+    ```
+
+    Passing:
+
+    ```yaml
+    # content/more-codex.yaml
+    kind: deck-overlay
+    id: more-codex
+    extends: codex
+    ```
+    """
+    ident = ctx.data.get("id")
+    if not isinstance(ident, str):
+        return
+    entries = ctx.project.by_id(ctx.kind).get(ident, [])
+    if len(entries) < 2 or entries[0].doc is ctx.doc:
+        return
+    first = entries[0].doc.loc(["id"])
+    yield Problem(
+        ctx.at(["id"]), "DV021",
+        f"{_KIND_NOUNS.get(ctx.kind, ctx.kind)} id '{ident}' is already defined at {first}",
+        "duplicate-id",
+    )

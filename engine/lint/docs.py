@@ -1,0 +1,84 @@
+"""Documentation of lint rules: `davinci rule CODE` and the generated docs/lint-rules.md.
+
+Regenerate the committed page after adding or changing a rule:
+
+    python -m davinci.engine.lint.docs > docs/lint-rules.md
+"""
+
+from __future__ import annotations
+
+import difflib
+import sys
+import textwrap
+
+from davinci.engine.errors import UsageError
+from davinci.engine.lint.registry import Rule, all_rules, get_rule
+
+REGENERATE = "python -m davinci.engine.lint.docs > docs/lint-rules.md"
+
+_LAYER_ORDER = {"yaml": 0, "schema": 1, "pack": 2, "reference": 3, "semantic": 4, "internal": 9}
+
+
+def _doc(rule: Rule) -> str:
+    # Rule docs come from docstrings, which are indented under their function.
+    lines = rule.doc.splitlines()
+    if not lines:
+        return "(no documentation)"
+    head, rest = lines[0].strip(), textwrap.dedent("\n".join(lines[1:]))
+    return (head + ("\n" + rest if rest.strip() else "")).strip()
+
+
+def rule_text(code: str) -> str:
+    """The documentation of rule `code` for `davinci rule CODE`; UsageError (with a suggestion) if unknown."""
+    rule = get_rule(code.strip())
+    if rule is None:
+        codes = [r.code for r in all_rules()]
+        names = {r.name: r.code for r in all_rules()}
+        if code.strip().lower() in names:
+            rule = get_rule(names[code.strip().lower()])
+        else:
+            close = difflib.get_close_matches(code.strip().upper(), codes, n=1, cutoff=0.5)
+            close += [names[n] for n in difflib.get_close_matches(code.strip().lower(), list(names), n=1)]
+            hint = f" (did you mean {close[0]}?)" if close else ""
+            raise UsageError(f"unknown lint rule '{code}'{hint}; `davinci rule --list` shows them all")
+    assert rule is not None
+    kinds = ", ".join(rule.kinds) if rule.kinds else "all files"
+    header = f"{rule.code} {rule.name} ({rule.severity}; layer: {rule.layer}; applies to: {kinds})"
+    return f"{header}\n\n{_doc(rule)}\n"
+
+
+def _anchor(rule: Rule) -> str:
+    return f"{rule.code.lower()}-{rule.name}"
+
+
+def render_rules_markdown() -> str:
+    """The full docs/lint-rules.md page: a table of every rule, then each rule's documentation."""
+    rules = all_rules()
+    out = [
+        "# davinci lint rules",
+        "",
+        "<!-- Generated from the rules' docstrings; do not edit by hand. Regenerate with:",
+        f"     {REGENERATE} -->",
+        "",
+        "`davinci lint` checks every file in layers: YAML (the strict loader), schema (by `kind`),",
+        "pack and reference checks, then semantic rules for each kind of file. Every problem has a",
+        "stable code and a name; `davinci rule CODE` prints the entry below.",
+        "",
+        "| Code | Name | Severity | Layer | Applies to |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for r in rules:
+        kinds = ", ".join(r.kinds) if r.kinds else "all"
+        out.append(f"| [{r.code}](#{_anchor(r)}) | {r.name} | {r.severity} | {r.layer} | {kinds} |")
+    for r in rules:
+        out += ["", f"## {r.code} {r.name}", "", f"Severity: {r.severity}. Layer: {r.layer}.", "", _doc(r)]
+    return "\n".join(out) + "\n"
+
+
+def main() -> None:
+    """Print the generated page (see the module docstring)."""
+    sys.stdout.write(render_rules_markdown())
+
+
+if __name__ == "__main__":
+    main()

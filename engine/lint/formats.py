@@ -1,0 +1,181 @@
+"""Output formats for `davinci lint`: text, json, github (workflow annotations) and sarif 2.1.0."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from pathlib import PurePosixPath
+from typing import Any, TextIO
+
+from davinci.engine.lint.registry import Problem, all_rules
+from davinci.engine.lint.runner import LintResult
+
+_RESET = "\x1b[0m"
+_BOLD = "\x1b[1m"
+_DIM = "\x1b[2m"
+_SEVERITY_COLOURS = {"error": "\x1b[31m", "warning": "\x1b[33m"}
+
+
+def use_color(stream: TextIO, color: bool | None) -> bool:
+    """Colour when asked, else only on a terminal and when NO_COLOR is unset."""
+    if color is not None:
+        return color
+    if os.environ.get("NO_COLOR"):
+        return False
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def summary_line(result: LintResult) -> str:
+    """E.g. '3 errors, 1 warning in 12 files' or 'no problems in 12 files'."""
+    files = _plural(result.files, "file")
+    if not result.problems:
+        return f"no problems in {files}"
+    return f"{_plural(result.errors, 'error')}, {_plural(result.warnings, 'warning')} in {files}"
+
+
+def render_text(result: LintResult, out: TextIO, color: bool | None = None) -> None:
+    """`path:line:col: CODE message [name]` per problem, then the summary line."""
+    coloured = use_color(out, color)
+    for p in result.problems:
+        if coloured:
+            colour = _SEVERITY_COLOURS.get(p.severity, "")
+            out.write(f"{_BOLD}{p.location}{_RESET}: {colour}{p.code}{_RESET} {p.message} "
+                      f"{_DIM}[{p.name}]{_RESET}\n")
+        else:
+            out.write(p.text() + "\n")
+    line = summary_line(result)
+    if coloured:
+        colour = _SEVERITY_COLOURS["error"] if result.errors else ("\x1b[32m" if not result.problems else
+                                                                   _SEVERITY_COLOURS["warning"])
+        line = f"{colour}{line}{_RESET}"
+    out.write(line + "\n")
+
+
+def _problem_json(p: Problem) -> dict[str, Any]:
+    return {
+        "path": p.location.path,
+        "line": p.location.line,
+        "col": p.location.col,
+        "code": p.code,
+        "name": p.name,
+        "severity": p.severity,
+        "message": p.message,
+    }
+
+
+def render_json(result: LintResult, out: TextIO, color: bool | None = None) -> None:
+    """One JSON object: `problems` (a list) and `summary` (counts)."""
+    payload = {
+        "problems": [_problem_json(p) for p in result.problems],
+        "summary": {
+            "errors": result.errors,
+            "warnings": result.warnings,
+            "files": result.files,
+            "text": summary_line(result),
+        },
+    }
+    out.write(json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
+
+
+def _gh_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _gh_prop(text: str) -> str:
+    return _gh_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def render_github(result: LintResult, out: TextIO, color: bool | None = None) -> None:
+    """GitHub Actions workflow commands (`::error file=...,line=...,col=...,title=CODE::message`)."""
+    for p in result.problems:
+        props = [f"file={_gh_prop(p.location.path)}"]
+        if p.location.line > 0:
+            props += [f"line={p.location.line}", f"col={max(p.location.col, 1)}"]
+        props.append(f"title={_gh_prop(f'{p.code} {p.name}'.strip())}")
+        out.write(f"::{p.severity} {','.join(props)}::{_gh_data(p.message)}\n")
+    out.write(summary_line(result) + "\n")
+
+
+def _first_paragraph(doc: str) -> str:
+    para = doc.strip().split("\n\n", 1)[0]
+    return " ".join(para.split())
+
+
+def _sarif_uri(path: str) -> str:
+    if os.path.isabs(path):
+        return PurePosixPath(path.replace(os.sep, "/")).as_uri() if path.startswith("/") else path
+    return path.replace(os.sep, "/")
+
+
+def render_sarif(result: LintResult, out: TextIO, color: bool | None = None) -> None:
+    """A SARIF 2.1.0 log with one run: the rule catalogue and one result per problem."""
+    from davinci import __version__
+
+    rules = all_rules()
+    index = {r.code: i for i, r in enumerate(rules)}
+    driver_rules = [
+        {
+            "id": r.code,
+            "name": r.name,
+            "shortDescription": {"text": _first_paragraph(r.doc) or r.name},
+            "fullDescription": {"text": r.doc or r.name},
+            "help": {"text": r.doc or r.name, "markdown": r.doc or r.name},
+            "defaultConfiguration": {"level": r.severity},
+            "properties": {"layer": r.layer, "kinds": list(r.kinds)},
+        }
+        for r in rules
+    ]
+    results = []
+    for p in result.problems:
+        location: dict[str, Any] = {"artifactLocation": {"uri": _sarif_uri(p.location.path)}}
+        if p.location.line > 0:
+            location["region"] = {"startLine": p.location.line, "startColumn": max(p.location.col, 1)}
+        entry: dict[str, Any] = {
+            "ruleId": p.code,
+            "level": p.severity,
+            "message": {"text": p.message},
+            "locations": [{"physicalLocation": location}],
+        }
+        if p.code in index:
+            entry["ruleIndex"] = index[p.code]
+        results.append(entry)
+    log = {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "davinci",
+                        "version": __version__,
+                        "informationUri": "https://davinci.dev/docs/lint-rules",
+                        "rules": driver_rules,
+                    }
+                },
+                "columnKind": "unicodeCodePoints",
+                "results": results,
+            }
+        ],
+    }
+    out.write(json.dumps(log, indent=2, ensure_ascii=False) + "\n")
+
+
+Renderer = Callable[[LintResult, TextIO, "bool | None"], None]
+
+FORMATS: dict[str, Renderer] = {
+    "text": render_text,
+    "json": render_json,
+    "github": render_github,
+    "sarif": render_sarif,
+}
+
+
+def render(result: LintResult, fmt: str, out: TextIO, color: bool | None = None) -> None:
+    """Write `result` to `out` in format `fmt` (one of FORMATS)."""
+    FORMATS[fmt](result, out, color)
