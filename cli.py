@@ -39,6 +39,14 @@ def guarded(fn: F) -> F:
             _fail("input is nested too deeply", 1)
         except MemoryError:
             _fail("out of memory while processing the input", 1)
+        except (KeyboardInterrupt, SystemExit, click.exceptions.Exit, click.ClickException, click.Abort):
+            raise
+        except Exception as e:  # a bug of ours: say so briefly; DAVINCI_DEBUG=1 shows the traceback
+            import os
+
+            if os.environ.get("DAVINCI_DEBUG"):
+                raise
+            _fail(f"internal error: {type(e).__name__}: {e} (set DAVINCI_DEBUG=1 for details; please report it)", 3)
 
     return wrapper  # type: ignore[return-value]
 
@@ -155,6 +163,7 @@ def play(
 @click.option("--strict", is_flag=True, help="Warnings also fail (exit 1).")
 @click.option("--color/--no-color", default=None, help="Force colours on or off (default: on a terminal).")
 @pack_option
+@guarded
 def lint(paths: tuple[str, ...], fmt: str, strict: bool, color: bool | None, packs: tuple[str, ...]) -> None:
     """Check games, variants, decks and packs; report every problem with file:line:col."""
     from davinci.engine.lint.runner import run_lint
@@ -290,6 +299,7 @@ def schema(out: str | None, name: str | None) -> None:
 @main.command()
 @click.argument("expression")
 @click.option("--context", type=click.Path(dir_okay=False), help="A JSON file of names and values.")
+@guarded
 def expr(expression: str, context: str | None) -> None:
     """Check and evaluate a rule expression (the value is printed on the last line)."""
     from davinci.engine.expr.tool import run_expr

@@ -26,10 +26,11 @@ Path = tuple[str | int, ...]
 class Instr:
     """One instruction; `run` mutates the state (the interpreter has advanced pc already)."""
 
-    __slots__ = ("path",)
+    __slots__ = ("path", "loc")
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        self.loc: Any = None  # the step's source position, for runtime errors
 
     def run(self, state: State) -> None:  # pragma: no cover - overridden
         raise NotImplementedError
@@ -153,6 +154,7 @@ class FlowCompiler:
         return len(self.prog.code)
 
     def emit(self, instr: Instr) -> Instr:
+        instr.loc = self.b.loc.loc(instr.path)
         self.prog.code.append(instr)
         return instr
 

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from davinci.engine.actions import Action, parse_action
-from davinci.engine.errors import EvalError, IllegalAction
+from davinci.engine.errors import DavinciError, EvalError, IllegalAction
 from davinci.engine.rng import Rng
 from davinci.engine.values import (
     CellV,
@@ -316,7 +316,12 @@ class State:
                 stack.pop()
                 continue
             frame[1] = pc + 1
-            code[pc].run(self)
+            try:
+                code[pc].run(self)
+            except DavinciError as e:
+                if e.location is None:
+                    e.location = code[pc].loc
+                raise
             budget -= 1
             if budget <= 0:
                 raise EvalError(

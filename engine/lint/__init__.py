@@ -9,6 +9,7 @@ import importlib
 RULE_MODULES: tuple[str, ...] = (
     "davinci.engine.lint.core_rules",
     "davinci.engine.lint.deck_rules",
+    "davinci.engine.lint.game_rules",
 )
 
 _loaded = False

@@ -1,0 +1,276 @@
+"""Lint rules for game definitions and variants: build the definition (every expression
+parsed and type-checked at its line:col), then play a few seeded random games."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from davinci.engine.errors import DavinciError, SourceLocation
+from davinci.engine.lint.context import LintContext
+from davinci.engine.lint.registry import Problem, Rule, get_rule, register, rule
+
+PLAYOUTS = 2
+PLAYOUT_ACTIONS = 20_000
+
+
+def _doc(code: str, name: str, text: str) -> None:
+    register(Rule(code, name, "error", ("game", "variant"), None, text.strip(), "semantic"))
+
+
+_doc("DV040", "expr-syntax", """
+A rule expression does not parse. The message shows the expression with a caret under the
+problem and says what was expected.
+
+Failing:
+```yaml
+end:
+  when: "count(seats where active) <="
+```
+Passing:
+```yaml
+end:
+  when: "count(seats where active) <= 1"
+```
+""")
+_doc("DV041", "expr-type", """
+A rule expression parses but is wrong: an unknown name or function (with a did-you-mean
+suggestion), a wrong number or type of arguments, a comparison of mixed types, or a value of the
+wrong type for its place (a condition that is not a bool).
+
+Failing:
+```yaml
+- if: "len(pil) > 0"
+```
+Passing:
+```yaml
+- if: "len(pile) > 0"
+```
+""")
+_doc("DV042", "expr-runtime", """
+A rule expression failed while a test game was played (division by zero, max of an empty list,
+a field of nothing). Reported with the expression's position.
+
+Failing:
+```yaml
+- set: {share: "100 // len(current.hand)"}   # the hand can be empty
+```
+Passing:
+```yaml
+- set: {share: "100 // max(1, len(current.hand))"}
+```
+""")
+_doc("DV043", "endless-flow", """
+The flow ran a very large number of steps without asking anyone for a decision: a `while` whose
+condition never becomes false without a choice inside.
+
+Failing:
+```yaml
+- while: "true"
+  do: [{set: {n: n + 1}}]
+```
+Passing:
+```yaml
+- while: "n < 3"
+  do: [{set: {n: n + 1}}]
+```
+""")
+_doc("DV044", "no-legal-option", """
+A `choose` step was reached with no legal option at all, so nobody could continue. Offer a
+fallback option (for example `pass` with an `if:`) or avoid reaching the decision.
+
+Failing:
+```yaml
+- choose:
+    options:
+      - action: play
+        args: {card: current.hand}      # the hand may be empty
+```
+Passing:
+```yaml
+- choose:
+    options:
+      - action: play
+        args: {card: current.hand}
+      - action: pass
+        if: "len(current.hand) == 0"
+```
+""")
+_doc("DV050", "game-definition", """
+The game definition is inconsistent in a way the schema cannot see: a field declared twice with
+different types, a component item with an undeclared field, a zone and a variable with one name,
+an option verb used twice.
+
+Failing:
+```yaml
+components:
+  tile: {fields: {number: int}, items: [{numbr: 3}]}
+```
+Passing:
+```yaml
+components:
+  tile: {fields: {number: int}, items: [{number: 3}]}
+```
+""")
+_doc("DV051", "unknown-step", """
+A flow step names a step kind the engine does not have.
+
+Failing:
+```yaml
+- shufle: pile
+```
+Passing:
+```yaml
+- shuffle: pile
+```
+""")
+_doc("DV052", "unknown-procedure", """
+`call:` names a procedure that is not defined under `flow.procedures`.
+
+Failing:
+```yaml
+- call: wrong_gues
+```
+Passing:
+```yaml
+- call: wrong_guess
+```
+""")
+_doc("DV053", "setting-default", """
+A setting's default does not fit its own type, bounds or choices.
+
+Failing:
+```yaml
+settings:
+  hand: {type: int, default: many}
+```
+Passing:
+```yaml
+settings:
+  hand: {type: int, default: 4}
+```
+""")
+_doc("DV054", "variant-cycle", """
+Variants that extend each other in a circle (`a` extends `GAME/b`, `b` extends `GAME/a`).
+
+Failing:
+```yaml
+id: fast
+extends: my-game/fast
+```
+Passing:
+```yaml
+id: fast
+extends: my-game
+```
+""")
+_doc("DV060", "illegal-action", """
+A bot or test game tried an action the engine refused (reported by the playout check when a
+built-in bot and the rules disagree).
+
+Failing: a flow that offers an option whose `do` steps then fail.
+Passing: options whose steps always succeed when offered.
+""")
+
+
+def _decks_for(ctx: LintContext) -> dict[str, list[dict[str, Any]]]:
+    from davinci.engine.game import deck_cards
+
+    extra: list[str] = []
+    if ctx.pack is not None and ctx.pack.source == "path":
+        extra.append(str(ctx.pack.root))
+    try:
+        return deck_cards(extra)
+    except DavinciError:
+        return {}
+
+
+def _build(ctx: LintContext) -> Any:
+    from davinci.engine.build import build_game
+    from davinci.engine.definition import Locator
+    from davinci.engine.game import GameSource, resolve_variant
+
+    data = ctx.doc.data
+    uses_decks = any(isinstance(c, dict) and c.get("from_deck") for c in (data.get("components") or {}).values())
+    if ctx.kind == "game":
+        decks = _decks_for(ctx) if uses_decks else {}
+        return build_game(data, Locator([ctx.doc]), decks=decks)
+    base_id = str(data.get("extends", "")).split("/")[0]
+    base = ctx.project.games().get(base_id)
+    if base is None:
+        from difflib import get_close_matches
+
+        near = get_close_matches(base_id, list(ctx.project.games()), 1)
+        hint = f" (did you mean '{near[0]}'?)" if near else ""
+        raise DavinciError(f"variant extends unknown game '{base_id}'{hint}", ctx.at(["extends"]), code="DV020")
+    variants = {str(v.data.get("id")): v for v in ctx.project.variants().values() if isinstance(v.data, dict)}
+    variants[str(data.get("id"))] = ctx.doc
+    src = GameSource(base_id, base, variants, ())
+    merged, chain = resolve_variant(src, str(data.get("id")))
+    comps = merged.get("components") or {}
+    decks = _decks_for(ctx) if any(isinstance(c, dict) and c.get("from_deck") for c in comps.values()) else {}
+    return build_game(merged, Locator([*chain, base]), decks=decks, variant=str(data.get("id")))
+
+
+def _as_problem(err: DavinciError, fallback: SourceLocation) -> Problem:
+    r = get_rule(err.code)
+    return Problem(err.location or fallback, err.code, err.message, r.name if r else "", r.severity if r else "error")
+
+
+@rule("DV055", "game-builds", kinds=("game", "variant"))
+def game_builds(ctx: LintContext) -> Iterator[Problem]:
+    """The game (or the game with this variant applied) builds: every setting, component, zone,
+    board, flow step and expression is checked, and a few seeded random games are played to the
+    end. Problems carry their own codes (DV040-DV054); this code reports games that cannot finish
+    within their declared `end.max_turns`.
+
+    Failing:
+    ```yaml
+    end:
+      when: "false"
+      winners: "seats"
+      max_turns: 100000
+    ```
+    Passing:
+    ```yaml
+    end:
+      when: "count(seats where active) <= 1"
+      winners: "seats where active"
+    ```
+    """
+    if not isinstance(ctx.doc.data, dict):
+        return
+    try:
+        gdef = _build(ctx)
+    except DavinciError as e:
+        yield _as_problem(e, ctx.at([]))
+        return
+    yield from _playouts(ctx, gdef)
+
+
+def _playouts(ctx: LintContext, gdef: Any) -> Iterator[Problem]:
+    from davinci.engine.bots import RandomBot
+    from davinci.engine.state import State
+
+    for seed in range(PLAYOUTS):
+        n = gdef.min_players + seed % (gdef.max_players - gdef.min_players + 1)
+        try:
+            st = State.new(gdef, [f"Seat {i + 1}" for i in range(n)], seed)
+            bot = RandomBot(seed)
+            actions = 0
+            while not st.is_terminal() and actions < PLAYOUT_ACTIONS:
+                seat = st.current_seats[0]
+                st.apply(seat, bot.choose({}, st.legal_actions(seat)))
+                actions += 1
+            if not st.is_terminal():
+                yield Problem(
+                    ctx.at(["end"]),
+                    "DV055",
+                    f"a random game (seed {seed}, {n} seats) did not end within {PLAYOUT_ACTIONS} actions",
+                    "game-builds",
+                    "error",
+                )
+                return
+        except DavinciError as e:
+            yield _as_problem(e, ctx.at(["flow"]))
+            return
