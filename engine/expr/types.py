@@ -117,14 +117,15 @@ def assignable(actual: Type, expected: Type) -> bool:
 def join(a: Type, b: Type) -> Type | None:
     """The common type of two values (branches of `if`, list items), or None if there is none.
 
-    `none` joins with anything, because fields and branches may legitimately be empty.
+    `none` joins with anything, because fields and branches may legitimately be empty; `any` (the
+    element type of `[]`, for one) takes the other side's type, so `[1] + []` is a list of int.
     """
     if a == b:
         return a
     if a is NONE or a is ANY:
-        return b if a is NONE else ANY
+        return b
     if b is NONE or b is ANY:
-        return a if b is NONE else ANY
+        return a
     if isinstance(a, ListType) and isinstance(b, ListType):
         elem = join(a.elem, b.elem)
         return None if elem is None else ListType(elem)

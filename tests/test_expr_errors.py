@@ -1,0 +1,217 @@
+"""The expression language, invalid side: each mistake gives its error class, words and column."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from davinci.engine.errors import EvalError, ExprSyntaxError, ExprTypeError, SourceLocation
+from davinci.engine.expr import BOOL, INT, STR, ListType, RecordType, compile_expr
+
+TILE = RecordType("tile", {"number": INT, "colour": STR, "revealed": BOOL})
+SEAT = RecordType("seat", {"score": INT, "tokens": INT, "name": STR})
+SCOPE = {"row": ListType(TILE), "seat": SEAT, "roll": INT, "word": STR, "hand": ListType(TILE)}
+
+
+class Rec:
+    def __init__(self, **fields: Any) -> None:
+        self._fields = fields
+
+    def field(self, name: str) -> Any:
+        return self._fields[name]
+
+
+ENV = {
+    "row": [Rec(number=3, colour="black", revealed=False)],
+    "seat": Rec(score=1, tokens=2, name="red"),
+    "roll": 0,
+    "word": "ink",
+    "hand": [],
+}
+
+SYNTAX: list[tuple[str, str, int]] = [
+    ("roll > 1 and", "missing operand after 'and'", 13),
+    ("roll >", "missing operand after '>'", 7),
+    ("1 +* 2", "missing operand after '+'", 4),
+    ("(roll + 1", "unclosed '('", 1),
+    ("max([1, 2)", "unexpected ')'", 10),
+    ("roll + 1)", "unexpected ')'", 9),
+    ("[1, 2", "unclosed '['", 1),
+    ("roll roll", "missing operator between name 'roll' and name 'roll'", 6),
+    ("1 2", "missing operator", 3),
+    ("roll = 2", "use '=='", 6),
+    ("roll && true", "use 'and'", 6),
+    ("!true", "use 'not'", 1),
+    ("7 / 2", "use '//'", 3),
+    ("1 if roll > 0", "missing 'else'", 14),
+    ("if roll then 1 else 2", "cannot start with 'if'", 1),
+    ("and roll", "cannot start with 'and'", 1),
+    ("seat.", "missing field name after '.'", 6),
+    ("seat.in", "reserved word", 6),
+    ("roll not 3", "expected 'in' after 'not'", 10),
+    ("()", "empty parentheses", 2),
+    ("[1,,2]", "expected a value after ','", 4),
+    ("1, 2", "unexpected ','", 2),
+    ("roll else 2", "'else' without 'if'", 6),
+    ('"unclosed', "unclosed string", 1),
+    ('"bad \\q"', "unknown escape", 6),
+    ("seat.name.upper()", "cannot be called", 16),
+    ("3 (4)", "missing operator before '('", 3),
+    ("", "empty expression", 1),
+    ("   ", "empty expression", 1),
+    ("roll $ 2", "unexpected character '$'", 6),
+    ("99999999999999999999", "integer literal is too large", 1),
+    ("9223372036854775809", "integer literal is too large", 1),
+    ("row where", "missing operand after 'where'", 10),
+]
+
+
+@pytest.mark.parametrize(("source", "fragment", "column"), SYNTAX)
+def test_syntax_error_is_described_in_words_at_its_column(source: str, fragment: str, column: int) -> None:
+    with pytest.raises(ExprSyntaxError) as info:
+        compile_expr(source, SCOPE)
+    err = info.value
+    assert fragment in err.message
+    assert err.location == SourceLocation("<expr>", 1, column)
+    # The message shows the expression and a caret under the column.
+    lines = err.message.splitlines()
+    assert lines[-1].index("^") - 4 == column - 1
+    assert "Token" not in err.message and "$END" not in err.message
+
+
+TYPE: list[tuple[str, str, int]] = [
+    ('open("x")', "unknown function 'open'", 1),
+    ('__import__("os")', "unknown function '__import__'", 1),
+    ("coutn(row)", "did you mean 'count'?", 1),
+    ("seat.scroe", "seat has no field 'scroe'; did you mean 'score'?", 6),
+    ("seat.__class__", "seat has no field '__class__'", 6),
+    ("rol + 1", "unknown name 'rol'; did you mean 'roll'?", 1),
+    ("tokens > 1", "did you mean 'seat.tokens'?", 1),
+    ("it", "only defined inside 'where' or 'select'", 1),
+    ("seat()", "'seat' is not a function", 1),
+    ("max", "is a function", 1),
+    ('"a" < 3', "cannot compare a str with an int using '<'", 5),
+    ('roll == "3"', "cannot compare an int with a str", 6),
+    ("0 < roll < word", "cannot compare an int with a str using '<'", 10),
+    ("seat < seat", "cannot compare a seat with a seat", 6),
+    ('1 + "a"', "'+' adds two ints", 3),
+    ("word - 1", "'-' needs ints", 1),
+    ("-word", "unary '-' needs an int", 2),
+    ("roll and true", "'and' needs a bool, got an int", 1),
+    ("not roll", "'not' needs a bool", 5),
+    ('1 if roll else 2', "condition of 'if' needs a bool", 6),
+    ('1 if true else "a"', "different types: int and str", 3),
+    ('[1, "a"]', "list items have different types", 5),
+    ("roll.x", "an int has no fields", 6),
+    ("roll[0]", "cannot index an int", 5),
+    ('row["a"]', "an index must be an int", 5),
+    ("row where number", "condition after 'where' needs a bool", 11),
+    ("roll where true", "'where' needs a list on its left, got an int", 6),
+    ("roll select 1", "'select' needs a list", 6),
+    ("row where colr == 1", "did you mean 'colour'?", 11),
+    ("count()", "count() takes 1 to 2 arguments, got 0", 1),
+    ("abs(1, 2)", "abs() takes 1 argument, got 2", 1),
+    ("max()", "max() takes at least 1 argument", 1),
+    ('abs("a")', "argument 1 of abs() must be an int, got a str", 5),
+    ("sum(row)", "argument 1 of sum() must be a list[int], got a list[tile]", 5),
+    ("max(row)", "max() needs a list of int or str", 1),
+    ("max(1, word)", "max() needs int or str arguments of one type", 1),
+    ("sorted(row)", "sorted() needs a list of int or str", 1),
+    ("len(roll)", "len() expects a list or a str", 1),
+    ("first(roll)", "must be a list[any]", 7),
+    ("1 in word", "'in' on a str looks for a str", 3),
+    ('"a" in row.number', "'in' looks for an int, got a str", 5),
+    ("1 in roll", "'in' needs a list or a str on its right", 3),
+    ('count(row.number, "a")', "count() looks for an int", 1),
+    ("flatten(row)", "argument 1 of flatten() must be a list[list[any]]", 9),
+]
+
+
+@pytest.mark.parametrize(("source", "fragment", "column"), TYPE)
+def test_type_error_names_the_mistake_at_its_column(source: str, fragment: str, column: int) -> None:
+    with pytest.raises(ExprTypeError) as info:
+        compile_expr(source, SCOPE)
+    assert fragment in info.value.message
+    assert info.value.location == SourceLocation("<expr>", 1, column)
+
+
+def test_expect_rejects_other_type() -> None:
+    with pytest.raises(ExprTypeError, match="expected a bool here, got an int"):
+        compile_expr("roll + 1", SCOPE, expect=BOOL)
+
+
+EVAL: list[tuple[str, str, int]] = [
+    ("1 // roll", "division by zero", 3),
+    ("1 % roll", "division by zero", 3),
+    ("max(hand.number)", "max() of an empty list", 1),
+    ("min([])", "min() of an empty list", 1),
+    ("first(hand)", "first() of an empty list", 1),
+    ("last([])", "last() of an empty list", 1),
+    ("row[5]", "index 5 is outside a list of 1", 4),
+    ("2 ** 63 * 2", "integer result is too large", 9),
+    ("2 ** 63 + 1", "integer result is too large", 9),
+    ("-(2 ** 63) - 1", "integer result is too large", 12),
+    ("9 ** 9 ** 9 ** 9", "integer result is too large", 8),
+    ("2 ** -1", "exponent of 0 or more", 3),
+    ("sum([2 ** 62, 2 ** 62, 2 ** 62])", "integer result is too large", 1),
+    ("range(100000)", "range() of more than", 1),
+    ("clamp(1, 5, 2)", "lower bound 5 above upper bound 2", 1),
+]
+
+
+@pytest.mark.parametrize(("source", "fragment", "column"), EVAL)
+def test_runtime_failure_is_an_eval_error_at_the_failing_operator(source: str, fragment: str, column: int) -> None:
+    compiled = compile_expr(source, SCOPE)
+    with pytest.raises(EvalError) as info:
+        compiled(ENV)
+    assert fragment in info.value.message
+    assert info.value.location == SourceLocation("<expr>", 1, column)
+    assert source.strip() in info.value.message  # the message shows the expression
+
+
+def test_locate_maps_offsets_into_the_yaml_file() -> None:
+    def locate(offset: int) -> SourceLocation:
+        return SourceLocation("games/x.yaml", 12, 9 + offset)
+
+    with pytest.raises(ExprTypeError) as info:
+        compile_expr("seat.scroe > 1", SCOPE, locate=locate)
+    assert info.value.location == SourceLocation("games/x.yaml", 12, 14)
+    assert str(info.value).startswith("games/x.yaml:12:14: DV041 seat has no field 'scroe'")
+
+    compiled = compile_expr("1 // roll", SCOPE, locate=locate)
+    with pytest.raises(EvalError) as ev:
+        compiled(ENV)
+    assert ev.value.location == SourceLocation("games/x.yaml", 12, 11)
+
+
+def test_multiline_source_reports_line_and_column() -> None:
+    source = "roll > 1\n  and seat.scroe"
+    with pytest.raises(ExprTypeError) as info:
+        compile_expr(source, SCOPE)
+    assert info.value.location == SourceLocation("<expr>", 2, 12)
+    assert "and seat.scroe" in info.value.message
+
+
+def test_missing_environment_value_is_an_eval_error() -> None:
+    compiled = compile_expr("roll + 1", SCOPE)
+    with pytest.raises(EvalError, match="no value for 'roll'"):
+        compiled({})
+
+
+def test_engine_value_of_the_wrong_kind_is_an_eval_error() -> None:
+    compiled = compile_expr("seat.score + 1", SCOPE)
+    with pytest.raises(EvalError):
+        compiled({"seat": Rec(score=None)})
+    with pytest.raises(EvalError, match="cannot read field 'score' of none"):
+        compiled({"seat": None})
+
+
+def test_record_raising_eval_error_is_located() -> None:
+    class Broken:
+        def field(self, name: str) -> Any:
+            raise EvalError(f"no such field {name}")
+
+    compiled = compile_expr("roll + seat.score", SCOPE)
+    with pytest.raises(EvalError) as info:
+        compiled({"roll": 1, "seat": Broken()})
+    assert info.value.location == SourceLocation("<expr>", 1, 13)

@@ -1,0 +1,110 @@
+"""Hostile input gets a clean DavinciError quickly: no hang, no RecursionError, no huge integers."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import pytest
+from davinci.engine.errors import EvalError, ExprSyntaxError, ExprTypeError
+from davinci.engine.expr import INT, MAX_SOURCE_CHARS, ListType, compile_expr
+
+SCOPE = {"x": INT, "xs": ListType(INT)}
+
+
+def _quick(fn: Callable[[], object], seconds: float = 1.0) -> None:
+    start = time.perf_counter()
+    fn()
+    assert time.perf_counter() - start < seconds
+
+
+@pytest.mark.parametrize(
+    ("source", "fragment"),
+    [
+        # The brief's sizes: rejected by the length cap before anything else looks at them.
+        ("(" * 5000 + "1" + ")" * 5000, "too long"),
+        ("not " * 5000 + "true", "too long"),
+        # Under the length cap, the depth scans catch them.
+        ("(" * 1900 + "1" + ")" * 1900, "brackets are nested too deeply"),
+        ("[" * 1900 + "]" * 1900, "brackets are nested too deeply"),
+        ("f(" * 1000 + ")" * 1000, "brackets are nested too deeply"),
+        ("not " * 900 + "true", "too many operators in a row"),
+        ("-" * 3000 + "1", "too many operators in a row"),
+        ("- " * 1500 + "1", "too many operators in a row"),
+        ("not -" * 500 + "x", "too many operators in a row"),
+        ("1" + "+1" * 1999, "nested too deeply"),
+        ("x " + "if true else x " * 200, "nested too deeply"),
+        ("2" + " ** 2" * 700, "nested too deeply"),
+        ("xs" + " where true" * 300, "nested too deeply"),
+        ("-(" * 60 + "x" + ")" * 60 + " + 1" * 60, "nested too deeply"),
+        ("1" * 5000, "too long"),
+        ("x + " * 1100 + "x", "too long"),
+        ("9" * 30, "integer literal is too large"),
+    ],
+)
+def test_hostile_source_fails_cleanly_and_fast(source: str, fragment: str) -> None:
+    def attempt() -> None:
+        with pytest.raises(ExprSyntaxError) as info:
+            compile_expr(source, SCOPE)
+        assert fragment in info.value.message
+
+    _quick(attempt)
+
+
+def test_source_at_the_length_cap_is_accepted() -> None:
+    source = "x" + " " * (MAX_SOURCE_CHARS - 1)
+    assert compile_expr(source, SCOPE)({"x": 1}) == 1
+
+
+def test_sixty_four_nested_parentheses_are_accepted() -> None:
+    assert compile_expr("(" * 64 + "x" + ")" * 64, SCOPE)({"x": 3}) == 3
+
+
+def test_long_flat_chain_within_limits_evaluates() -> None:
+    source = "x" + " + x" * 90
+    assert compile_expr(source, SCOPE)({"x": 1}) == 91
+
+
+def test_long_comparison_chain_within_limits_evaluates() -> None:
+    # A comparison chain is one node, however long.
+    source = "x" + " <= x" * 90
+    assert compile_expr(source, SCOPE)({"x": 1}) is True
+
+
+def test_deep_expression_evaluates_with_little_stack_to_spare() -> None:
+    compiled = compile_expr("(" * 30 + "x" + " + 1)" * 30, SCOPE)
+
+    def nest(depth: int) -> object:
+        return compiled({"x": 0}) if depth == 0 else nest(depth - 1)
+
+    assert nest(600) == 30
+
+
+@pytest.mark.parametrize(
+    "source",
+    ["9 ** 9 ** 9 ** 9", "2 ** 64", "x ** 1000000000", "(2 ** 62) * 4", "-(2 ** 63) - 2 ** 63"],
+)
+def test_integer_growth_is_capped_instantly(source: str) -> None:
+    compiled = compile_expr(source, SCOPE)
+
+    def attempt() -> None:
+        with pytest.raises(EvalError, match="too large"):
+            compiled({"x": 7})
+
+    _quick(attempt, 0.2)
+
+
+def test_powers_within_the_cap_are_exact() -> None:
+    assert compile_expr("(-2) ** 63", SCOPE)({}) == -(2**63)
+    assert compile_expr("x ** 0", SCOPE)({"x": 0}) == 1
+    assert compile_expr("1 ** 1000000", SCOPE)({}) == 1
+    assert compile_expr("(-1) ** 1000001", SCOPE)({}) == -1
+
+
+@pytest.mark.parametrize(
+    "source",
+    ['__import__("os").system("x")', "open('f')", "eval('1')", "exec('1')", "getattr(x, 'y')", "x.__class__"],
+)
+def test_python_names_and_attributes_are_clean_errors(source: str) -> None:
+    with pytest.raises((ExprSyntaxError, ExprTypeError)):
+        compile_expr(source, SCOPE)
