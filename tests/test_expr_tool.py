@@ -1,0 +1,106 @@
+"""`davinci expr`: evaluate against a JSON context; value on the last line; exit 1 with the error."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from davinci.engine.expr.tool import run_expr
+
+CONTEXT = {
+    "team": {"name": "red", "tokens": 3, "score": 2},
+    "teams": [{"name": "red", "score": 2}, {"name": "blue", "score": 4}],
+    "hand": [
+        {"symbols": ["skull", "eye"], "number": 3},
+        {"symbols": ["eye"], "number": 5},
+        {"symbols": ["skull"], "number": 1},
+    ],
+    "row": [1, 4, 9],
+    "pile": [],
+    "bid": None,
+}
+
+
+@pytest.fixture()
+def context(tmp_path: Path) -> str:
+    path = tmp_path / "ctx.json"
+    path.write_text(json.dumps(CONTEXT), encoding="utf-8")
+    return str(path)
+
+
+def _run(expression: str, context_path: str | None) -> tuple[int, list[str]]:
+    out = io.StringIO()
+    code = run_expr(expression, context_path, out)
+    return code, out.getvalue().splitlines()
+
+
+@pytest.mark.parametrize(
+    ("expression", "type_", "value"),
+    [
+        ('count(hand where "skull" in symbols) >= 2 and team.score < 3', "bool", True),
+        ("max(hand select number)", "int", 5),
+        ("teams where score > 2 select name", "list[str]", ["blue"]),
+        ("first(hand)", "hand", {"symbols": ["skull", "eye"], "number": 3}),
+        ("row + pile", "list[int]", [1, 4, 9]),
+        ("coalesce(bid, 0)", "int", 0),
+        ('"ink" + "well"', "str", "inkwell"),
+    ],
+)
+def test_prints_type_then_json_value_on_last_line(
+    context: str, expression: str, type_: str, value: object
+) -> None:
+    code, lines = _run(expression, context)
+    assert code == 0
+    assert lines[-2] == f"type: {type_}"
+    assert json.loads(lines[-1]) == value
+
+
+def test_works_without_a_context() -> None:
+    code, lines = _run("2 ** 10 - 24", None)
+    assert (code, lines[-1]) == (0, "1000")
+
+
+@pytest.mark.parametrize(
+    ("expression", "fragment"),
+    [
+        ("team.scroe", "<expr>:1:6: DV041 team has no field 'scroe'; did you mean 'score'?"),
+        ("team.score >", "DV040 missing operand after '>'"),
+        ("max(pile)", "DV042 max() of an empty list"),
+        ('open("x")', "DV041 unknown function 'open'"),
+    ],
+)
+def test_errors_print_with_caret_and_exit_1(context: str, expression: str, fragment: str) -> None:
+    code, lines = _run(expression, context)
+    assert code == 1
+    assert fragment in lines[0]
+    assert lines[-1].strip() == "^"
+
+
+def test_missing_context_file_is_a_usage_error(tmp_path: Path) -> None:
+    code, lines = _run("1", str(tmp_path / "absent.json"))
+    assert code == 1 and "DV080" in lines[0] and "cannot read the context file" in lines[0]
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [
+        ("{", "not valid JSON"),
+        ("[1, 2]", "must hold a JSON object"),
+        ('{"x": 1.5}', "numbers must be whole"),
+        ('{"x": 99999999999999999999999}', "integer is too large"),
+    ],
+)
+def test_bad_context_is_a_usage_error(tmp_path: Path, text: str, fragment: str) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(text, encoding="utf-8")
+    code, lines = _run("1", str(path))
+    assert code == 1 and fragment in lines[0]
+
+
+def test_objects_in_a_list_get_the_union_of_their_fields(tmp_path: Path) -> None:
+    path = tmp_path / "ctx.json"
+    path.write_text(json.dumps({"cards": [{"a": 1}, {"b": "x"}]}), encoding="utf-8")
+    code, lines = _run("cards select a", str(path))
+    assert code == 0 and json.loads(lines[-1]) == [1, None]
