@@ -692,10 +692,16 @@ def _syntax_error(e: yaml.YAMLError, text: str, path: str) -> YamlError:
     if isinstance(e, yaml.MarkedYAMLError):
         mark = e.problem_mark or e.context_mark
         problem = (e.problem or "invalid YAML").strip()
+        if "end of stream" in problem and e.context_mark is not None:
+            # An unclosed quote or bracket is only noticed at the end of the file; the place
+            # to fix is where it was opened.
+            mark = e.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
         at_tab = mark is not None and 0 <= mark.index < len(text) and text[mark.index] == "\t"
         if at_tab or "'\\t'" in problem or "tab character" in problem:
             return _err(TAB, "tab character where YAML allows only spaces (indent with spaces)", path, line, col)
+        if "nesting depth" in problem:  # libyaml's own flow-level limit, met while scanning ahead
+            return _err(TOO_DEEP, "nesting is too deep", path, line, col)
         message = problem
         if e.context:
             cm = e.context_mark
