@@ -53,13 +53,27 @@ class Choose(Instr):
         base = state.locals
         from davinci.engine.values import Env
 
+        env = Env(state, base)
         for oi, opt in enumerate(self.options):
-            if opt.available is not None and not opt.available(Env(state, base)):
+            if opt.available is not None and not opt.available(env):
                 continue
             if not opt.names:
                 out.append((Action(opt.verb), (oi, ())))
                 continue
-            self._expand(state, oi, opt, 0, dict(base), [], [], out)
+            # Argument lists that do not use earlier arguments are computed once, not per combination.
+            pre: list[list[tuple[Any, str]] | None] = []
+            for d, fn in enumerate(opt.lists):
+                names = getattr(fn, "names", None)
+                if names is not None and not (set(names) & set(opt.names[:d])):
+                    pre.append([(encode(item), _label(item)) for item in fn(env)])
+                else:
+                    pre.append(None)
+            if opt.when is None and all(p is not None for p in pre):
+                verb = opt.verb
+                for combo in itertools.product(*pre):  # type: ignore[arg-type]
+                    out.append((Action(verb, tuple(c[1] for c in combo)), (oi, tuple(c[0] for c in combo))))
+                continue
+            self._expand(state, oi, opt, 0, dict(base), [], [], out, pre)
         return out
 
     def _expand(
@@ -72,21 +86,22 @@ class Choose(Instr):
         labels: list[str],
         values: list[Any],
         out: list[tuple[Action, Any]],
+        pre: list[list[tuple[Any, str]] | None],
     ) -> None:
         from davinci.engine.values import Env
 
-        items = opt.lists[depth](Env(state, loc))
+        items = pre[depth]
+        if items is None:
+            items = [(encode(item), _label(item)) for item in opt.lists[depth](Env(state, loc))]
         name = opt.names[depth]
         last = depth == len(opt.names) - 1
-        for item in items:
-            enc = encode(item)
+        for enc, lab in items:
             loc[name] = enc
-            lab = item.label() if hasattr(item, "label") else _text(item)
             if last:
                 if opt.when is None or opt.when(Env(state, loc)):
                     out.append((Action(opt.verb, (*labels, lab)), (oi, (*values, enc))))
             else:
-                self._expand(state, oi, opt, depth + 1, loc, [*labels, lab], [*values, enc], out)
+                self._expand(state, oi, opt, depth + 1, loc, [*labels, lab], [*values, enc], out, pre)
         loc.pop(name, None)
 
     def resume(self, state: State, binding: Any, action: Action) -> None:
@@ -95,6 +110,10 @@ class Choose(Instr):
         for name, v in zip(opt.names, values):
             state.locals[name] = v
         state.stack[-1][1] = opt.start
+
+
+def _label(item: Any) -> str:
+    return item.label() if hasattr(item, "label") else _text(item)
 
 
 def _text(v: Any) -> str:
