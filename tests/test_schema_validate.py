@@ -1,0 +1,188 @@
+"""Schema validation: every error found, located at the right key or value, in plain words."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+import referencing.exceptions
+
+from davinci.engine import schema as schema_mod
+from davinci.engine.errors import SchemaError
+from davinci.engine.schema import schema_names, schema_text, validate, validator_for, write_schemas
+from davinci.engine.yamlload import load_yaml_text
+
+DECK_HEAD = "kind: deck\nid: tiny\nname: Tiny\ncategory: codex\ncards:\n"
+
+
+def problems(text: str, kind: str = "deck") -> list[tuple[str, int, int, str]]:
+    doc = load_yaml_text(text, "f.yaml")
+    return [(e.code, e.location.line, e.location.col, e.message)  # type: ignore[union-attr]
+            for e in validate(doc, kind)]
+
+
+def test_valid_deck_has_no_errors() -> None:
+    text = DECK_HEAD + "  - {id: tiny-001, difficulty: 1, clue: Wax and wick., answer: candle, letters: 6}\n"
+    assert problems(text) == []
+
+
+def test_unknown_key_points_at_the_key_and_suggests() -> None:
+    text = DECK_HEAD + "  - id: tiny-001\n    dificulty: 2\n    clue: x\n    answer: y\n"
+    missing, unknown = problems(text)
+    assert missing == ("DV013", 6, 5, "missing required key 'difficulty' in item 1 of 'cards'")
+    assert unknown == ("DV011", 7, 5, "unknown key 'dificulty' (did you mean 'difficulty'?)")
+
+
+def test_bad_enum_message() -> None:
+    text = DECK_HEAD + "  - {id: tiny-001, difficulty: 7, clue: x, answer: y}\n"
+    [(code, _, _, msg)] = problems(text)
+    assert code == "DV014"
+    assert msg == "'difficulty' must be one of 1, 2, 3, got 7"
+
+
+def test_wrong_type_is_reported_once() -> None:
+    text = DECK_HEAD + "  - {id: tiny-001, difficulty: two, clue: x, answer: y}\n"
+    assert [p[0] for p in problems(text)] == ["DV012"]  # not also "not one of 1, 2, 3"
+
+
+def test_missing_required_points_at_the_object() -> None:
+    text = DECK_HEAD + "  - id: tiny-001\n    difficulty: 1\n    clue: x\n"
+    [(code, line, col, msg)] = problems(text)
+    assert (code, line, col) == ("DV013", 6, 5)
+    assert "'answer'" in msg
+
+
+def test_clue_or_anagram_alternative_is_named_plainly() -> None:
+    text = DECK_HEAD + "  - {id: tiny-001, difficulty: 1, answer: y}\n"
+    [(code, _, _, msg)] = problems(text)
+    assert code == "DV013"
+    assert msg == "item 1 of 'cards' needs 'clue', or 'anagram' with 'hint' and 'lengths'"
+
+
+def test_every_error_is_reported_and_sorted() -> None:
+    text = (
+        "kind: deck\nid: Bad Id\nname: Tiny\ncategory: codex\nextra: 1\ncards:\n"
+        "  - {id: a, difficulty: 9, clue: x, answer: y, lengths: '4,5'}\n"
+        "  - {id: b, difficulty: 1, clue: x, answer: y, alternates: [z, z]}\n"
+    )
+    found = problems(text)
+    assert [p[0] for p in found] == ["DV015", "DV011", "DV014", "DV015", "DV016"]
+    assert [p[1] for p in found] == sorted(p[1] for p in found)
+
+
+def test_numeric_answers_are_allowed() -> None:
+    text = DECK_HEAD + "  - {id: tiny-001, difficulty: 1, clue: Legs on a spider?, answer: 8, alternates: [eight]}\n"
+    assert problems(text) == []
+
+
+def test_root_must_be_a_mapping() -> None:
+    assert problems("- 1\n") == [("DV012", 1, 1, "the document must be a mapping, got a list")]
+    assert problems("") == [("DV012", 1, 1, "the document must be a mapping, got empty")]
+
+
+def test_overlay_refers_to_deck_card_schema() -> None:
+    text = ("kind: deck-overlay\nid: more\nextends: codex\ncards:\n"
+            "  - {id: more-001, difficulty: 1, clue: x, answer: y, colour: red}\n")
+    [(code, _, _, msg)] = problems(text, "deck-overlay")
+    assert code == "DV011" and "'colour'" in msg
+
+
+def test_pack_paths_must_stay_relative() -> None:
+    text = "kind: pack\nid: p\nname: P\nversion: '1.0'\ndecks: [ok.yaml, ../up.yaml, /abs.yaml, a/../../b.yaml]\n"
+    assert [p[0] for p in problems(text, "pack")] == ["DV015", "DV015", "DV015"]
+
+
+def test_unknown_schema_name_is_a_clean_error() -> None:
+    with pytest.raises(SchemaError):
+        validate(load_yaml_text("a: 1\n"), "no-such-kind")
+
+
+# ---- the schema files themselves ------------------------------------------------------------
+
+MINE = ["common", "pack", "deck", "deck-overlay"]
+
+
+@pytest.mark.parametrize("name", schema_names())
+def test_schema_is_valid_draft_2020_12_with_id(name: str) -> None:
+    schema = json.loads(schema_text(name))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    assert schema["$id"] == f"https://davinci.dev/schemas/{name}.schema.json"
+    validator_for(name)  # every $ref resolves locally
+
+
+def _properties(node: Any, where: str = "") -> list[tuple[str, Any]]:
+    found = []
+    if isinstance(node, dict):
+        for key, sub in (node.get("properties") or {}).items():
+            found.append((f"{where}/{key}", sub))
+        for key, value in node.items():
+            if key != "properties":
+                found.extend(_properties(value, f"{where}/{key}"))
+        for key, value in (node.get("properties") or {}).items():
+            found.extend(_properties(value, f"{where}/{key}"))
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            found.extend(_properties(value, f"{where}/{i}"))
+    return found
+
+
+@pytest.mark.parametrize("name", MINE)
+def test_every_property_has_a_description(name: str) -> None:
+    schema = json.loads(schema_text(name))
+    missing = [path for path, sub in _properties(schema) if "description" not in sub]
+    assert missing == []
+    for key, sub in schema.get("$defs", {}).items():
+        assert "description" in sub, key
+
+
+@pytest.mark.parametrize("name", ["pack", "deck", "deck-overlay"])
+def test_objects_reject_unknown_keys(name: str) -> None:
+    schema = json.loads(schema_text(name))
+    assert schema["additionalProperties"] is False
+
+
+def test_remote_refs_are_never_fetched() -> None:
+    remote = {"$schema": "https://json-schema.org/draft/2020-12/schema",
+              "$ref": "https://example.com/evil.schema.json"}
+    validator = jsonschema.Draft202012Validator(remote, registry=schema_mod._registry())
+    with pytest.raises(referencing.exceptions.Unresolvable):
+        list(validator.iter_errors({}))
+
+
+def test_write_schemas(tmp_path: Path) -> None:
+    written = write_schemas(tmp_path / "out")
+    assert sorted(p.name for p in written) == sorted(f"{n}.schema.json" for n in schema_names())
+    assert (tmp_path / "out" / "deck.schema.json").read_text() == schema_text("deck")
+
+
+# ---- the fast path for long lists agrees with jsonschema --------------------------------------
+
+@pytest.mark.parametrize(
+    "card",
+    [
+        {"id": "a-1", "difficulty": 1, "clue": "x", "answer": "y"},
+        {"id": "a-1", "difficulty": True, "clue": "x", "answer": "y"},
+        {"id": "a-1", "difficulty": 1.0, "clue": "x", "answer": "y"},
+        {"id": "a-1", "difficulty": 1, "clue": "", "answer": "y"},
+        {"id": "a-1", "difficulty": 1, "anagram": "x", "hint": "h", "lengths": "(1)", "answer": "y"},
+        {"id": "a-1", "difficulty": 1, "anagram": "x", "answer": "y"},
+        {"id": "a-1", "difficulty": 1, "clue": "x", "answer": -1},
+        {"id": "a-1", "difficulty": 1, "clue": "x", "answer": "y", "alternates": [1, True]},
+        {"id": "a-1", "difficulty": 1, "clue": "x", "answer": "y", "alternates": ["z", "z"]},
+        {"id": "A 1", "difficulty": 1, "clue": "x", "answer": "y"},
+        {"id": "a-1", "difficulty": 1, "clue": "x", "answer": "y", "letters": 0},
+        {"id": "a-1", "difficulty": 1, "clue": "x", "answer": None},
+        ["not", "a", "card"],
+    ],
+)
+def test_fast_check_never_accepts_what_jsonschema_rejects(card: Any) -> None:
+    card_schema = schema_mod._contents()["https://davinci.dev/schemas/deck.schema.json"]["$defs"]["card"]
+    check = schema_mod._fast_checker(card_schema)
+    assert check is not None
+    plain = jsonschema.Draft202012Validator(card_schema, registry=schema_mod._registry())
+    truth = plain.evolve(schema={"$ref": "https://davinci.dev/schemas/deck.schema.json#/$defs/card"})
+    assert check(card) == truth.is_valid(card)
