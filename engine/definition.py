@@ -13,9 +13,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from davinci.engine.errors import DavinciError, DefinitionError, SourceLocation
-from davinci.engine.expr import compile_expr
-from davinci.engine.expr.types import ANY, BOOL, INT, NONE, STR, ListType, RecordType, Type
+from davinci.engine.errors import DavinciError, SourceLocation
+from davinci.engine.expr.types import ANY, BOOL, INT, NONE, STR, ListType, Type
 
 Path = tuple[str | int, ...]
 

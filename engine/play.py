@@ -157,7 +157,8 @@ class Session:
         if mod is not None and hasattr(mod, "render"):
             try:
                 kwargs: dict[str, Any] = {}
-                if self.hints and "hints" in getattr(mod.render, "__code__", type("", (), {"co_varnames": ()})).co_varnames:
+                code = getattr(mod.render, "__code__", None)
+                if self.hints and code is not None and "hints" in code.co_varnames:
                     kwargs["hints"] = True
                 self.console.print(mod.render(view, seat, **kwargs))
                 return

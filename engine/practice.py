@@ -13,13 +13,14 @@ import secrets
 import time
 from collections.abc import Callable, Mapping, Sequence
 
+from rich.console import Console
+from rich.panel import Panel
+from rich.text import Text
+
 from davinci.engine.answers import answer_matches
 from davinci.engine.decks import Card, Deck, draw_practice_card, find_deck
 from davinci.engine.errors import UsageError
 from davinci.engine.rng import Rng
-from rich.console import Console
-from rich.panel import Panel
-from rich.text import Text
 
 __all__ = ["run_practice", "DEFAULT_TIME_LIMIT", "EXIT_INTERRUPTED"]
 

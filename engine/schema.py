@@ -23,11 +23,12 @@ from typing import Any
 import jsonschema
 import referencing
 import referencing.exceptions
+from jsonschema.exceptions import ValidationError, best_match
+from referencing.jsonschema import DRAFT202012
+
 from davinci.engine.errors import SchemaError, SourceLocation
 from davinci.engine.lint.registry import Rule, register
 from davinci.engine.yamlload import Doc
-from jsonschema.exceptions import ValidationError, best_match
-from referencing.jsonschema import DRAFT202012
 
 SCHEMA_BASE = "https://davinci.dev/schemas/"
 _SUFFIX = ".schema.json"

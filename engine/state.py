@@ -437,7 +437,7 @@ class State:
         if p is not None and not self.terminal:
             if p["type"] == "choose":
                 instr = self.game.programs[p["at"][0]].code[p["at"][1]]
-                out[int(p["seat"])] = instr.enumerate(self)  # type: ignore[attr-defined]
+                out[int(p["seat"])] = instr.enumerate(self)
             elif p["type"] == "overflow":
                 opts = []
                 for pid in self.zones[p["zone"]]:
@@ -506,7 +506,7 @@ class State:
         if p["type"] == "choose":
             self.pending = None
             instr = self.game.programs[p["at"][0]].code[p["at"][1]]
-            instr.resume(self, binding, action)  # type: ignore[attr-defined]
+            instr.resume(self, binding, action)
             self.log(f"{self.seat_names[seat]}: {action}")
         elif p["type"] == "overflow":
             self.pending = None
@@ -524,7 +524,7 @@ class State:
             self.pending = {**p, "queue": queue} if queue else None
         else:
             instr = self.game.programs[p["at"][0]].code[p["at"][1]]
-            instr.answer(self, seat, action, binding)  # type: ignore[attr-defined]
+            instr.answer(self, seat, action, binding)
         self._legal = None
         self._advance()
 

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+
 from davinci.engine.errors import PackError, SourceLocation, UsageError, YamlError
 from davinci.engine.lint.registry import Rule, register
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from davinci.engine.answers import answer_matches, edit_distance, letters_only, normalise, number_value
 
 

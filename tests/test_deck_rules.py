@@ -10,6 +10,7 @@ import textwrap
 from collections.abc import Mapping
 
 import pytest
+
 from davinci.engine.lint import deck_rules
 from davinci.engine.lint.context import LintContext, Project
 from davinci.engine.lint.registry import Problem, get_rule

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+
 from davinci.engine.errors import EvalError, ExprSyntaxError, ExprTypeError, SourceLocation
 from davinci.engine.expr import BOOL, INT, STR, ListType, RecordType, compile_expr
 

@@ -6,6 +6,7 @@ import time
 from collections.abc import Callable
 
 import pytest
+
 from davinci.engine.errors import EvalError, ExprSyntaxError, ExprTypeError
 from davinci.engine.expr import INT, MAX_SOURCE_CHARS, ListType, compile_expr
 

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from davinci.engine.errors import DavinciError
 from davinci.engine.expr import BOOL, INT, STR, ListType, RecordType, compile_expr, parse, to_source
 from davinci.engine.expr.parser import (
@@ -25,8 +28,6 @@ from davinci.engine.expr.parser import (
     Unary,
     Where,
 )
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 SETTINGS = settings(max_examples=120, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+
 from davinci.engine.expr.tool import run_expr
 
 CONTEXT = {

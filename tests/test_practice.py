@@ -8,12 +8,13 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from rich.console import Console
+
 from davinci.engine.decks import Card, Deck, draw_practice_card, load_decks
 from davinci.engine.errors import DavinciError, RefError, SchemaError, UsageError
 from davinci.engine.packs import load_pack
 from davinci.engine.practice import EXIT_INTERRUPTED, run_practice
 from davinci.engine.rng import Rng
-from rich.console import Console
 
 RIDDLE = Card(id="num-1", deck="numbers", difficulty=1, answer=8, clue="Legs on a spider?")
 COUPLET = Card(

@@ -8,7 +8,7 @@ failing examples); `davinci rule CODE` prints it and docs/lint-rules.md is gener
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from davinci.engine.errors import SourceLocation

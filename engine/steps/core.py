@@ -116,6 +116,16 @@ def _shuffle(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[st
 
 class Draw(Instr):
     __slots__ = ("src", "src_owner", "dst", "dst_owner", "count", "face_up", "var", "where", "random", "count_is_one")
+    src: str
+    src_owner: Any
+    dst: str
+    dst_owner: Any
+    count: Any
+    face_up: Any
+    var: str | None
+    where: Any
+    random: bool
+    count_is_one: bool
 
     def __init__(self, path: Path, **kw: Any) -> None:
         super().__init__(path)
@@ -185,7 +195,7 @@ def _draw(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, 
         where=where,
         random=bool(rnd),
     )
-    d.count_is_one = count is None  # type: ignore[attr-defined]
+    d.count_is_one = count is None
     fc.emit(d)
 
 
@@ -194,6 +204,14 @@ def _draw(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, 
 
 class Move(Instr):
     __slots__ = ("piece", "dst", "owner", "cell", "space", "index", "face_up", "bottom")
+    piece: Any
+    dst: str
+    owner: Any
+    cell: Any
+    space: Any
+    index: Any
+    face_up: Any
+    bottom: bool
 
     def __init__(self, path: Path, **kw: Any) -> None:
         super().__init__(path)
@@ -518,14 +536,17 @@ def _log(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, T
 
         base_locate = fc.b.loc.scalar(tp)
         off = m.start(1)
-        parts.append(
-            compile_expr(
-                m.group(1), scope, functions=fc.b.functions, locate=lambda o, off=off, bl=base_locate: bl(off + o)
-            )
-        )
+        parts.append(compile_expr(m.group(1), scope, functions=fc.b.functions, locate=_shifted(base_locate, off)))
         pos = m.end()
     parts.append(str(text)[pos:])
     fc.emit(Log(path, parts, to))
+
+
+def _shifted(locate: Any, off: int) -> Any:
+    def inner(o: int) -> Any:
+        return locate(off + o)
+
+    return inner
 
 
 # ---------------------------------------------------------------- seats and the game

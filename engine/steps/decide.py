@@ -197,6 +197,15 @@ def _choose(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str
 
 class Respond(Instr):
     __slots__ = ("seats", "limit", "check", "claims", "card", "var", "prog", "pc", "prompt")
+    seats: Any
+    limit: Any
+    check: Any
+    claims: Any
+    card: Any
+    var: str
+    prog: str
+    pc: int
+    prompt: str
 
     def __init__(self, path: Path, **kw: Any) -> None:
         super().__init__(path)
