@@ -206,6 +206,22 @@ class _Compiler:
 
             return mapped
 
+        binding = self.checked.bindings.get(id(node.obj)) if isinstance(node.obj, Name) else None
+        if isinstance(binding, ScopeRef):
+            # `seat.score`: read the name and the field in one step.
+            key = binding.name
+
+            def read_named(env: Env, el: Any) -> Value:
+                value = env[key]
+                try:
+                    return value.field(name)
+                except AttributeError:
+                    raise _no_field(value, name, pos) from None
+                except EvalError as exc:
+                    raise _Fail(exc.message, pos) from None
+
+            return read_named
+
         def read(env: Env, el: Any) -> Value:
             value = obj(env, el)
             try:
@@ -246,6 +262,10 @@ class _Compiler:
         fn = self.checked.calls[id(node)]
         impl, pos, name = fn.impl, node.pos, fn.name
         args = [self.compile(a) for a in node.args]
+        if len(args) == 1 and fn.name in ("count", "len") and fn is BUILTINS.get(fn.name):
+            # The commonest call of all; its argument is known to be a list (or a str for len).
+            (a0,) = args
+            return lambda env, el: len(a0(env, el))
         if len(args) == 1:
             (a0,) = args
 
@@ -330,10 +350,20 @@ class _Compiler:
             left, right = node.operands
             lf = self.compile(left)
             const = _constant(right)
-            if const is not _NO_CONST and test is _eq:
-                return lambda env, el: lf(env, el) == const
-            if const is not _NO_CONST and test is _ne:
-                return lambda env, el: lf(env, el) != const
+            if const is not _NO_CONST:
+                # A literal on the right (the common `x.score >= 3`) is compared directly.
+                if test is _eq:
+                    return lambda env, el: lf(env, el) == const
+                if test is _ne:
+                    return lambda env, el: lf(env, el) != const
+                if test is _lt:
+                    return lambda env, el: lf(env, el) < const
+                if test is _le:
+                    return lambda env, el: lf(env, el) <= const
+                if test is _gt:
+                    return lambda env, el: lf(env, el) > const
+                if test is _ge:
+                    return lambda env, el: lf(env, el) >= const
             rf = self.compile(right)
             if test is _eq:
                 return lambda env, el: lf(env, el) == rf(env, el)
@@ -369,7 +399,9 @@ class _Compiler:
             fname, const, negate = fused
 
             def where_eq(env: Env, el: Any) -> Value:
-                xs = _as_list(source(env, el), pos, "'where'")
+                xs = source(env, el)
+                if xs.__class__ is not tuple and xs.__class__ is not list:
+                    xs = _as_list(xs, pos, "'where'")
                 try:
                     if negate:
                         return tuple([x for x in xs if x.field(fname) != const])

@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from davinci.engine.errors import EvalError, ExprTypeError
 from davinci.engine.expr.types import (
@@ -247,11 +248,13 @@ def _need_items(xs: Sequence[Value], fname: str) -> None:
         raise EvalError(f"{fname}() of an empty list")
 
 
-def _count(xs: Sequence[Value], *value: Value) -> int:
-    if value:
-        target = value[0]
-        return sum(1 for x in xs if same_value(x, target))
-    return len(xs)
+_MISSING: Any = object()
+
+
+def _count(xs: Sequence[Value], value: Value = _MISSING) -> int:
+    if value is _MISSING:
+        return len(xs)
+    return sum(1 for x in xs if same_value(x, value))
 
 
 def same_value(a: Value, b: Value) -> bool:
