@@ -1,0 +1,249 @@
+"""`davinci lint` as a whole: layers, cross-file references, ordering, exit codes and formats."""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from davinci.engine.errors import RefError
+from davinci.engine.lint import registry
+from davinci.engine.lint.context import LintContext
+from davinci.engine.lint.registry import Problem, Rule
+from davinci.engine.lint.runner import lint_paths, run_lint
+
+CORPUS = Path(__file__).parent / "corpus" / "yaml"
+
+GOOD_DECK = """\
+kind: deck
+id: riddles
+name: Riddles
+category: riddle
+cards:
+  - id: riddles-001
+    difficulty: 1
+    clue: What has keys but opens no locks?
+    answer: piano
+"""
+
+OVERLAY = """\
+kind: deck-overlay
+id: riddles-more
+extends: {target}
+cards:
+  - id: riddles-more-001
+    difficulty: 2
+    clue: What has a neck but no head?
+    answer: bottle
+"""
+
+
+def write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path
+
+
+def make_pack(root: Path, decks: dict[str, str], extra: str = "") -> Path:
+    listing = "".join(f"  - {rel}\n" for rel in decks)
+    write(root / "pack.yaml", f"kind: pack\nid: {root.name}\nname: Test\nversion: '1.0'\ndecks:\n{listing}{extra}")
+    for rel, text in decks.items():
+        if text:
+            write(root / rel, text)
+    return root
+
+
+def codes(problems: list[Problem]) -> list[str]:
+    return [p.code for p in problems]
+
+
+def run(args: list[str], fmt: str = "text", strict: bool = False, packs: tuple[str, ...] = ()) -> tuple[int, str]:
+    out = io.StringIO()
+    status = run_lint(args, fmt=fmt, strict=strict, packs=packs, color=False, out=out)
+    return status, out.getvalue()
+
+
+# ---- layers and references -------------------------------------------------------------------
+
+def test_clean_pack_exits_zero(tmp_path: Path) -> None:
+    root = make_pack(tmp_path / "p", {"riddles.yaml": GOOD_DECK})
+    status, text = run([str(root)])
+    assert status == 0
+    assert text.strip().endswith("no problems in 2 files")
+
+
+def test_overlay_may_extend_a_deck_of_another_pack(tmp_path: Path) -> None:
+    base = make_pack(tmp_path / "base", {"riddles.yaml": GOOD_DECK})
+    more = make_pack(tmp_path / "more", {"more.yaml": OVERLAY.format(target="riddles")})
+    assert lint_paths([str(more)]) != []  # base pack unknown: extends an unknown deck
+    assert lint_paths([str(more)], packs=[str(base)]) == []
+    assert lint_paths([str(base), str(more)]) == []
+
+
+def test_overlay_of_unknown_deck_suggests_the_closest(tmp_path: Path) -> None:
+    more = make_pack(tmp_path / "more", {"more.yaml": OVERLAY.format(target="codx")})
+    [problem] = lint_paths([str(more)])
+    assert (problem.code, problem.location.line, problem.location.col) == ("DV020", 3, 10)
+    assert "did you mean 'codex'?" in problem.message
+
+
+def test_missing_escaping_and_misfiled_entries_point_at_the_manifest(tmp_path: Path) -> None:
+    write(tmp_path / "outside.yaml", GOOD_DECK)
+    root = make_pack(
+        tmp_path / "p",
+        {"riddles.yaml": GOOD_DECK, "gone.yaml": ""},
+        extra="games:\n  - riddles.yaml\nvariants:\n  - ../outside.yaml\n",
+    )
+    (root / "link.yaml").symlink_to(tmp_path / "outside.yaml")
+    with (root / "pack.yaml").open("a") as fh:
+        fh.write("  - link.yaml\n")
+    found = [(p.code, p.location.path.split("/")[-1], p.location.line) for p in lint_paths([str(root)])]
+    assert found == [
+        ("DV022", "pack.yaml", 7),   # gone.yaml does not exist
+        ("DV017", "pack.yaml", 9),   # a deck listed under games
+        ("DV015", "pack.yaml", 11),  # '../' rejected by the schema already
+        ("DV030", "pack.yaml", 12),  # symlink out of the pack
+    ]
+
+
+def test_duplicate_ids_across_files(tmp_path: Path) -> None:
+    root = make_pack(tmp_path / "p", {"a.yaml": GOOD_DECK, "b.yaml": GOOD_DECK.replace("riddles-001", "b-001")})
+    [problem] = lint_paths([str(root)])
+    assert problem.code == "DV021"
+    assert problem.location.path.endswith("b.yaml")
+    assert "a.yaml:2:5" in problem.message
+
+
+def test_schema_failure_skips_semantic_rules(tmp_path: Path) -> None:
+    bad = write(tmp_path / "d.yaml", GOOD_DECK.replace("difficulty: 1", "difficulty: 9") + "    colour: red\n")
+    assert codes(lint_paths([str(bad)])) == ["DV014", "DV011"] or codes(lint_paths([str(bad)])) == ["DV011", "DV014"]
+
+
+def test_problems_are_sorted_by_file_line_col_code(tmp_path: Path) -> None:
+    b = write(tmp_path / "b.yaml", "a: 1\na: 2\n")
+    a = write(tmp_path / "a.yaml", GOOD_DECK.replace("id: riddles\n", "id: Riddles\n") + "    oops: 1\n")
+    found = lint_paths([str(b), str(a)])
+    keys = [(p.location.path, p.location.line, p.location.col, p.code) for p in found]
+    assert keys == sorted(keys)
+    assert [k[0].split("/")[-1] for k in keys] == ["a.yaml", "a.yaml", "b.yaml"]
+
+
+def test_pack_manifest_given_as_a_file_lints_the_pack(tmp_path: Path) -> None:
+    root = make_pack(tmp_path / "p", {"gone.yaml": ""})
+    assert codes(lint_paths([str(root / "pack.yaml")])) == ["DV022"]
+
+
+def test_folder_without_manifest_is_a_problem(tmp_path: Path) -> None:
+    assert codes(lint_paths([str(tmp_path)])) == ["DV031"]
+
+
+def test_no_paths_lints_installed_packs(tmp_path: Path) -> None:
+    extra = make_pack(tmp_path / "extra", {"gone.yaml": ""})
+    status, text = run([], packs=(str(extra),))
+    assert "DV022" in text and "gone.yaml" in text
+    assert status == 1
+
+
+# ---- rules that misbehave ---------------------------------------------------------------------
+
+def _crashing(ctx: LintContext) -> Iterator[Problem]:
+    yield from ()
+    raise ZeroDivisionError("boom")
+
+
+def _raising(ctx: LintContext) -> Iterator[Problem]:
+    yield from ()
+    raise RefError("no such thing", ctx.at(["cards", 0, "answer"]), "DV020")
+
+
+def test_rule_crash_becomes_internal_error_problem(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(registry._RULES, "DV998", Rule("DV998", "test-crash", "error", ("deck",), _crashing, "x"))
+    f = write(tmp_path / "d.yaml", GOOD_DECK)
+    [problem] = lint_paths([str(f)])
+    assert problem.code == "DV999"
+    assert "DV998" in problem.message and "test-crash" in problem.message and "ZeroDivisionError" in problem.message
+
+
+def test_rule_raising_davinci_error_is_reported_at_its_location(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(registry._RULES, "DV997", Rule("DV997", "test-raise", "error", ("deck",), _raising, "x"))
+    f = write(tmp_path / "d.yaml", GOOD_DECK)
+    [problem] = lint_paths([str(f)])
+    assert (problem.code, problem.name, problem.location.line) == ("DV020", "unknown-reference", 9)
+
+
+# ---- exit codes and formats ------------------------------------------------------------------
+
+def _warning_rule(ctx: LintContext) -> Iterator[Problem]:
+    yield Problem(ctx.at(["id"]), "DV996", "just a warning", "test-warning", "warning")
+
+
+def test_exit_codes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    good = write(tmp_path / "good.yaml", GOOD_DECK)
+    assert run([str(good)])[0] == 0
+    assert run([str(CORPUS / "duplicate-key.yaml")])[0] == 1
+    assert run([str(tmp_path / "missing.yaml")]) == (2, "davinci lint: no such file or folder: " +
+                                                     str(tmp_path / "missing.yaml") + "\n")
+    assert run([str(good)], fmt="xml")[0] == 2
+    monkeypatch.setitem(registry._RULES, "DV996",
+                        Rule("DV996", "test-warning", "warning", ("deck",), _warning_rule, "x"))
+    status, text = run([str(good)])
+    assert status == 0 and "0 errors, 1 warning in 1 file" in text
+    assert run([str(good)], strict=True)[0] == 1
+
+
+def test_text_format_plain_and_coloured() -> None:
+    status, text = run([str(CORPUS / "duplicate-key.yaml")])
+    first, summary = text.splitlines()
+    assert first.endswith("duplicate-key.yaml:5:1: DV002 duplicate key 'id' (first defined at line 2, column 1) "
+                          "[duplicate-key]")
+    assert summary == "1 error, 0 warnings in 1 file"
+    out = io.StringIO()
+    run_lint([str(CORPUS / "duplicate-key.yaml")], color=True, out=out)
+    assert "\x1b[31mDV002" in out.getvalue()
+
+
+def test_no_color_env_and_pipes_are_plain(monkeypatch: pytest.MonkeyPatch) -> None:
+    from davinci.engine.lint.formats import use_color
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    assert use_color(Tty(), None) is True
+    assert use_color(io.StringIO(), None) is False
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert use_color(Tty(), None) is False
+
+
+def test_json_format() -> None:
+    status, text = run([str(CORPUS / "schema-bad-enum.yaml")], fmt="json")
+    payload = json.loads(text)
+    [problem] = payload["problems"]
+    assert problem["code"] == "DV014" and (problem["line"], problem["col"]) == (7, 17)
+    assert problem["severity"] == "error" and problem["name"] == "bad-value"
+    assert payload["summary"] == {"errors": 1, "warnings": 0, "files": 1, "text": "1 error, 0 warnings in 1 file"}
+
+
+def test_github_format_escapes() -> None:
+    status, text = run([str(CORPUS / "schema-bad-pattern.yaml")], fmt="github")
+    line = text.splitlines()[0]
+    assert line.startswith("::error file=")
+    assert ",line=10,col=14,title=DV015 bad-format::" in line
+    assert "%2C" not in line.split("::")[-1]  # commas are only escaped in properties
+
+
+def test_sarif_format() -> None:
+    status, text = run([str(CORPUS / "schema-unknown-key.yaml")], fmt="sarif")
+    log = json.loads(text)
+    assert log["version"] == "2.1.0"
+    run_ = log["runs"][0]
+    rules = run_["tool"]["driver"]["rules"]
+    [result] = run_["results"]
+    assert rules[result["ruleIndex"]]["id"] == result["ruleId"] == "DV011"
+    region = result["locations"][0]["physicalLocation"]["region"]
+    assert (region["startLine"], region["startColumn"]) == (7, 5)
+    assert all(r["shortDescription"]["text"] for r in rules)

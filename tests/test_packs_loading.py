@@ -1,0 +1,164 @@
+"""Content packs: manifests, the built-in pack, entry points, path safety and the file cache."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import sys
+from pathlib import Path
+
+import pytest
+
+from davinci.engine import packs
+from davinci.engine.errors import PackError, RefError, SchemaError
+from davinci.engine.packs import (
+    all_packs,
+    builtin_pack,
+    clear_cache,
+    entry_point_packs,
+    load_cached,
+    load_pack,
+    read_doc,
+)
+
+DECK = """\
+kind: deck
+id: riddles
+name: Riddles
+category: riddle
+cards:
+  - {id: riddles-001, difficulty: 1, clue: What has keys but opens no locks?, answer: piano}
+"""
+
+
+def make_pack(root: Path, manifest: str, files: dict[str, str] | None = None) -> Path:
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "pack.yaml").write_text(manifest)
+    for rel, text in (files or {}).items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    return root
+
+
+MANIFEST = "kind: pack\nid: riddles\nname: Riddles\nversion: '1.0'\ndecks:\n  - decks/riddles.yaml\n"
+
+
+def test_load_pack_reads_manifest(tmp_path: Path) -> None:
+    root = make_pack(tmp_path / "p", MANIFEST, {"decks/riddles.yaml": DECK})
+    pack = load_pack(root)
+    assert (pack.id, pack.name, pack.version) == ("riddles", "Riddles", "1.0")
+    assert pack.decks == (Path("decks/riddles.yaml"),)
+    assert pack.root == root.resolve()
+    assert read_doc(pack, "decks/riddles.yaml").data["id"] == "riddles"
+    assert load_pack(root / "pack.yaml").id == "riddles"  # the manifest file works too
+
+
+def test_builtin_pack_lists_the_shipped_decks() -> None:
+    pack = builtin_pack()
+    assert pack.source == "builtin"
+    assert Path("content/codex.yaml") in pack.decks
+    assert (pack.root / "pack.yaml").is_file()
+    assert all_packs()[0].id == pack.id
+
+
+def test_manifest_schema_errors_raise(tmp_path: Path) -> None:
+    root = make_pack(tmp_path / "p", "kind: pack\nid: Bad Id\nname: x\nversion: '1'\n")
+    with pytest.raises(SchemaError):
+        load_pack(root)
+
+
+def test_folder_without_manifest(tmp_path: Path) -> None:
+    with pytest.raises(PackError) as info:
+        load_pack(tmp_path)
+    assert info.value.code == "DV031"
+
+
+def test_listed_path_escaping_is_refused_at_the_manifest_line(tmp_path: Path) -> None:
+    (tmp_path / "outside.yaml").write_text(DECK)
+    root = make_pack(tmp_path / "p", MANIFEST, {"decks/riddles.yaml": DECK})
+    (root / "decks" / "link.yaml").symlink_to(tmp_path / "outside.yaml")
+    (root / "pack.yaml").write_text(MANIFEST + "  - decks/link.yaml\n")
+    with pytest.raises(PackError) as info:
+        load_pack(root)
+    assert info.value.code == "DV030"
+    assert info.value.location is not None and (info.value.location.line, info.value.location.col) == (7, 5)
+
+
+def test_symlinked_manifest_out_of_the_folder_is_refused(tmp_path: Path) -> None:
+    elsewhere = make_pack(tmp_path / "elsewhere", MANIFEST)
+    root = tmp_path / "p"
+    root.mkdir()
+    (root / "pack.yaml").symlink_to(elsewhere / "pack.yaml")
+    with pytest.raises(PackError):
+        load_pack(root)
+
+
+def test_missing_listed_file_is_a_reference_error_at_the_manifest(tmp_path: Path) -> None:
+    pack = load_pack(make_pack(tmp_path / "p", MANIFEST))
+    with pytest.raises(RefError) as info:
+        read_doc(pack, "decks/riddles.yaml")
+    assert info.value.code == "DV022"
+    assert info.value.location is not None and info.value.location.line == 6
+
+
+def test_read_doc_refuses_unlisted_escape(tmp_path: Path) -> None:
+    (tmp_path / "secret.yaml").write_text("a: 1\n")
+    pack = load_pack(make_pack(tmp_path / "p", MANIFEST, {"decks/riddles.yaml": DECK}))
+    with pytest.raises(PackError):
+        read_doc(pack, "../secret.yaml")
+
+
+def test_cache_parses_each_file_once_and_notices_changes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    clear_cache()
+    f = tmp_path / "d.yaml"
+    f.write_text("a: 1\n")
+    calls = []
+    real = packs.load_yaml_file
+
+    def counting(*args: object, **kw: object) -> object:
+        calls.append(args)
+        return real(*args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(packs, "load_yaml_file", counting)
+    first = load_cached(f)
+    assert load_cached(f) is first
+    assert len(calls) == 1
+    f.write_text("a: 22\n")  # different size, so a different cache key even within one tick
+    assert load_cached(f).data == {"a": 22}
+    assert len(calls) == 2
+
+
+def _fake_entry_points(value: str) -> object:
+    ep = importlib.metadata.EntryPoint(name="extra", value=value, group=packs.ENTRY_POINT_GROUP)
+
+    def entry_points(group: str) -> list[importlib.metadata.EntryPoint]:
+        return [ep] if group == packs.ENTRY_POINT_GROUP else []
+
+    return entry_points
+
+
+def test_entry_point_pack_is_found_without_importing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pkg = tmp_path / "site" / "fakepkg"
+    make_pack(pkg / "content", MANIFEST.replace("id: riddles", "id: extra"), {"decks/riddles.yaml": DECK})
+    (pkg / "__init__.py").write_text("raise RuntimeError('a pack must never be imported')\n")
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
+    monkeypatch.setattr(importlib.metadata, "entry_points", _fake_entry_points("fakepkg.content"))
+    [pack] = entry_point_packs()
+    assert pack.id == "extra"
+    assert pack.source == "entry-point:extra"
+    assert "fakepkg" not in sys.modules
+    assert [p.id for p in all_packs()][1:] == ["extra"]
+
+
+def test_broken_entry_point_is_a_pack_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(importlib.metadata, "entry_points", _fake_entry_points("no_such_module_xyz"))
+    with pytest.raises(PackError):
+        entry_point_packs()
+
+
+def test_same_folder_twice_is_one_pack_but_two_ids_clash(tmp_path: Path) -> None:
+    a = make_pack(tmp_path / "a", MANIFEST, {"decks/riddles.yaml": DECK})
+    b = make_pack(tmp_path / "b", MANIFEST, {"decks/riddles.yaml": DECK})
+    assert [p.root for p in all_packs([a, a])][1:] == [a.resolve()]
+    with pytest.raises(PackError) as info:
+        all_packs([a, b])
+    assert info.value.code == "DV032"
