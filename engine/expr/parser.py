@@ -697,25 +697,42 @@ class _Tables:
                     str(arg.origin.name),
                 )
             self.rows[state] = out
+        self.chains: dict[tuple[int, int, str], int] = {}
+
+    def _follow(self, below: int, top: int, ttype: str) -> int:
+        rows = self.rows
+        while True:
+            if ttype == "$END" and top == self.end:
+                return top
+            entry = rows[top].get(ttype)
+            if entry is None or entry[0] != 2:
+                return top
+            top = rows[below][entry[3]][1]
 
     def drive(self, tokens: list[_Token], end_token: _Token) -> Any:
-        rows, end = self.rows, self.end
+        rows, end, chains = self.rows, self.end, self.chains
         states: list[int] = [self.start]
         values: list[Any] = []
         for tok in (*tokens, end_token):
             ttype = tok.type
             while True:
-                row = rows[states[-1]]
-                entry = row.get(ttype)
+                top = states[-1]
+                entry = rows[top].get(ttype)
                 if entry is None:
-                    raise _Unexpected(tok, {s for s in row if s.isupper()})
+                    raise _Unexpected(tok, {s for s in rows[top] if s.isupper()})
                 kind, arg, callback, origin = entry
                 if kind == 0:
                     states.append(arg)
                     values.append(tok)
                     break
                 if kind == 2:
-                    states.pop()
+                    # A run of single-child reductions depends only on the two top states and
+                    # the lookahead, so it is followed once and remembered.
+                    key = (states[-2], top, ttype)
+                    final = chains.get(key)
+                    if final is None:
+                        final = chains[key] = self._follow(states[-2], top, ttype)
+                    states[-1] = final
                 else:
                     if arg:
                         children = values[-arg:]
@@ -724,7 +741,7 @@ class _Tables:
                     else:
                         children = []
                     values.append(callback(children))
-                states.append(rows[states[-1]][origin][1])
+                    states.append(rows[states[-1]][origin][1])
                 if ttype == "$END" and states[-1] == end:
                     return values[-1]
         raise AssertionError("parser ended without accepting")  # pragma: no cover
