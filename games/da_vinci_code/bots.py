@@ -327,9 +327,9 @@ def row_counts(
     """
     jbit = {"black": 1, "white": 2}
     jokers = 0
-    for c, b in jbit.items():
-        if (JOKER, c) in unknown:
-            jokers |= b
+    for colour, bit in jbit.items():
+        if (JOKER, colour) in unknown:
+            jokers |= bit
     masks = [m for m in range(4) if m & ~jokers == 0]
     slots: list[tuple[str, int, frozenset[int], int]] = []  # (kind, key, allowed numbers, joker bit)
     for i, t in enumerate(row):
@@ -389,7 +389,7 @@ def row_counts(
                 for m in masks:
                     if not m & jb:
                         bm = backward[m | jb]
-                        c += sum(a * b for a, b in zip(f[m], bm))
+                        c += sum(x * y for x, y in zip(f[m], bm))
                 if c:
                     counts[JOKER] = c
             result[i] = counts
@@ -398,17 +398,17 @@ def row_counts(
             prev = {m: v[:] for m, v in backward.items()}
         else:
             for m in masks:
-                b = backward[m]
+                after = backward[m]
                 dst = prev[m]
                 if kind == "fixed":
                     for k in range(key + 1):
-                        dst[k] = b[key + 1]
+                        dst[k] = after[key + 1]
                 else:
-                    # dst[k] = sum of b[K + 1] over allowed keys K >= k
+                    # dst[k] = sum of after[K + 1] over allowed keys K >= k
                     gain = [0] * (size + 1)
                     for n in allowed:
                         kk = n * 2 + key
-                        gain[kk] += b[kk + 1]
+                        gain[kk] += after[kk + 1]
                     run = 0
                     for k in range(size - 1, -1, -1):
                         run += gain[k]

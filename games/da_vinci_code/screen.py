@@ -1,0 +1,193 @@
+"""Terminal screen for Da Vinci Code: rows as tile chips, pile, recent events, help and hints.
+
+`render(view, seat, hints=False)` draws one seat's view (rich renderables); `HELP` explains the
+commands; `hints(view)` lists each hidden opponent tile's remaining values, using the
+deducer's counting; `expand(text, view)` turns short commands such as `2.3 7` into actions.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.text import Text
+
+from davinci.games.da_vinci_code.bots import (
+    JOKER,
+    Seen,
+    Tracker,
+    candidates,
+    read_drawn,
+    read_rows,
+    value_text,
+)
+
+HELP = """\
+[bold]Da Vinci Code - commands[/bold]
+  guess row.2.3 7    guess that seat 2's third tile is a 7 (say [bold]joker[/bold] for a joker)
+  2.3 7              the same, shorter; with one opponent, [bold]3 7[/bold] is enough
+  stop               end your turn after a right guess (your drawn tile joins your row hidden)
+  reveal row.1.2     (pile empty, wrong guess) show one of your own hidden tiles; short: [bold]r 2[/bold]
+  position 3         (advanced) put your joker at place 3 of your row; short: [bold]p 3[/bold]
+  draw black         (colour choice) the colour of the tile you draw; short: [bold]b[/bold] or [bold]w[/bold]
+Tiles: b = black, w = white, ██ = a hidden number, — = joker. Places count from 1 at the left.
+In your own row, [brackets] mark tiles that lie face up: everybody knows them.
+A right guess reveals the tile and you may guess again; a wrong one shows your drawn tile.
+The last player with hidden tiles wins."""
+
+_BLACK = "bold white on grey15"
+_WHITE = "bold black on grey85"
+_CHIP = 5  # characters per tile, so place numbers line up under the tiles
+
+
+def _face(t: Seen, show: bool) -> str:
+    letter = "b" if t.colour == "black" else "w"
+    if not show or t.number is None:
+        return f"{letter}██"
+    if t.number == JOKER:
+        return f"{letter} —"
+    return f"{letter}{t.number:>2}"
+
+
+def _chips(tiles: list[Seen], own: bool) -> Text:
+    line = Text()
+    for t in tiles:
+        face = _face(t, True)
+        left, right = ("[", "]") if own and t.revealed else (" ", " ")
+        line.append(left)
+        line.append(face, style=_BLACK if t.colour == "black" else _WHITE)
+        line.append(right)
+    return line
+
+
+def _places(n: int) -> Text:
+    return Text("".join(f"{i:^{_CHIP}}" for i in range(1, n + 1)), style="dim")
+
+
+def _seat_name(view: dict[str, Any], index: int) -> str:
+    return str(view["seats"][index - 1]["name"])
+
+
+def recent_events(view: dict[str, Any], limit: int = 8) -> list[str]:
+    """The last log lines worth showing (the engine's echo of each guess is left out: the outcome line says it)."""
+    names = [str(s["name"]) for s in view["seats"]]
+    out = []
+    for line in view.get("events", ()):
+        if any(line.startswith(f"{n}: guess ") for n in names):
+            continue
+        out.append(line)
+    return out[-limit:]
+
+
+def hints(view: dict[str, Any]) -> dict[str, list[str]]:
+    """Each hidden opponent tile's possible values, from what this view shows (ref -> values)."""
+    excl = Tracker().update(view)
+    return {c.ref: [value_text(v) for v in c.values()] for c in candidates(view, excl)}
+
+
+def render(view: dict[str, Any], seat: int | None = None, hints: bool = False) -> RenderableType:
+    """The screen for one seat's view (seat: 0-based, as the front end passes it; the view says too)."""
+    me = view.get("seat")
+    rows = read_rows(view)
+    parts: list[RenderableType] = []
+    head = Text()
+    head.append("Da Vinci Code", style="bold")
+    if view.get("variant"):
+        head.append(f" ({view['variant']})")
+    head.append(f" - turn {view['turn']}, {_seat_name(view, int(view['current']))} to play")
+    pile = view.get("zones", {}).get("pile", {})
+    head.append(f" - pile: {pile.get('count', 0)} tile{'s' if pile.get('count', 0) != 1 else ''}")
+    parts.append(head)
+    hint_table = _hints_for(view) if hints else {}
+    order = [me] if me else []
+    order += [s for s in rows if s != me]
+    for s in order:
+        info = view["seats"][s - 1]
+        title = Text()
+        who = f"{info['name']} (seat {s})"
+        if s == me:
+            title.append(f"Your row - {who}", style="bold")
+        else:
+            title.append(who, style="bold")
+        hidden = sum(1 for t in rows[s] if not t.revealed)
+        title.append(f"  {hidden} hidden" if info["active"] else "  out", style="dim" if info["active"] else "red")
+        parts.append(Text(""))
+        parts.append(title)
+        parts.append(_chips(rows[s], own=s == me))
+        parts.append(_places(len(rows[s])))
+        if s == me:
+            drawn = read_drawn(view, s)
+            if drawn:
+                d = Text("Drawn: ")
+                d.append_text(_chips(drawn, own=False))
+                parts.append(d)
+        elif hint_table:
+            for t in rows[s]:
+                if t.ref in hint_table:
+                    place = t.ref.rsplit(".", 1)[1]
+                    parts.append(Text(f"   {place}: {' '.join(hint_table[t.ref]) or '-'}", style="cyan"))
+    events = recent_events(view)
+    if events:
+        parts.append(Text(""))
+        parts.append(Text("Recent:", style="bold"))
+        for e in events:
+            parts.append(Text(f"  {e}", style="dim"))
+    what = _prompt(view)
+    if what:
+        parts.append(Text(""))
+        parts.append(Text(what, style="yellow"))
+    if "result" in view:
+        winners = [_seat_name(view, w + 1) for w in view["result"].get("winners", ())]
+        parts.append(Text(f"Game over - winner: {', '.join(winners) or 'nobody'}", style="bold green"))
+    return Group(*parts)
+
+
+def _hints_for(view: dict[str, Any]) -> dict[str, list[str]]:
+    try:
+        return hints(view)
+    except (KeyError, ValueError, TypeError):  # hints are a help, never a reason to lose the screen
+        return {}
+
+
+def _prompt(view: dict[str, Any]) -> str:
+    legal = view.get("legal") or []
+    verbs = {a.split()[0] for a in legal}
+    if "position" in verbs:
+        return f"Place your joker: position 1-{len(legal)} (1 = leftmost); it never moves afterwards."
+    if "reveal" in verbs:
+        return "Wrong, and the pile is empty: reveal one of your own hidden tiles (r PLACE)."
+    if "draw" in verbs:
+        return "Choose the colour of the tile you draw: b or w."
+    if "guess" in verbs:
+        more = " or stop" if "stop" in verbs else ""
+        return f"Guess a hidden tile: SEAT.PLACE VALUE (e.g. 2.3 7){more}. ? for help."
+    return ""
+
+
+def expand(text: str, view: dict[str, Any]) -> str | None:
+    """A short command in full (`2.3 7` -> `guess row.2.3 7`); None if `text` is not a short form."""
+    t = " ".join(text.strip().lower().split())
+    me = view.get("seat")
+    opponents = [int(s["index"]) for s in view["seats"] if s["index"] != me and s["active"]]
+    m = re.fullmatch(r"(?:g(?:uess)?\s+)?(?:row\.)?(\d+)[.\s](\d+)\s+(\d+|j|joker)", t)
+    if m:
+        value = "joker" if m.group(3) in ("j", "joker") else m.group(3)
+        return f"guess row.{m.group(1)}.{m.group(2)} {value}"
+    m = re.fullmatch(r"(?:g(?:uess)?\s+)?(\d+)\s+(\d+|j|joker)", t)
+    if m and len(opponents) == 1:
+        value = "joker" if m.group(2) in ("j", "joker") else m.group(2)
+        return f"guess row.{opponents[0]}.{m.group(1)} {value}"
+    if t in ("s", "stop"):
+        return "stop"
+    m = re.fullmatch(r"r(?:eveal)?\s+(\d+)", t)
+    if m and me:
+        return f"reveal row.{me}.{m.group(1)}"
+    m = re.fullmatch(r"p(?:os(?:ition)?)?\s+(\d+)", t)
+    if m:
+        return f"position {m.group(1)}"
+    if t in ("b", "black", "draw b"):
+        return "draw black"
+    if t in ("w", "white", "draw w"):
+        return "draw white"
+    return None
