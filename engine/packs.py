@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib.metadata
 import importlib.util
 import os
+import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
@@ -272,8 +273,19 @@ def _folder_of_module(name: str) -> Path:
 
 def entry_point_targets() -> list[tuple[str, str]]:
     """(entry point name, module name) for every `davinci.packs` entry point, sorted by name."""
-    found = importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)
-    return sorted((ep.name, ep.value.split(":")[0].strip()) for ep in found)
+    # Scanning installed distributions costs tens of milliseconds; the answer only changes when
+    # the import path (or, in tests, the entry_points function itself) changes.
+    key = (id(importlib.metadata.entry_points), tuple(sys.path))
+    cached = _EP_CACHE.get(key)
+    if cached is None:
+        found = importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)
+        cached = sorted((ep.name, ep.value.split(":")[0].strip()) for ep in found)
+        _EP_CACHE.clear()
+        _EP_CACHE[key] = cached
+    return list(cached)
+
+
+_EP_CACHE: dict[tuple[int, tuple[str, ...]], list[tuple[str, str]]] = {}
 
 
 def entry_point_folder(name: str, module: str) -> Path:
