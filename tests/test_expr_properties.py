@@ -6,6 +6,7 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from lark import Token
 
 from davinci.engine.errors import DavinciError
 from davinci.engine.expr import BOOL, INT, STR, ListType, RecordType, compile_expr, parse, to_source
@@ -27,6 +28,8 @@ from davinci.engine.expr.parser import (
     StrLit,
     Unary,
     Where,
+    _lark,
+    _scan,
 )
 
 SETTINGS = settings(max_examples=120, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
@@ -177,3 +180,12 @@ def test_arbitrary_text_never_escapes_as_a_python_error(text: str) -> None:
             compiled(env)
         except DavinciError:
             pass
+
+
+@SETTINGS
+@given(trees)
+def test_fast_driver_builds_the_same_tree_as_larks_own_parser(tree: Node) -> None:
+    # parse() runs Lark's LALR table through a tighter loop; Lark's driver must agree with it.
+    text = to_source(tree)
+    tokens = [Token(t.type, t.value, t.start_pos, 1, t.start_pos + 1) for t in _scan(text, None)]
+    assert _lark().parse(tokens) == parse(text)
