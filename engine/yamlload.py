@@ -724,6 +724,7 @@ def _build(text: str, path: str, max_depth: int) -> tuple[Any, Any]:
     sequence_end = yaml.SequenceEndEvent
     keywords = _KEYWORDS
     resolve = resolve_plain
+    numeric_start = "0123456789+-."
     no_key = _NO_KEY
 
     def fail(code: str, message: str, mark: Any) -> YamlError:
@@ -758,8 +759,10 @@ def _build(text: str, path: str, max_depth: int) -> tuple[Any, Any]:
                     value = raw
                 elif raw in keywords:
                     value = keywords[raw]
-                else:
+                elif raw[0] in numeric_start:
                     value = resolve(raw)
+                else:
+                    value = raw  # most plain scalars are words: skip the number checks
                 index = m.index
                 if not stack:
                     root, root_rec = value, index
