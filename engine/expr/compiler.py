@@ -264,6 +264,8 @@ class _Compiler:
         args = [self.compile(a) for a in node.args]
         if len(args) == 1 and fn.name in ("count", "len") and fn is BUILTINS.get(fn.name):
             # The commonest call of all; its argument is known to be a list (or a str for len).
+            if isinstance(node.args[0], Where):
+                return self.where(node.args[0], counting=True)
             (a0,) = args
             return lambda env, el: len(a0(env, el))
         if len(args) == 1:
@@ -392,11 +394,33 @@ class _Compiler:
 
     # ----------------------------------------------------------------- queries
 
-    def where(self, node: Where) -> Fn:
+    def where(self, node: Where, counting: bool = False) -> Fn:
         source, pos = self.compile(node.source), node.pos
         fused = self._field_test(node.cond)
         if fused is not None:
             fname, const, negate = fused
+            key = self._scope_key(node.source)
+            # `count(hand where symbol == "skull")` is the commonest query of all: read the list
+            # straight from the environment, test the field in the comprehension, and when only
+            # the count is wanted, build no tuple.
+            if key is not None and not negate:
+
+                def where_eq_named(env: Env, el: Any) -> Value:
+                    xs = env[key]
+                    if xs.__class__ is not tuple and xs.__class__ is not list:
+                        xs = _as_list(xs, pos, "'where'")
+                    try:
+                        if counting:
+                            return len([x for x in xs if x.field(fname) == const])
+                        return tuple([x for x in xs if x.field(fname) == const])
+                    except AttributeError:
+                        raise _Fail(
+                            f"cannot read field '{fname}' of an element that is not a record", pos
+                        ) from None
+                    except EvalError as exc:
+                        raise _Fail(exc.message, pos) from None
+
+                return where_eq_named
 
             def where_eq(env: Env, el: Any) -> Value:
                 xs = source(env, el)
@@ -404,20 +428,30 @@ class _Compiler:
                     xs = _as_list(xs, pos, "'where'")
                 try:
                     if negate:
-                        return tuple([x for x in xs if x.field(fname) != const])
-                    return tuple([x for x in xs if x.field(fname) == const])
+                        out = [x for x in xs if x.field(fname) != const]
+                    else:
+                        out = [x for x in xs if x.field(fname) == const]
                 except AttributeError:
                     raise _Fail(
                         f"cannot read field '{fname}' of an element that is not a record", pos
                     ) from None
                 except EvalError as exc:
                     raise _Fail(exc.message, pos) from None
+                return len(out) if counting else tuple(out)
 
             return where_eq
         cond = self.compile(node.cond)
+        if counting:
+            return lambda env, el: len(
+                [x for x in _as_list(source(env, el), pos, "'where'") if cond(env, (x, el))]
+            )
         return lambda env, el: tuple(
             [x for x in _as_list(source(env, el), pos, "'where'") if cond(env, (x, el))]
         )
+
+    def _scope_key(self, node: Node) -> str | None:
+        binding = self.checked.bindings.get(id(node)) if isinstance(node, Name) else None
+        return binding.name if isinstance(binding, ScopeRef) else None
 
     def _field_test(self, cond: Node) -> tuple[str, Any, bool] | None:
         # `hand where symbol == "skull"` is the most common query: test the field directly, with no
