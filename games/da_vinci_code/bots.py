@@ -230,13 +230,13 @@ class Tracker:
     def update(self, view: dict[str, Any]) -> Exclusions:
         """Take in a new view of this seat; return the ruled-out values for every place of every row."""
         seat = int(view["seat"] or 0)
-        names = tuple(str(s["name"]) for s in view["seats"])
+        names = (str(view.get("game")), str(view.get("variant")), *(str(s["name"]) for s in view["seats"]))
         rows = read_rows(view)
         mem = self.memory.get(seat)
-        if mem is not None and (mem.names != names or int(view["turn"]) < mem.turn):
-            mem = None  # a different game
+        if mem is not None and not _continues(mem, names, int(view["turn"]), rows):
+            mem = None  # another game, or a view too far from the last one to follow tiles
         lines, _ = new_lines(mem.events if mem else None, view["events"])
-        events = parse_events(lines, names)
+        events = parse_events(lines, names[2:])
         excl = exclusions_from(
             rows,
             events,
@@ -252,6 +252,13 @@ class Tracker:
         mem = self.memory.get(seat)
         if mem is not None:
             mem.last_guess = (target[0], target[1], value)
+
+
+def _continues(mem: _Memory, names: tuple[str, ...], turn: int, rows: dict[int, list[Seen]]) -> bool:
+    if mem.names != names or turn < mem.turn or set(mem.rows) != set(rows):
+        return False
+    # Between two views of one seat every row gains at most one tile and keeps all it had.
+    return all(align(mem.rows[s], rows[s]) for s in rows)
 
 
 def exclusions_from(

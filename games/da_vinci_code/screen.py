@@ -80,10 +80,18 @@ def recent_events(view: dict[str, Any], limit: int = 8) -> list[str]:
     return out[-limit:]
 
 
-def hints(view: dict[str, Any]) -> dict[str, list[str]]:
-    """Each hidden opponent tile's possible values, from what this view shows (ref -> values)."""
-    excl = Tracker().update(view)
+def hints(view: dict[str, Any], tracker: Tracker | None = None) -> dict[str, list[str]]:
+    """Each hidden opponent tile's possible values (ref -> values).
+
+    Alone, a view's log may not tell where older failed guesses point once rows have grown;
+    a `tracker` fed every view of the seat in turn follows the tiles and remembers them.
+    """
+    excl = (tracker or Tracker()).update(view)
     return {c.ref: [value_text(v) for v in c.values()] for c in candidates(view, excl)}
+
+
+# The terminal shows one game at a time; the tracker notices a new game and starts afresh.
+_SCREEN_TRACKER = Tracker()
 
 
 def render(view: dict[str, Any], seat: int | None = None, hints: bool = False) -> RenderableType:
@@ -145,7 +153,7 @@ def render(view: dict[str, Any], seat: int | None = None, hints: bool = False) -
 
 def _hints_for(view: dict[str, Any]) -> dict[str, list[str]]:
     try:
-        return hints(view)
+        return hints(view, _SCREEN_TRACKER)
     except (KeyError, ValueError, TypeError):  # hints are a help, never a reason to lose the screen
         return {}
 
