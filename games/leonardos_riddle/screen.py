@@ -1,0 +1,232 @@
+"""Terminal screen for Leonardo's Riddle: the grid of top cards, the hand, Keys, deck and help.
+
+`render(view, seat)` draws one seat's view with rich; `legend()` explains the symbol glyphs;
+`HELP` lists the commands; `expand(text, view)` turns short commands such as `p 3 1,0` into
+full actions (`place hand.1.3 1,0`). Only the view is read, never the state.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+GRID_SIZE = 5
+
+# Two letters per symbol (unique, so a card reads without colour too) and a colour for each.
+GLYPHS: dict[str, tuple[str, str]] = {
+    "mechanism": ("Me", "bold bright_white on grey30"),
+    "profile": ("Pr", "bold magenta"),
+    "cathedral": ("Cd", "bold bright_blue"),
+    "seagull": ("Gu", "bold cyan"),
+    "skull": ("Sk", "bold white"),
+    "cat": ("Ca", "bold yellow"),
+    "horseman": ("Ho", "bold red"),
+    "halberd": ("Hb", "bold bright_black"),
+    "flower": ("Fl", "bold bright_magenta"),
+    "figure": ("Fi", "bold green"),
+    "stream": ("St", "bold blue"),
+    "eclipse": ("Ec", "bold bright_yellow on grey15"),
+}
+
+HELP = """\
+[bold]Leonardo's Riddle - commands[/bold]  (cells are x,y: x grows to the right, y downwards; 0,0 is the first card)
+  place hand.1.3 1,0    put your 3rd card on the free cell 1,0 (touching a card, diagonals count)
+  p 3 1,0               the same, short; [bold]3 1,0[/bold] also places on an empty cell
+  cover hand.1.3 0,0    lay your 3rd card on the card at 0,0 - they must share a symbol; short: [bold]c 3 0,0[/bold]
+  swap hand.1.3 0,0     exchange your 3rd card for the top card at 0,0 (sharing a symbol); short: [bold]s 3 0,0[/bold]
+  skip                  only when you cannot play at all
+After placing or covering you draw back to 6 cards; after a swap the replaced card joins your hand and you draw nothing.
+A Key: three top cards in a row or column (diagonals too with the diagonals variant) that share a symbol, one
+of them the card you just played. You receive it at the end of your turn, at most one Key of each symbol.
+The grid never grows past 5x5. When the deck runs out, everyone plays once more, the player who drew the last
+card last. Most Keys wins; on a tie, the most senior Key (Eclipse highest by default).
+In the grid, [bold]+[/bold] marks a free cell where a card may be placed and [bold]xN[/bold] a stack of N cards."""
+
+
+def glyph(symbol: str) -> Text:
+    """One symbol as its coloured two-letter glyph."""
+    abbr, style = GLYPHS.get(symbol, (symbol[:2].title(), ""))
+    return Text(abbr, style=style)
+
+
+def card_text(symbols: list[str] | tuple[str, ...]) -> Text:
+    """A card as its glyphs separated by spaces."""
+    out = Text()
+    for i, s in enumerate(symbols):
+        if i:
+            out.append(" ")
+        out.append_text(glyph(s))
+    return out
+
+
+def legend() -> Text:
+    """The glyph of every symbol, with its name, in seniority order (junior first)."""
+    out = Text("Symbols: ", style="bold")
+    for i, (name, _g) in enumerate(GLYPHS.items()):
+        if i:
+            out.append("  ")
+        out.append_text(glyph(name))
+        out.append(f" {name}")
+    return out
+
+
+Cell = tuple[int, int]
+
+
+def _cells(view: dict[str, Any]) -> dict[Cell, dict[str, Any]]:
+    grid = view.get("zones", {}).get("grid", {})
+    return {(int(c["x"]), int(c["y"])): c for c in grid.get("cells", ())}
+
+
+def free_cells(cells: dict[Cell, Any]) -> set[Cell]:
+    """Empty cells touching a card (diagonals count) that keep every card inside 5x5."""
+    if not cells:
+        return {(0, 0)}
+    xs = [c[0] for c in cells]
+    ys = [c[1] for c in cells]
+    out = set()
+    for x, y in cells:
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                c = (x + dx, y + dy)
+                if c in cells:
+                    continue
+                if max(xs + [c[0]]) - min(xs + [c[0]]) < GRID_SIZE and max(ys + [c[1]]) - min(ys + [c[1]]) < GRID_SIZE:
+                    out.add(c)
+    return out
+
+
+def grid_table(view: dict[str, Any]) -> Table:
+    """The grid: every occupied cell's top card and stack height, and the free cells around."""
+    cells = _cells(view)
+    free = free_cells(cells)
+    shown = set(cells) | free
+    xs = sorted({c[0] for c in shown})
+    ys = sorted({c[1] for c in shown})
+    table = Table(show_header=True, header_style="dim", box=None, padding=(0, 1), show_lines=False)
+    table.add_column("y\\x", style="dim", justify="right")
+    for x in range(xs[0], xs[-1] + 1):
+        table.add_column(str(x), justify="center", min_width=9)
+    for y in range(ys[0], ys[-1] + 1):
+        row: list[RenderableType] = [str(y)]
+        for x in range(xs[0], xs[-1] + 1):
+            c = cells.get((x, y))
+            if c is not None:
+                t = card_text(c["top"].get("symbols", []))
+                if int(c.get("height", 1)) > 1:
+                    t.append(f" x{c['height']}", style="dim")
+                row.append(t)
+            elif (x, y) in free:
+                row.append(Text("+", style="green"))
+            else:
+                row.append(Text("·", style="dim"))
+        table.add_row(*row)
+    return table
+
+
+def _keys_line(pieces: list[dict[str, Any]]) -> Text:
+    if not pieces:
+        return Text("no Keys", style="dim")
+    out = Text()
+    for i, p in enumerate(pieces):
+        if i:
+            out.append(" ")
+        out.append_text(glyph(str(p.get("symbol", "?"))))
+    return out
+
+
+def _supply_line(view: dict[str, Any]) -> Text:
+    counts: dict[str, int] = {}
+    for p in view.get("zones", {}).get("supply", {}).get("pieces", ()):
+        counts[str(p.get("symbol"))] = counts.get(str(p.get("symbol")), 0) + 1
+    out = Text("Keys left: ", style="bold")
+    for name in GLYPHS:
+        out.append_text(glyph(name))
+        out.append(f"{counts.get(name, 0)} ", style="dim" if not counts.get(name) else "")
+    return out
+
+
+def recent_events(view: dict[str, Any], limit: int = 6) -> list[str]:
+    """The last log lines worth showing (the engine's echo of each action is left out: the game's own line says it)."""
+    names = [str(s["name"]) for s in view["seats"]]
+    echo = tuple(f"{n}: {verb} " for n in names for verb in ("place", "cover", "swap"))
+    return [e for e in view.get("events", ()) if not e.startswith(echo) and not e.endswith(": skip")][-limit:]
+
+
+def render(view: dict[str, Any], seat: int | None = None) -> RenderableType:
+    """The screen for one seat's view (`seat` 0-based as the front end passes it; the view says too)."""
+    me = view.get("seat")
+    seats = view["seats"]
+    parts: list[RenderableType] = []
+    head = Text()
+    head.append("Leonardo's Riddle", style="bold")
+    if view.get("variant"):
+        head.append(f" ({view['variant']})")
+    current = seats[int(view["current"]) - 1]["name"]
+    head.append(f" - turn {view['turn']}, {current} to play")
+    deck = int(view.get("zones", {}).get("deck", {}).get("count", 0))
+    head.append(f" - deck: {deck} card{'s' if deck != 1 else ''}")
+    turns_left = view.get("vars", {}).get("turns_left", -1)
+    if isinstance(turns_left, int) and turns_left > 0:
+        head.append(f" - last round: {turns_left} turn{'s' if turns_left != 1 else ''} left", style="bold yellow")
+    parts.append(head)
+    parts.append(Text(""))
+    parts.append(grid_table(view))
+    parts.append(Text(""))
+    for s in seats:
+        line = Text()
+        line.append(f"{s['name']}", style="bold" if s["index"] == me else "")
+        if s["index"] == view.get("current"):
+            line.append(" *", style="bold yellow")
+        n = int(s["zones"]["hand"].get("count", 0))
+        line.append(f"  {n} card{'s' if n != 1 else ''} in hand  Keys: ")
+        line.append_text(_keys_line(s["zones"]["keys"].get("pieces", [])))
+        parts.append(line)
+    parts.append(_supply_line(view))
+    if me:
+        parts.append(Text(""))
+        parts.append(Text("Your hand:", style="bold"))
+        for i, p in enumerate(seats[me - 1]["zones"]["hand"].get("pieces", ()), 1):
+            t = Text(f"  {i}. ")
+            t.append_text(card_text(p.get("symbols", [])))
+            parts.append(t)
+    parts.append(Text(""))
+    parts.append(legend())
+    events = recent_events(view)
+    if events:
+        parts.append(Text(""))
+        for e in events:
+            parts.append(Text(f"  {e}", style="dim"))
+    if view.get("legal"):
+        parts.append(Text(""))
+        parts.append(Text("Play: p N X,Y (place) / c N X,Y (cover) / s N X,Y (swap); ? for help.", style="yellow"))
+    if "result" in view:
+        r = view["result"]
+        winners = [seats[w]["name"] for w in r.get("winners", ())]
+        parts.append(Text(f"Game over - winner: {', '.join(winners) or 'nobody'}", style="bold green"))
+    return Group(*parts)
+
+
+_VERBS = {"p": "place", "place": "place", "c": "cover", "cover": "cover", "s": "swap", "swap": "swap"}
+
+
+def expand(text: str, view: dict[str, Any]) -> str | None:
+    """A short command in full (`c 2 0,0` -> `cover hand.1.2 0,0`); None if `text` is not a short form."""
+    t = " ".join(text.strip().lower().split())
+    me = view.get("seat")
+    if t in ("skip", "k"):
+        return "skip"
+    m = re.fullmatch(r"(?:(p|place|c|cover|s|swap)\s+)?(?:hand\.\d+\.)?(\d+)\s+(-?\d+)\s*,\s*(-?\d+)", t)
+    if not m or not me:
+        return None
+    verb = _VERBS[m.group(1)] if m.group(1) else None
+    x, y = int(m.group(3)), int(m.group(4))
+    if verb is None:
+        if (x, y) in _cells(view):
+            return None  # covering or swapping: the player must say which
+        verb = "place"
+    return f"{verb} hand.{me}.{m.group(2)} {x},{y}"

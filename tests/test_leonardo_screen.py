@@ -1,0 +1,67 @@
+"""Leonardo's Riddle terminal screen: the grid, hand, Keys and deck drawn from a view; short commands."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from test_leonardo_rules import KE, MC, MF, MPH, SC, SIX, game, position
+
+from davinci.games.leonardos_riddle.screen import HELP, expand, legend, render
+
+
+def text_of(renderable: object) -> str:
+    """What the screen shows, as plain text."""
+    console = Console(width=120, color_system=None, record=True)
+    console.print(renderable)
+    return console.export_text()
+
+
+def screen_position():  # type: ignore[no-untyped-def]
+    return position(
+        game(),
+        hands={1: [MPH, *SIX[:5]]},
+        grid={(0, 0): [MC, KE], (1, 0): [SC]},
+        keys={2: ["eclipse"]},
+    )
+
+
+def test_the_screen_shows_grid_stacks_hand_keys_and_deck() -> None:
+    st = screen_position()
+    out = text_of(render(st.view(0), 0))
+    assert "Sk Ec x2" in out, "the top card at 0,0 over a stack of two"
+    assert "Gu Ca" in out
+    assert "+" in out, "free cells are marked"
+    assert "1. Me Pr Hb" in out, "the hand, numbered"
+    assert f"deck: {st.view(0)['zones']['deck']['count']} cards" in out
+    assert "Keys: Ec" in out and "no Keys" in out
+    assert "eclipse" in out and "mechanism" in out, "the legend names the symbols"
+
+
+def test_the_screen_shows_only_the_viewers_hand() -> None:
+    st = screen_position()
+    mine = text_of(render(st.view(0), 0))
+    theirs = text_of(render(st.view(1), 1))
+    assert "1. Me Pr Hb" in mine and "Me Pr Hb" not in theirs
+
+
+def test_the_legend_and_help_explain_the_glyphs_and_commands() -> None:
+    assert text_of(legend()).count(" ") > 12
+    for word in ("place", "cover", "swap", "skip", "5x5", "Key"):
+        assert word in HELP
+
+
+def test_short_commands_expand_to_actions() -> None:
+    view = screen_position().view(0)
+    assert expand("p 3 1,1", view) == "place hand.1.3 1,1"
+    assert expand("3 -1,0", view) == "place hand.1.3 -1,0"
+    assert expand("c 2 0,0", view) == "cover hand.1.2 0,0"
+    assert expand("s 1 1,0", view) == "swap hand.1.1 1,0"
+    assert expand("3 0,0", view) is None, "an occupied cell: cover or swap must be said"
+    assert expand("skip", view) == "skip"
+    assert expand("hello", view) is None
+
+
+def test_the_screen_survives_the_end_of_a_game() -> None:
+    st = position(game(), hands={1: [MF]}, grid={(0, 0): [KE]}, deck_size=0, turns_left=1)
+    st.apply(0, "place hand.1.1 1,1")
+    assert st.is_terminal()
+    assert "Game over" in text_of(render(st.view(None), None))
