@@ -1,0 +1,130 @@
+"""Da Vinci Code terminal screen: what a player sees, short commands, help and hints."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from rich.console import Console
+from test_dvc_positions import play, position
+
+from davinci.engine.play import SeatSpec, run_play
+from davinci.games.da_vinci_code import screen
+
+
+def text_of(view: dict[str, Any], **kw: Any) -> str:
+    """The screen as plain text."""
+    console = Console(record=True, width=100, color_system=None, file=io.StringIO())
+    console.print(screen.render(view, None, **kw))
+    return console.export_text()
+
+
+def lines_after(text: str, heading: str, n: int = 1) -> list[str]:
+    lines = text.splitlines()
+    i = next(k for k, line in enumerate(lines) if line.startswith(heading))
+    return lines[i + 1 : i + 1 + n]
+
+
+def test_own_row_shows_numbers_and_marks_face_up_tiles() -> None:
+    st = position(["b1 w4* b9", "b2 w5*"], drawn="w7")
+    text = text_of(st.view(0))
+    chips, places = lines_after(text, "Your row", 2)
+    assert chips.strip() == "b 1 [w 4] b 9"
+    assert places.split() == ["1", "2", "3"]
+    assert "Drawn:  w 7" in text
+
+
+def test_opponents_hidden_tiles_are_blocks_with_colours_and_revealed_numbers_show() -> None:
+    st = position(["b1 w4", "b2 w5* b8"], drawn="w7")
+    text = text_of(st.view(0))
+    (chips,) = lines_after(text, "Player 2 (seat 2)")
+    assert chips.split() == ["b██", "w", "5", "b██"]
+    assert "2 hidden" in text
+
+
+def test_no_hidden_number_reaches_the_screen() -> None:
+    """The opponent's view of seat 1 never contains seat 1's hidden numbers or drawn tile."""
+    st = position(["b1 w10", "b2 w5"], drawn="w7")
+    play(st, "guess row.2.1 2")  # right, then the screen is drawn for seat 2... during seat 1's turn
+    text = text_of(st.view(1))
+    (chips,) = lines_after(text, "Player 1 (seat 1)")
+    assert chips.split() == ["b██", "w██"]
+    assert "w 7" not in text and "10" not in text
+
+
+def test_pile_size_turn_and_recent_events() -> None:
+    st = position(["b1 w4", "b2 w5", "b3 w6"], drawn="w7")
+    play(st, "guess row.2.1 2")
+    play(st, "guess row.3.2 9")
+    text = text_of(st.view(1))
+    assert "pile: 16 tiles" in text.splitlines()[0]  # 24 - 6 in rows - 2 drawn
+    assert "Player 2 to play" in text.splitlines()[0]
+    recent = text[text.index("Recent:") :]
+    assert "Player 1 guessed row.2.1 = 2: right" in recent
+    assert "Player 1 guessed row.3.2 = 9: wrong" in recent
+    assert "Player 1: guess" not in recent  # the engine's echo repeats the outcome line
+
+
+def test_hints_list_each_hidden_opponent_tile_s_candidates() -> None:
+    """--hints: the 002 worked example, as shown under the opponent's row."""
+    st = position(["b0 w0 b1", "b2* w3 w5*"], drawn="b11")
+    assert "   2: 2 3 4" in text_of(st.view(0), hints=True).splitlines()
+    assert "   2: 2 3 4" not in text_of(st.view(0)).splitlines()
+
+
+def test_prompts_for_joker_place_own_reveal_and_colour() -> None:
+    st = position(["b1 w4", "b2 w5"], drawn="bj", variant="advanced")
+    play(st, "guess row.2.1 2")
+    play(st, "stop")
+    assert "Place your joker: position 1-3" in text_of(st.view(0))
+    st = position(["b1 w4", "b2 w5"], drawn="", pile="")
+    play(st, "guess row.2.1 3")
+    assert "reveal one of your own hidden tiles" in text_of(st.view(0))
+    st = position(["b1 w4", "b2 w5"], drawn="", variant="colour-choice")
+    assert "Choose the colour" in text_of(st.view(0))
+
+
+def test_spectator_sees_every_number() -> None:
+    st = position(["b1 w4", "b2 w5"], drawn="w7")
+    text = text_of(st.view(None))
+    assert "b 2" in text and "w 5" in text and "b 1" in text
+
+
+def test_the_end_names_the_winner() -> None:
+    st = position(["b1 w4", "b2* w5"], drawn="w7")
+    play(st, "guess row.2.2 5")
+    assert "Game over - winner: Player 1" in text_of(st.view(0))
+
+
+def test_help_explains_the_commands() -> None:
+    for word in ("guess row.2.3 7", "stop", "joker", "reveal", "position", "draw black", "2.3 7"):
+        assert word in screen.HELP
+
+
+def test_short_commands_expand_to_actions() -> None:
+    two = position(["b1 w4", "b2 w5"], drawn="w7").view(0)
+    three = position(["b1 w4", "b2 w5", "b3 w6"], drawn="w7").view(0)
+    assert screen.expand("2.3 7", three) == "guess row.2.3 7"
+    assert screen.expand("g 3 2 j", three) == "guess row.3.2 joker"
+    assert screen.expand("2 7", two) == "guess row.2.2 7"
+    assert screen.expand("2 7", three) is None  # with two opponents the seat must be named
+    assert screen.expand("s", two) == "stop"
+    assert screen.expand("r 2", two) == "reveal row.1.2"
+    assert screen.expand("p 3", two) == "position 3"
+    assert screen.expand("w", two) == "draw white"
+    assert screen.expand("hello", two) is None
+
+
+def test_a_terminal_game_against_the_deducer_uses_this_screen() -> None:
+    """`davinci play da-vinci-code --players human,deducer`, with a player who always takes option 1."""
+    from davinci.engine.game import load_game
+
+    out = io.StringIO()
+    console = Console(file=out, width=100, color_system=None)
+    g = load_game("da-vinci-code")
+    code = run_play(g, [SeatSpec("human", "Ana"), SeatSpec("deducer", "Deducer 2")], 5, {}, console, lambda _: "1")
+    text = out.getvalue()
+    assert code == 0
+    assert "Your row - Ana (seat 1)" in text
+    assert "screen failed" not in text
+    assert "Game over." in text
