@@ -216,3 +216,13 @@ def test_record_raising_eval_error_is_located() -> None:
     with pytest.raises(EvalError) as info:
         compiled({"roll": 1, "seat": Broken()})
     assert info.value.location == SourceLocation("<expr>", 1, 13)
+
+
+def test_filter_over_missing_list_or_field_is_an_eval_error() -> None:
+    compiled = compile_expr("count(hand where number > 2)", SCOPE)
+    with pytest.raises(EvalError, match="'where' needs a list, got none"):
+        compiled({"hand": None})
+    with pytest.raises(EvalError, match="could not test field 'number'"):
+        compiled({"hand": [Rec(number=None)]})
+    with pytest.raises(EvalError, match="cannot read field 'number' of an element that is not a record"):
+        compiled({"hand": [3]})

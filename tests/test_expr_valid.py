@@ -161,6 +161,18 @@ VALID: list[tuple[str, Any]] = [
     ("teams where count(hand where it.name == partner.name) == 0 select name", ("red", "blue")),
     ("teams where any(hand select symbol == \"eye\") select tokens", (3, 0)),
     ("max(row select number)", 9),
+    # conditions that compare one field with a literal take a faster path; same results
+    ("row where number > 3 select number", (4, 4, 9)),
+    ("row where 3 < number select number", (4, 4, 9)),
+    ("count(row where number >= 4)", 3),
+    ("count(row where number <= -1)", 0),
+    ('row where colour in ["black"] select number', (1, 4)),
+    ('row where colour not in ["black"] select number', (4, 9)),
+    ('count(hand where "skull" not in symbols)', 1),
+    ('row where colour != "black" select number', (4, 9)),
+    ('(row where revealed) where colour == "white" select number', (9,)),
+    ('count(teams.hand[0] where symbol == "eye")', 1),
+    ('count(flatten(teams.hand) where symbol == "eye")', 2),
     ('count(hand where symbol == "skull") >= 2 and team.score < 3', True),
     # functions
     ("count(row)", 4),

@@ -9,6 +9,7 @@ zero, integer size, empty lists, values the engine left as none).
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Mapping
 from typing import Any, TypeAlias
 
@@ -45,6 +46,25 @@ Fn: TypeAlias = Callable[[Env, Any], Value]
 
 MAX_INT = 2**63
 _NO_CONST = object()
+
+# A where-condition comparing one element field with a literal: the field, a two-argument test,
+# the literal, whether the literal is the test's first argument, and whether to negate the test.
+_ElemTest: TypeAlias = tuple[str, Callable[[Any, Any], Any], Any, bool, bool]
+_OPERATORS: dict[str, Callable[[Any, Any], Any]] = {
+    "==": operator.eq,
+    "!=": operator.ne,
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+}
+
+
+def _plain(t: Type) -> bool:
+    """Types whose Python comparison is the language's (no lists to normalise, no `any`)."""
+    if isinstance(t, ListType):
+        return _plain(t.elem) and not isinstance(t.elem, ListType)
+    return t is not ANY
 
 
 class _Fail(Exception):
@@ -396,50 +416,9 @@ class _Compiler:
 
     def where(self, node: Where, counting: bool = False) -> Fn:
         source, pos = self.compile(node.source), node.pos
-        fused = self._field_test(node.cond)
-        if fused is not None:
-            fname, const, negate = fused
-            key = self._scope_key(node.source)
-            # `count(hand where symbol == "skull")` is the commonest query of all: read the list
-            # straight from the environment, test the field in the comprehension, and when only
-            # the count is wanted, build no tuple.
-            if key is not None and not negate:
-
-                def where_eq_named(env: Env, el: Any) -> Value:
-                    xs = env[key]
-                    if xs.__class__ is not tuple and xs.__class__ is not list:
-                        xs = _as_list(xs, pos, "'where'")
-                    try:
-                        if counting:
-                            return len([x for x in xs if x.field(fname) == const])
-                        return tuple([x for x in xs if x.field(fname) == const])
-                    except AttributeError:
-                        raise _Fail(
-                            f"cannot read field '{fname}' of an element that is not a record", pos
-                        ) from None
-                    except EvalError as exc:
-                        raise _Fail(exc.message, pos) from None
-
-                return where_eq_named
-
-            def where_eq(env: Env, el: Any) -> Value:
-                xs = source(env, el)
-                if xs.__class__ is not tuple and xs.__class__ is not list:
-                    xs = _as_list(xs, pos, "'where'")
-                try:
-                    if negate:
-                        out = [x for x in xs if x.field(fname) != const]
-                    else:
-                        out = [x for x in xs if x.field(fname) == const]
-                except AttributeError:
-                    raise _Fail(
-                        f"cannot read field '{fname}' of an element that is not a record", pos
-                    ) from None
-                except EvalError as exc:
-                    raise _Fail(exc.message, pos) from None
-                return len(out) if counting else tuple(out)
-
-            return where_eq
+        test = self._elem_test(node.cond)
+        if test is not None:
+            return self._where_fused(node, source, test, counting)
         cond = self.compile(node.cond)
         if counting:
             return lambda env, el: len(
@@ -449,23 +428,77 @@ class _Compiler:
             [x for x in _as_list(source(env, el), pos, "'where'") if cond(env, (x, el))]
         )
 
+    def _where_fused(self, node: Where, source: Fn, test: _ElemTest, counting: bool) -> Fn:
+        # `hand where symbol == "skull"`, `hand where "skull" in symbols`, `row where number > 4`:
+        # the condition compares one field of the element with a literal, so the comprehension
+        # tests the field itself, with no closure call and no scope link per element. A list named
+        # in the environment is read directly; `count(...)` of the query builds no tuple.
+        fname, opf, const, const_first, negate = test
+        key = self._scope_key(node.source)
+        pos = node.pos
+        plain_eq = opf is operator.eq and not const_first and not negate
+
+        def where_fused(env: Env, el: Any) -> Value:
+            xs = env[key] if key is not None else source(env, el)
+            if xs.__class__ is not tuple and xs.__class__ is not list:
+                xs = _as_list(xs, pos, "'where'")
+            try:
+                if plain_eq:
+                    out = [x for x in xs if x.field(fname) == const]
+                elif const_first:
+                    out = [x for x in xs if opf(const, x.field(fname)) is not negate]
+                else:
+                    out = [x for x in xs if opf(x.field(fname), const) is not negate]
+            except AttributeError:
+                raise _Fail(f"cannot read field '{fname}' of an element that is not a record", pos) from None
+            except EvalError as exc:
+                raise _Fail(exc.message, pos) from None
+            except TypeError:
+                raise _Fail(
+                    f"'where' could not test field '{fname}' of an element (is it none?)", pos
+                ) from None
+            return len(out) if counting else tuple(out)
+
+        return where_fused
+
+    def _elem_test(self, cond: Node) -> _ElemTest | None:
+        if not (isinstance(cond, Compare) and len(cond.ops) == 1):
+            return None
+        op = cond.ops[0]
+        left, right = cond.operands
+        for field_side, const_side, const_first in ((left, right, False), (right, left, True)):
+            fname = self._elem_field(field_side)
+            const = _constant(const_side)
+            if const is _NO_CONST and isinstance(const_side, ListLit):
+                const = self._constant_list(const_side)
+            if fname is None or const is _NO_CONST:
+                continue
+            ftype = self.type_of(field_side)
+            if not _plain(ftype) or isinstance(const, tuple) and op not in ("in", "not in"):
+                return None
+            if op in ("in", "not in"):
+                # `a in b` is contains(b, a): the container decides the argument order.
+                return fname, operator.contains, const, not const_first, op == "not in"
+            if op not in ("==", "!=") and not isinstance(const, int | str):
+                return None
+            return fname, _OPERATORS[op], const, const_first, False
+        return None
+
+    def _elem_field(self, node: Node) -> str | None:
+        binding = self.checked.bindings.get(id(node)) if isinstance(node, Name) else None
+        if isinstance(binding, ElemRef) and binding.depth == 0 and binding.field is not None:
+            return binding.field
+        return None
+
+    def _constant_list(self, node: ListLit) -> Any:
+        items = tuple(_constant(i) for i in node.items)
+        if any(i is _NO_CONST or isinstance(i, list | tuple) for i in items):
+            return _NO_CONST
+        return items
+
     def _scope_key(self, node: Node) -> str | None:
         binding = self.checked.bindings.get(id(node)) if isinstance(node, Name) else None
         return binding.name if isinstance(binding, ScopeRef) else None
-
-    def _field_test(self, cond: Node) -> tuple[str, Any, bool] | None:
-        # `hand where symbol == "skull"` is the most common query: test the field directly, with no
-        # closure call per element.
-        if not (isinstance(cond, Compare) and len(cond.ops) == 1 and cond.ops[0] in ("==", "!=")):
-            return None
-        left, right = cond.operands
-        const = _constant(right)
-        if const is _NO_CONST or not isinstance(left, Name) or isinstance(const, list | tuple):
-            return None
-        binding = self.checked.bindings.get(id(left))
-        if not (isinstance(binding, ElemRef) and binding.depth == 0 and binding.field is not None):
-            return None
-        return binding.field, const, cond.ops[0] == "!="
 
     def select(self, node: Select) -> Fn:
         source, pos = self.compile(node.source), node.pos
