@@ -58,16 +58,33 @@ def _fold_char(ch: str) -> str:
     return ""
 
 
+class _FoldTable(dict[int, str]):
+    """A str.translate table that works out (and remembers) each character's folding on first use."""
+
+    def __missing__(self, code: int) -> str:
+        value = _fold_char(chr(code))
+        self[code] = value
+        return value
+
+
+_FOLD_TABLE = _FoldTable()
+_DIGIT_GROUP = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
+_DIGIT_MARK = re.compile(r"(?<=\d)[^\w\s](?=\d)")
+_HAS_DIGIT = re.compile(r"\d")
+
+
 def fold(text: str) -> str:
     """Case-fold, strip accents and punctuation, collapse spaces; unlike normalise, keeps articles."""
     decomposed = unicodedata.normalize("NFKD", text.casefold())
-    # A comma inside a number ("1,000") groups digits; any other mark between digits
-    # ("3.5", "10:30") must keep them apart rather than fuse them into a new number.
-    decomposed = re.sub(r"(?<=\d),(?=\d{3}(?!\d))", "", decomposed)
-    decomposed = re.sub(r"(?<=\d)[^\w\s](?=\d)", " ", decomposed)
-    folded = "".join(_fold_char(ch) for ch in decomposed)
-    # Casefolding after decomposition catches letters whose fold only exists precomposed.
-    return " ".join(unicodedata.normalize("NFKD", folded).casefold().split())
+    if _HAS_DIGIT.search(decomposed):
+        # A comma inside a number ("1,000") groups digits; any other mark between digits
+        # ("3.5", "10:30") must keep them apart rather than fuse them into a new number.
+        decomposed = _DIGIT_MARK.sub(" ", _DIGIT_GROUP.sub("", decomposed))
+    folded = decomposed.translate(_FOLD_TABLE)
+    if not folded.isascii():
+        # Casefolding after decomposition catches letters whose fold only exists precomposed.
+        folded = unicodedata.normalize("NFKD", folded).casefold()
+    return " ".join(folded.split())
 
 
 def normalise(text: str) -> str:
@@ -238,6 +255,7 @@ def _year_value(words: Sequence[str]) -> int | None:
     return high * 100 + low
 
 
+_NUMBER_TOKENS = NUMBER_WORDS | {"a", "minus", "negative"}
 _DIGITS = re.compile(r"[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)")
 _GROUPED_DIGITS = re.compile(r"\d{1,3}(?: \d{3})+")
 
@@ -251,7 +269,7 @@ def number_value(text: str) -> int | None:
     if _GROUPED_DIGITS.fullmatch(folded):
         return int(folded.replace(" ", ""))
     words = folded.split()
-    if not words:
+    if not words or not all(w in _NUMBER_TOKENS or w.isdigit() for w in words):
         return None
     sign = 1
     if words[0] in ("minus", "negative") and len(words) > 1:

@@ -231,10 +231,10 @@ def duplicate_answer(ctx: LintContext) -> Iterator[Problem]:
             key = _answer_key(value)
             if not key:
                 continue
-            here = ctx.at(["cards", i, *suffix])
+            here = ["cards", i, *suffix]
             if key in own:
                 yield _problem(
-                    "DV202", here, f"alternate '{value}' repeats an answer this card already accepts"
+                    "DV202", ctx.at(here), f"alternate '{value}' repeats an answer this card already accepts"
                 )
                 continue
             own.add(key)
@@ -244,7 +244,7 @@ def duplicate_answer(ctx: LintContext) -> Iterator[Problem]:
                 other_id = _card_id(ctx, j)
                 yield _problem(
                     "DV202",
-                    here,
+                    ctx.at(here),
                     f"answer '{value}' is also an answer of card '{other_id}' (line {where.line})",
                 )
             else:
@@ -289,7 +289,7 @@ def blank_card_text(ctx: LintContext) -> Iterator[Problem]:
     for i, card in _cards(ctx.doc.data):
         for key in TEXT_FIELDS:
             value = _text(card, key)
-            if value is not None and not _alnum(value):
+            if value is not None and not any(ch.isalnum() for ch in value):
                 yield _problem("DV203", ctx.at(["cards", i, key]), f"the card's {key} is blank")
 
 
@@ -580,13 +580,17 @@ def _cmu_phones() -> Callable[[str], list[str]]:
         import pronouncing
 
         return lambda word: list(pronouncing.phones_for_word(word))
-    index: dict[str, list[str]] = {}
-    for line in raw.splitlines():
-        if not line or line.startswith(";"):
-            continue
-        head, _, phones = line.partition(" ")
-        index.setdefault(head.split("(", 1)[0].lower(), []).append(phones.strip())
-    return lambda word: index.get(word, [])
+    # Regular expressions over the whole file run in C: several times faster than a Python loop.
+    first = dict(re.findall(r"^([^\s(;]+) (.*?)\s*$", raw, re.M))
+    more: dict[str, list[str]] = {}
+    for word, phones in re.findall(r"^([^\s(;]+)\(\d+\) (.*?)\s*$", raw, re.M):
+        more.setdefault(word, []).append(phones)
+
+    def lookup(word: str) -> list[str]:
+        head = first.get(word)
+        return [] if head is None else [head, *more.get(word, ())]
+
+    return lookup
 
 
 def _rhyming_part(phones: str) -> str:
@@ -743,6 +747,14 @@ def _find_number(tokens: Sequence[tuple[str, int, str]], value: int) -> int | No
     return None
 
 
+def _may_contain(folded: str, words: set[str], value: Any) -> bool:
+    """A cheap test that rules out most texts before the word-by-word search."""
+    if _is_int(value) or number_value(str(value)) is not None:
+        return any(_numberish(w) for w in words)
+    phrase = normalise(str(value))
+    return bool(phrase) and phrase in folded
+
+
 def _answer_offset(tokens: Sequence[tuple[str, int, str]], value: Any) -> int | None:
     number = value if _is_int(value) else number_value(str(value))
     if number is not None:
@@ -787,8 +799,13 @@ def answer_in_clue(ctx: LintContext) -> Iterator[Problem]:
             text = _text(card, key)
             if not text:
                 continue
-            tokens = _tokens(text)
+            folded = fold(text)
+            words = set(folded.split())
+            tokens: list[tuple[str, int, str]] | None = None
             for _suffix, value in _accepted(card):
+                if not _may_contain(folded, words, value):
+                    continue
+                tokens = tokens if tokens is not None else _tokens(text)
                 offset = _answer_offset(tokens, value)
                 if offset is not None:
                     where = ctx.doc.scalar_loc(["cards", i, key], offset)
