@@ -421,6 +421,27 @@ def test_dv214_overlay_answers_should_not_clash_with_the_base_deck() -> None:
     assert lint(failing, "deck-overlay", {"test": BASE}) == [("DV214", 5, 65)]
 
 
+def test_dv213_dv214_an_overlay_also_clashes_with_earlier_overlays_of_the_deck() -> None:
+    first = load_yaml_text(
+        OVERLAY_HEADER.replace("id: extra", "id: first")
+        + "  - {id: first-001, difficulty: 1, clue: 'Hangs in the hall', answer: lantern}\n",
+        "first.yaml",
+    )
+    second = overlay("""\
+        - {id: first-001, difficulty: 1, clue: "A lamp in a case", answer: Lantern}
+    """)
+    project = Project()
+    for doc, kind in ((BASE, "deck"), (first, "deck-overlay"), (second, "deck-overlay")):
+        project.add(doc, kind, None)
+    found = []
+    for kinds, check in deck_rules.DECK_RULES.values():
+        if "deck-overlay" in kinds:
+            found += [(p.code, p.message) for p in check(LintContext(second, "deck-overlay", None, project))]
+            assert list(check(LintContext(first, "deck-overlay", None, project))) == []
+    assert sorted(code for code, _ in found) == ["DV213", "DV214"]
+    assert all("first.yaml:5:5" in message for _, message in found)
+
+
 def test_overlay_rules_skip_an_unknown_base_deck() -> None:
     doc = overlay("""\
         - {id: test-001, difficulty: 1, clue: "Tick and tock", answer: clock}

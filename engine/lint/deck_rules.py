@@ -880,6 +880,9 @@ def card_line_length(ctx: LintContext) -> Iterator[Problem]:
 def overlay_card_id_clash(ctx: LintContext) -> Iterator[Problem]:
     """A card added by an overlay must not reuse a card id of the deck it extends.
 
+    The deck's cards are its base file's plus those of overlays merged before this one
+    (installed packs first, then the files being linted, in order).
+
     Why: the engine refuses to merge two cards with one id, so the pack would not load.
     Prefix the ids of added cards with the pack's id.
 
@@ -913,7 +916,7 @@ def overlay_card_id_clash(ctx: LintContext) -> Iterator[Problem]:
             yield _problem(
                 "DV213",
                 ctx.at(["cards", i, "id"]),
-                f"card id '{card_id}' is already used by the base deck ({ids[card_id]})",
+                f"card id '{card_id}' is already in deck '{ctx.data.get('extends')}' ({_describe(ids[card_id])})",
             )
 
 
@@ -921,7 +924,8 @@ def overlay_card_id_clash(ctx: LintContext) -> Iterator[Problem]:
 def overlay_answer_clash(ctx: LintContext) -> Iterator[Problem]:
     """A card added by an overlay should not share an answer with a card of the deck it extends.
 
-    Answers compare as in answer checking (and as in DV202 within one file).
+    Answers compare as in answer checking (and as in DV202 within one file); the deck's cards
+    are its base file's plus those of overlays merged before this one.
 
     Why: the same answer twice in one deck lets players answer from memory.
 
@@ -956,25 +960,41 @@ def overlay_answer_clash(ctx: LintContext) -> Iterator[Problem]:
                 yield _problem(
                     "DV214",
                     ctx.at(["cards", i, *suffix]),
-                    f"answer '{value}' is also an answer in the base deck ({answers[key]})",
+                    f"answer '{value}' is already an answer in deck '{ctx.data.get('extends')}' ({_describe(answers[key])})",
                 )
 
 
-def _base_index(ctx: LintContext) -> tuple[dict[str, str], dict[str, str]] | None:
-    """Card ids and answer keys of the base deck, each mapped to a 'card X at path:line' description."""
+_Origin = tuple[Any, int, str]  # (document, card index, card id)
+
+
+def _describe(origin: _Origin) -> str:
+    doc, j, card_id = origin
+    return f"card '{card_id}' at {doc.loc(['cards', j])}"
+
+
+def _base_index(ctx: LintContext) -> tuple[dict[str, _Origin], dict[str, _Origin]] | None:
+    """Card ids and answer keys already in the extended deck: its base file and earlier overlays."""
     if ctx.kind != "deck-overlay" or not isinstance(ctx.doc.data, dict):
         return None
-    base = ctx.project.decks().get(str(ctx.doc.data.get("extends")))
+    target = str(ctx.doc.data.get("extends"))
+    base = ctx.project.decks().get(target)
     if base is None:
         return None  # an unknown base deck is reported by the reference rules
-    ids: dict[str, str] = {}
-    answers: dict[str, str] = {}
-    for j, card in _cards(base.data):
-        card_id = str(card.get("id", f"#{j + 1}"))
-        where = f"card '{card_id}' at {base.loc(['cards', j])}"
-        ids.setdefault(card_id, where)
-        for _suffix, value in _accepted(card):
-            key = _answer_key(value)
-            if key:
-                answers.setdefault(key, where)
+    sources = [base]
+    for other in ctx.project.overlays():
+        if other is ctx.doc:
+            break  # only overlays merged before this one
+        if isinstance(other.data, dict) and str(other.data.get("extends")) == target:
+            sources.append(other)
+    ids: dict[str, _Origin] = {}
+    answers: dict[str, _Origin] = {}
+    for doc in sources:
+        for j, card in _cards(doc.data):
+            card_id = str(card.get("id", f"#{j + 1}"))
+            origin = (doc, j, card_id)
+            ids.setdefault(card_id, origin)
+            for _suffix, value in _accepted(card):
+                key = _answer_key(value)
+                if key:
+                    answers.setdefault(key, origin)
     return ids, answers
