@@ -32,7 +32,7 @@ from davinci.engine.expr.parser import (
     _scan,
 )
 
-SETTINGS = settings(max_examples=120, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=80, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 
 NAMES = ["x", "y", "xs", "tiles", "it", "number", "colour", "seat", "flag", "word"]
 FIELDS = ["number", "colour", "score", "tokens", "name"]

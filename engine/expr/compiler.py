@@ -487,7 +487,8 @@ class _Compiler:
     def _elem_field(self, node: Node) -> str | None:
         binding = self.checked.bindings.get(id(node)) if isinstance(node, Name) else None
         if isinstance(binding, ElemRef) and binding.depth == 0 and binding.field is not None:
-            return binding.field
+            fname: str = binding.field
+            return fname
         return None
 
     def _constant_list(self, node: ListLit) -> Any:
@@ -672,7 +673,7 @@ def _comparator(op: str, lt: Type, rt: Type, pos: int) -> Callable[[Value, Value
         if _is_seqish(lt) and _is_seqish(rt):
             # Engine lists and expression tuples must compare equal element by element.
             if op == "==":
-                return same_value
+                return lambda a, b: bool(same_value(a, b))
             return lambda a, b: not same_value(a, b)
         return _eq if op == "==" else _ne
     if op in ("in", "not in"):

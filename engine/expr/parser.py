@@ -710,20 +710,22 @@ class _Tables:
             top = rows[below][entry[3]][1]
 
     def drive(self, tokens: list[_Token], end_token: _Token) -> Any:
-        rows, end, chains = self.rows, self.end, self.chains
+        rows, end, chains, follow = self.rows, self.end, self.chains, self._follow
         states: list[int] = [self.start]
         values: list[Any] = []
-        for tok in (*tokens, end_token):
+        push_state, push_value = states.append, values.append
+        tokens.append(end_token)
+        for tok in tokens:
             ttype = tok.type
             while True:
                 top = states[-1]
                 entry = rows[top].get(ttype)
                 if entry is None:
                     raise _Unexpected(tok, {s for s in rows[top] if s.isupper()})
-                kind, arg, callback, origin = entry
+                kind = entry[0]
                 if kind == 0:
-                    states.append(arg)
-                    values.append(tok)
+                    push_state(entry[1])
+                    push_value(tok)
                     break
                 if kind == 2:
                     # A run of single-child reductions depends only on the two top states and
@@ -731,17 +733,18 @@ class _Tables:
                     key = (states[-2], top, ttype)
                     final = chains.get(key)
                     if final is None:
-                        final = chains[key] = self._follow(states[-2], top, ttype)
+                        final = chains[key] = follow(states[-2], top, ttype)
                     states[-1] = final
                 else:
-                    if arg:
-                        children = values[-arg:]
-                        del values[-arg:]
-                        del states[-arg:]
+                    size = entry[1]
+                    if size:
+                        children = values[-size:]
+                        del values[-size:]
+                        del states[-size:]
                     else:
                         children = []
-                    values.append(callback(children))
-                    states.append(rows[states[-1]][origin][1])
+                    push_value(entry[2](children))
+                    push_state(rows[states[-1]][entry[3]][1])
                 if ttype == "$END" and states[-1] == end:
                     return values[-1]
         raise AssertionError("parser ended without accepting")  # pragma: no cover
@@ -757,11 +760,29 @@ def _tables() -> _Tables:
     return _TABLES
 
 
+_CACHE: dict[str, Node] = {}
+_CACHE_SIZE = 4096
+
+
 def parse(source: str, locate: Locator | None = None) -> Node:
-    """Parse an expression into an AST; raises ExprSyntaxError located with `locate(offset)`."""
+    """Parse an expression into an AST; raises ExprSyntaxError located with `locate(offset)`.
+
+    Trees are immutable and their offsets are relative to `source`, so a game (or a lint run over
+    several variants) that repeats an expression parses it once.
+    """
+    node = _CACHE.get(source)
+    if node is None:
+        node = parse_uncached(source, locate)
+        if len(_CACHE) < _CACHE_SIZE:
+            _CACHE[source] = node
+    return node
+
+
+def parse_uncached(source: str, locate: Locator | None = None) -> Node:
+    """`parse` without the cache (for benchmarks and tests of the parser itself)."""
     toks = _scan(source, locate)
     try:
-        node: Node = _tables().drive(toks, _Token("$END", "", len(source)))
+        node: Node = _tables().drive(list(toks), _Token("$END", "", len(source)))
     except _Unexpected as exc:
         ttype = exc.token.type
         offset = exc.token.start_pos if exc.token.start_pos is not None else len(source)

@@ -68,7 +68,8 @@ def to_source(node: Node) -> str:
     if isinstance(node, NoneLit):
         return "none"
     if isinstance(node, Name):
-        return node.name
+        name: str = node.name
+        return name
     if isinstance(node, ListLit):
         return "[" + ", ".join(to_source(i) for i in node.items) + "]"
     if isinstance(node, Call):
