@@ -73,35 +73,39 @@ class BoardPlan:
         return None
 
 
-_PLANS: dict[tuple[str, str | None], BoardPlan] = {}
+_PLANS: dict[int, BoardPlan] = {}
+_DEFS: dict[tuple[str, str | None], Any] = {}
 
 
 def plan_for(board: BoardDef) -> BoardPlan:
     """Routing tables for a board (computed once per board object)."""
-    key = (f"board-{id(board)}", None)
-    hit = _PLANS.get(key)
+    hit = _PLANS.get(id(board))
     if hit is None:
         hit = _build_plan(board)
-        _PLANS[key] = hit
+        _PLANS[id(board)] = hit
+    return hit
+
+
+def definition_from_view(view: Mapping[str, Any]) -> Any:
+    """The static definition (`GameDef`) of the game in `view`, loaded by game id and variant."""
+    key = (str(view.get("game")), view.get("variant"))
+    hit = _DEFS.get(key)
+    if hit is None:
+        from davinci.engine.game import load_game
+
+        hit = load_game(key[0], key[1]).definition
+        _DEFS[key] = hit
     return hit
 
 
 def plan_from_view(view: Mapping[str, Any]) -> BoardPlan:
-    """The plan of the board of the game in `view` (loaded by game id and variant)."""
-    key = (str(view.get("game")), view.get("variant"))
-    hit = _PLANS.get(key)
-    if hit is None:
-        from davinci.engine.game import load_game
-
-        board = load_game(str(view["game"]), view.get("variant")).definition.board
-        hit = plan_for(board)
-        _PLANS[key] = hit
-    return hit
+    """The routing plan of the board of the game in `view`."""
+    return plan_for(definition_from_view(view).board)
 
 
-def register_board(game_id: str, variant: str | None, board: BoardDef) -> None:
-    """Use `board` for views of this game and variant (for games built outside the packs)."""
-    _PLANS[(game_id, variant)] = plan_for(board)
+def register_definition(game_id: str, variant: str | None, definition: Any) -> None:
+    """Use `definition` for views of this game and variant (for games built outside the packs)."""
+    _DEFS[(game_id, variant)] = definition
 
 
 def _build_plan(board: BoardDef) -> BoardPlan:
@@ -421,4 +425,12 @@ class ScholarBot(_Answerer):
         return max(legal, key=chance) if own else min(legal, key=chance)
 
 
-__all__ = ["RandomMoverBot", "ScholarBot", "holding_value", "plan_for", "plan_from_view", "register_board"]
+__all__ = [
+    "RandomMoverBot",
+    "ScholarBot",
+    "definition_from_view",
+    "holding_value",
+    "plan_for",
+    "plan_from_view",
+    "register_definition",
+]

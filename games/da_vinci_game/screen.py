@@ -1,0 +1,321 @@
+"""Terminal screen for The Da Vinci Game: the pentacle board, teams, tokens, treasures, bids and card.
+
+`render(view, seat)` draws one seat's view as rich renderables. The board's geometry (space
+positions, types, tracks) and its colours come from the game definition (`board` and `display`
+sections), loaded by the game id in the view; pieces, tokens and the card come from the view.
+Where the seat must choose a destination, the board shows the number of each choice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from davinci.games.da_vinci_game.bots import definition_from_view
+
+HELP = """\
+[bold]The Da Vinci Game - commands[/bold]
+  go o12            move your piece to space o12 (the board numbers your choices: type the number)
+  reroll / token    on a Triskel: throw again and move on, or take one token from the bag
+  attempt 0         at a Treasure space: pay two matching tokens (attempt 1 or 2: pay that many
+                    Mona Lisa tokens instead) and face the challenge alone; decline to pass
+  return tokens.1.3 above the token cap: give that token back to the bag
+  category rose     (final challenge on a 5 or 6) choose the category
+  discard tokens.1.2  (after a failed final) give one token back to the bag
+During a challenge each team types its answer privately; bids rank by the time of locking in.
+Board: letters are Clue spaces (C Codex, L Logic Key, R Rose, V Vitruvian Man), @ Triskel,
+T Treasure, A the Ankh; digits are team pieces (+ several). Intersections (x1-x5) are
+underlined: no turning there within a move."""
+
+CATEGORY_ORDER = ("codex", "logic-key", "rose", "vitruvian-man")
+_DEFAULT_CATS: dict[str, dict[str, str]] = {
+    "codex": {"letter": "C", "name": "Codex", "colour": "dark_orange"},
+    "logic-key": {"letter": "L", "name": "Logic Key", "colour": "dodger_blue1"},
+    "rose": {"letter": "R", "name": "Rose", "colour": "red1"},
+    "vitruvian-man": {"letter": "V", "name": "Vitruvian Man", "colour": "green3"},
+    "mona-lisa": {"letter": "M", "name": "Mona Lisa", "colour": "magenta"},
+}
+_DEFAULT_SPACES: dict[str, dict[str, str]] = {
+    "ankh": {"glyph": "A", "style": "bold black on gold1"},
+    "treasure": {"glyph": "T", "style": "bold white on grey11"},
+    "triskel": {"glyph": "@", "style": "bold white on purple4"},
+    "bid": {"glyph": "#", "style": "black on grey70"},
+}
+_DEFAULT_TEAMS = ("bright_yellow", "bright_cyan", "bright_magenta", "bright_green", "bright_red", "bright_white")
+CELL = 2  # characters per space on the board
+
+
+class Style:
+    """Colours and glyphs from the game's `display` section (with defaults)."""
+
+    def __init__(self, display: Mapping[str, Any]) -> None:
+        self.cats = {**_DEFAULT_CATS, **(display.get("categories") or {})}
+        self.spaces = {**_DEFAULT_SPACES, **(display.get("spaces") or {})}
+        self.teams = tuple(display.get("teams") or _DEFAULT_TEAMS)
+
+    def cat(self, category: str) -> dict[str, str]:
+        """Letter, name and colour of a category."""
+        found = self.cats.get(category)
+        if not isinstance(found, dict):
+            return {"letter": "?", "name": category, "colour": "white"}
+        return {str(k): str(v) for k, v in found.items()}
+
+    def team(self, index: int) -> str:
+        """The colour of team `index` (1-based)."""
+        return str(self.teams[(index - 1) % len(self.teams)])
+
+
+# ---------------------------------------------------------------------------- reading the view
+
+
+def _pieces(zone: Mapping[str, Any] | None) -> list[Mapping[str, Any]]:
+    return list((zone or {}).get("pieces", []))
+
+
+def pawns_by_space(view: Mapping[str, Any], kind: str = "pawn") -> dict[str, list[int]]:
+    """Space id -> teams whose piece (`pawn`) or spare piece (`spare`) stands there."""
+    out: dict[str, list[int]] = {}
+    for p in _pieces(view["zones"].get("board")):
+        if p.get("kind") == kind and p.get("space") is not None:
+            out.setdefault(str(p["space"]), []).append(int(p.get("team", 0)))
+    return out
+
+
+def choices(view: Mapping[str, Any]) -> dict[str, int]:
+    """Destination space -> its number in the list of legal actions (as the prompt numbers them)."""
+    out: dict[str, int] = {}
+    for i, a in enumerate(view.get("legal") or [], 1):
+        parts = str(a).split()
+        if len(parts) == 2 and parts[0] == "go":
+            out[parts[1]] = i
+    return out
+
+
+# ---------------------------------------------------------------------------- the board
+
+
+def _track_dots(board: Any) -> set[tuple[int, int]]:
+    """Canvas cells on the straight lines between neighbouring spaces (the printed tracks)."""
+    dots: set[tuple[int, int]] = set()
+    for a, nbs in board.neighbours.items():
+        pa = board.spaces[a].pos
+        for b, _track, _d in nbs:
+            pb = board.spaces[b].pos
+            if pa is None or pb is None or a > b:
+                continue
+            steps = max(abs(pb[0] - pa[0]) // 2, abs(pb[1] - pa[1]), 1)
+            for k in range(1, steps):
+                x = round(pa[0] + (pb[0] - pa[0]) * k / steps)
+                y = round(pa[1] + (pb[1] - pa[1]) * k / steps)
+                dots.add((x, y))
+    return dots
+
+
+def board_text(view: Mapping[str, Any], definition: Any, style: Style) -> Text:
+    """The pentacle board as text: spaces by type and colour, pieces, bids and numbered choices."""
+    board = definition.board
+    # Bid spaces are markers beside the board (see `bids_text`), not part of the drawing.
+    placed = {sid: sp.pos for sid, sp in board.spaces.items() if sp.pos is not None and sp.type != "bid"}
+    if not placed:
+        return Text("(this board has no drawing positions)")
+    width = max(x for x, _ in placed.values()) + CELL + 1
+    height = max(y for _, y in placed.values()) + 1
+    canvas: list[list[tuple[str, str]]] = [[(" ", "")] * width for _ in range(height)]
+    for x, y in _track_dots(board):
+        if 0 <= y < height and 0 <= x < width:
+            canvas[y][x] = ("·", "grey35")
+    pawns = pawns_by_space(view)
+    spares = pawns_by_space(view, "spare")
+    numbered = choices(view)
+    for sid, (x, y) in placed.items():
+        sp = board.spaces[sid]
+        cells = _space_cells(sid, sp, pawns.get(sid, []), spares.get(sid, []), numbered.get(sid), style)
+        for i, cell in enumerate(cells):
+            if x + i < width:
+                canvas[y][x + i] = cell
+    out = Text()
+    for row in canvas:
+        line = Text()
+        for ch, st in row:
+            line.append(ch, style=st or None)
+        line.rstrip()
+        out.append_text(line)
+        out.append("\n")
+    out.rstrip()
+    return out
+
+
+def _space_cells(
+    sid: str, sp: Any, teams: Sequence[int], spares: Sequence[int], number: int | None, style: Style
+) -> list[tuple[str, str]]:
+    if number is not None:
+        label = f"{number:>2}" if number < 100 else "**"
+        return [(label[0], "bold black on yellow"), (label[1], "bold black on yellow")]
+    if sp.type == "clue":
+        cat = style.cat(str(sp.attrs.get("category")))
+        glyph, look = cat["letter"], f"bold black on {cat['colour']}"
+    elif sp.type == "treasure":
+        cat = style.cat(str(sp.attrs.get("category")))
+        glyph, look = cat["letter"], f"bold {cat['colour']} on grey11"
+    elif sp.type == "bid":
+        glyph, look = str(sp.attrs.get("number", "#")), str(style.spaces["bid"]["style"])
+    else:
+        info = style.spaces.get(sp.type, {"glyph": "?", "style": ""})
+        glyph, look = str(info["glyph"]), str(info["style"])
+    if sp.no_turn:
+        look += " underline"
+    here = list(teams) or list(spares)
+    if not here:
+        return [(glyph, look), (" ", look)]
+    if len(here) == 1:
+        return [(glyph, look), (str(here[0]), f"bold {style.team(here[0])} on grey15")]
+    return [(glyph, look), ("+", "bold white on grey15")]
+
+
+# ---------------------------------------------------------------------------- panels
+
+
+def teams_table(view: Mapping[str, Any], seat: int | None, style: Style) -> Table:
+    """One row per team: its piece, Treasures, tokens (own tokens by category) and notes."""
+    table = Table(box=None, pad_edge=False, show_header=True, header_style="bold")
+    table.add_column("")
+    table.add_column("team")
+    table.add_column("on")
+    table.add_column("treasures")
+    table.add_column("tokens")
+    table.add_column("")
+    pawns = {t: s for s, ts in pawns_by_space(view).items() for t in ts}
+    current = int(view.get("current", 0))
+    for s in view["seats"]:
+        idx = int(s["index"])
+        marker = Text("▶", style="bold") if idx == current else Text(" ")
+        name = Text(str(s["name"]), style=f"bold {style.team(idx)}")
+        name.append(f" ({idx})", style="dim")
+        held = {str(p.get("category")) for p in _pieces(s["zones"].get("treasures"))}
+        tre = Text()
+        for c in CATEGORY_ORDER:
+            info = style.cat(c)
+            if c in held:
+                tre.append(info["letter"], style=f"bold {info['colour']} on grey11")
+            else:
+                tre.append("·", style="grey35")
+        toks = _tokens_text(s["zones"].get("tokens") or {}, style)
+        notes = []
+        barred = (s.get("vars") or {}).get("barred")
+        if barred:
+            notes.append(f"must leave {barred}")
+        if not s.get("active", True):
+            notes.append("out")
+        table.add_row(marker, name, str(pawns.get(idx, "-")), tre, toks, Text(", ".join(notes), style="yellow"))
+    return table
+
+
+def _tokens_text(zone: Mapping[str, Any], style: Style) -> Text:
+    pieces = _pieces(zone)
+    if not pieces or any(p.get("hidden") for p in pieces):
+        n = int(zone.get("count", len(pieces)))
+        return Text(f"{n} hidden" if n else "-", style="dim")
+    out = Text()
+    order = {c: i for i, c in enumerate((*CATEGORY_ORDER, "mona-lisa"))}
+    for p in sorted(pieces, key=lambda p: order.get(str(p.get("category")), 9)):
+        info = style.cat(str(p.get("category")))
+        out.append(f" {info['letter']} ", style=f"bold black on {info['colour']}")
+        out.append(" ")
+    return out
+
+
+def card_panel(view: Mapping[str, Any], style: Style) -> RenderableType | None:
+    """The challenge being raced for (or the latest one, with its answer)."""
+    pend = view.get("pending") or {}
+    if pend.get("type") == "respond" and pend.get("card"):
+        card, live = pend["card"], True
+    else:
+        reading = _pieces(view["zones"].get("reading"))
+        if not reading:
+            return None
+        card, live = reading[0], False
+    info = style.cat(str(card.get("category")))
+    lines = Text()
+    title = f"{info['name']} challenge" if live else f"Last challenge ({info['name']})"
+    lines.append(title, style=f"bold {info['colour']}")
+    if card.get("anagram"):
+        lines.append(f"\n  Anagram: {card['anagram']}", style="bold")
+        # 000: the hint and the word lengths are read once the clock starts (the race is on).
+        if card.get("hint"):
+            lines.append(f"\n  Hint: {card['hint']}")
+        if card.get("lengths"):
+            lines.append(f"  {card['lengths']}")
+    if card.get("clue"):
+        for line in str(card["clue"]).rstrip().splitlines():
+            lines.append(f"\n  {line}")
+        if card.get("letters"):
+            lines.append(f"\n  ({card['letters']} letters)", style="dim")
+    if "answer" in card:
+        lines.append(f"\n  Answer: {card['answer']}", style="bold green")
+    if live:
+        names = {int(s["index"]): str(s["name"]) for s in view["seats"]}
+        seats = [names.get(int(i), str(i)) for i in pend.get("seats", [])]
+        locked = [names.get(int(i), str(i)) for i in pend.get("locked", [])]
+        limit = int(pend.get("time_limit") or 0)
+        lines.append(f"\n  Answering: {', '.join(seats)}", style="dim")
+        lines.append(f"\n  Locked in (bid order): {', '.join(locked) or '-'}", style="dim")
+        lines.append(f"\n  Time: {limit} s" if limit else "\n  Untimed", style="dim")
+    return lines
+
+
+def bids_text(view: Mapping[str, Any], definition: Any, style: Style) -> Text:
+    """The bid spaces 1-5 and whose spare piece stands on each."""
+    spares = pawns_by_space(view, "spare")
+    board = definition.board
+    bids = sorted(
+        (int(sp.attrs.get("number", 0)), sid) for sid, sp in board.spaces.items() if sp.type == "bid"
+    )
+    out = Text("Bids: ", style="bold")
+    for n, sid in bids:
+        teams = spares.get(sid, [])
+        out.append(f" {n}:", style="dim")
+        if teams:
+            out.append(str(teams[0]), style=f"bold {style.team(teams[0])}")
+        else:
+            out.append("-", style="dim")
+    return out
+
+
+def header(view: Mapping[str, Any], seat: int | None) -> Text:
+    """Turn, whose turn it is, the die, and whose view this is."""
+    cur = int(view.get("current", 1))
+    name = str(view["seats"][cur - 1]["name"]) if view.get("seats") else "?"
+    out = Text(f"The Da Vinci Game - turn {view.get('turn', 0)}, {name} to play", style="bold")
+    roll = (view.get("locals") or {}).get("roll")
+    if roll:
+        out.append(f"   die: {roll}", style="bold yellow")
+    if seat is not None:
+        out.append(f"   (view of {view['seats'][seat]['name']})", style="dim")
+    result = view.get("result")
+    if result:
+        winners = [str(view["seats"][w]["name"]) for w in result.get("winners", [])]
+        out.append(f"\nGame over: {', '.join(winners) or 'no winner'} ({result.get('reason')})", style="bold green")
+    return out
+
+
+def render(view: dict[str, Any], seat: int | None) -> RenderableType:
+    """The whole screen for `seat` (0-based, None for a spectator)."""
+    definition = definition_from_view(view)
+    style = Style(definition.display or {})
+    parts: list[RenderableType] = [header(view, seat), board_text(view, definition, style)]
+    parts.append(bids_text(view, definition, style))
+    parts.append(teams_table(view, seat, style))
+    card = card_panel(view, style)
+    if card is not None:
+        parts.append(card)
+    events = [str(e) for e in view.get("events", [])][-6:]
+    if events:
+        parts.append(Text("\n".join(f"· {e}" for e in events), style="dim"))
+    return Group(*parts)
+
+
+__all__ = ["HELP", "render"]
