@@ -494,8 +494,33 @@ def candidates(
 # --------------------------------------------------------------------------- the bots
 
 
+STOP = Action("stop")
+
+
+def _verbs(legal: Sequence[Action]) -> set[str]:
+    # Legal actions can be a lazy product of hundreds of guesses; every decision of this game
+    # offers one verb, or guesses followed by `stop`, so the two ends name all the verbs.
+    return {legal[0].verb, legal[-1].verb} if len(legal) else set()
+
+
 def _by_verb(legal: Sequence[Action], verb: str) -> list[Action]:
+    # Only for the small decisions (reveal, draw, position).
     return [a for a in legal if a.verb == verb]
+
+
+def _guess_action(ref: str, value: int) -> Action:
+    return Action("guess", (ref, value_text(value)))
+
+
+def _hidden_opponent_refs(view: dict[str, Any]) -> list[str]:
+    me = view.get("seat")
+    return [
+        t.ref
+        for s, row in read_rows(view).items()
+        if s != me and view["seats"][s - 1]["active"]
+        for t in row
+        if t.number is None and not t.revealed
+    ]
 
 
 class NaiveBot:
@@ -509,34 +534,27 @@ class NaiveBot:
 
     def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
         """Pick one of `legal` from the view."""
-        guesses = _by_verb(legal, "guess")
-        stops = _by_verb(legal, "stop")
-        if stops:
-            return stops[0]
-        if guesses:
-            return self._guess(view, guesses)
-        return self.rng.choice(list(legal))
+        if STOP in legal:
+            return STOP
+        if "guess" in _verbs(legal):
+            return self._guess(view, legal)
+        return legal[self.rng.below(len(legal))]
 
-    def _guess(self, view: dict[str, Any], guesses: Sequence[Action]) -> Action:
+    def _guess(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
         rows = read_rows(view)
-        legal = {(a.args[0], a.args[1]): a for a in guesses if len(a.args) == 2}
-        targets = sorted({ref for ref, _ in legal})
         options: list[tuple[int, str, list[int]]] = []
-        for ref in targets:
+        for ref in _hidden_opponent_refs(view):
             pos = parse_ref(ref)
-            if pos is None or pos[0] not in rows:
+            if pos is None:
                 continue
-            row = rows[pos[0]]
-            i = pos[1] - 1
-            fits = neighbour_values(row, i)
-            fits = [v for v in fits if (ref, value_text(v)) in legal]
+            fits = [v for v in neighbour_values(rows[pos[0]], pos[1] - 1) if _guess_action(ref, v) in legal]
             if fits:
                 options.append((len(fits), ref, fits))
         if not options:
-            return self.rng.choice(list(guesses))
+            return legal[self.rng.below(len(legal))]
         best = min(o[0] for o in options)
         _, ref, fits = self.rng.choice([o for o in options if o[0] == best])
-        return legal[(ref, value_text(self.rng.choice(fits)))]
+        return _guess_action(ref, self.rng.choice(fits))
 
 
 def neighbour_values(row: Sequence[Seen], i: int) -> list[int]:
@@ -570,7 +588,7 @@ class DeducerBot:
     def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
         """Pick one of `legal` from the view."""
         excl = self.tracker.update(view)
-        verbs = {a.verb for a in legal}
+        verbs = _verbs(legal)
         if "guess" in verbs:
             return self._guess(view, legal, excl)
         if "reveal" in verbs:
@@ -579,7 +597,7 @@ class DeducerBot:
             return self._colour(view, _by_verb(legal, "draw"))
         if "position" in verbs:
             return self.rng.choice(_by_verb(legal, "position"))
-        return self.rng.choice(list(legal))
+        return legal[self.rng.below(len(legal))]
 
     def best_guesses(self, view: dict[str, Any], excl: Exclusions | None = None) -> list[tuple[float, Candidate, int]]:
         """Every (chance, tile, value) the bot could guess, likeliest first."""
@@ -591,14 +609,13 @@ class DeducerBot:
         return out
 
     def _guess(self, view: dict[str, Any], legal: Sequence[Action], excl: Exclusions) -> Action:
-        table = {(a.args[0], a.args[1]): a for a in legal if a.verb == "guess" and len(a.args) == 2}
-        options = [(p, c, v) for p, c, v in self.best_guesses(view, excl) if (c.ref, value_text(v)) in table]
-        stops = _by_verb(legal, "stop")
+        options = [(p, c, v) for p, c, v in self.best_guesses(view, excl) if _guess_action(c.ref, v) in legal]
+        can_stop = STOP in legal
         if not options:
-            return stops[0] if stops else self.rng.choice([a for a in legal if a.verb == "guess"])
+            return STOP if can_stop else legal[self.rng.below(len(legal))]
         top = options[0][0]
-        if stops and not top * 100 > self.threshold(view):
-            return stops[0]
+        if can_stop and not top * 100 > self.threshold(view):
+            return STOP
         # Among equally likely guesses prefer the tile with fewest candidates: a hit there
         # narrows its neighbours most.
         ties = [o for o in options if o[0] >= top - 1e-12]
@@ -607,7 +624,7 @@ class DeducerBot:
         _, cand, value = self.rng.choice(ties)
         seat = int(view["seat"] or 0)
         self.tracker.note_guess(seat, (cand.seat, cand.place), value)
-        return table[(cand.ref, value_text(value))]
+        return _guess_action(cand.ref, value)
 
     def _reveal_own(self, view: dict[str, Any], reveals: Sequence[Action], excl: Exclusions) -> Action:
         # Give away the tile the others are most likely to guess anyway.
