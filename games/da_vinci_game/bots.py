@@ -36,6 +36,7 @@ GOAL_BONUS = 60.0  # landing on the Treasure (or Ankh) it is heading for
 TRISKEL_BONUS = 4.0  # a token or another move
 CLUE_PENALTY = 1.5  # a challenge that only the other teams may win
 DRIFT = 1.5  # pull towards missing Treasures while still collecting tokens
+REROLL_HIT = 1 / 3  # a Triskel's second throw is taken when it lands on the goal this often
 
 
 # ---------------------------------------------------------------------------- the board
@@ -64,6 +65,11 @@ class BoardPlan:
             if sp.type == "treasure" and sp.attrs.get("category") == category:
                 return str(sid)
         return None
+
+    def hit_chance(self, here: str, goals: Sequence[str]) -> float:
+        """The chance that one throw from `here` can end on one of `goals`."""
+        rolls = self.options.get(here, ())
+        return sum(1 for ends in rolls if any(g in ends for g in goals)) / DIE
 
     def ankh(self) -> str | None:
         """The Ankh (the type `ankh` space)."""
@@ -369,10 +375,9 @@ class ScholarBot(_Answerer):
         if here is None:
             return verbs["token"]
         if qualified(counts, held):
-            ankh = plan.ankh()
-            return verbs["reroll"] if ankh is not None else verbs["token"]
+            return verbs["reroll"]
         goals = [t for c in affordable(counts, held) if (t := plan.treasure_space(c)) is not None]
-        if goals and min(plan.turns[g][here] for g in goals) <= 2.0:
+        if goals and plan.hit_chance(here, goals) >= REROLL_HIT:
             return verbs["reroll"]
         if self.token_gain(counts, held, int(view.get("settings", {}).get("token_cap", 4))) <= 0.5:
             return verbs["reroll"]

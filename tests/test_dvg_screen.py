@@ -1,0 +1,101 @@
+"""The Da Vinci Game's terminal screen: what each team sees, drawn from its view."""
+
+from __future__ import annotations
+
+import pytest
+from rich.console import Console
+from test_dvg_rules import Table, new_game
+
+from davinci.games.da_vinci_game import bots, screen
+
+
+@pytest.fixture(autouse=True)
+def _board() -> None:
+    bots.register_definition("da-vinci-game", None, new_game({"first_team": 1}).definition)
+
+
+def shown(t: Table, team: int | None) -> str:
+    seat = None if team is None else team - 1
+    console = Console(width=100, record=True, color_system=None)
+    console.print(screen.render(t.st.view(seat), seat))
+    return console.export_text()
+
+
+def test_the_board_shows_every_space_type_and_the_pieces() -> None:
+    t = Table()
+    t.put(2, "o1")
+    text = shown(t, 1)
+    assert "The Da Vinci Game - turn" in text
+    board = text.split("Bids:")[0]
+    for glyph in ("C", "L", "R", "V", "@", "A"):
+        assert glyph in board
+    assert "·" in board  # the tracks between spaces
+    # teams 1 and 3 share the Ankh (+); team 2 stands on the Codex Treasure
+    assert "A+" in board and "C2" in board
+
+
+def test_destinations_are_numbered_as_the_prompt_lists_them() -> None:
+    t = Table()
+    t.start_turn(1, 6)
+    text = shown(t, 1)
+    assert "die: 6" in text
+    board = text.split("Bids:")[0]
+    for n in range(1, 6):
+        assert f" {n}" in board
+    legal = t.legal(1)
+    assert legal == ["go o10", "go o16", "go o22", "go o28", "go o4"]
+
+
+def test_own_tokens_are_shown_by_category_and_others_are_counted() -> None:
+    t = Table()
+    t.give(1, "codex", "mona-lisa")
+    t.give(2, "rose", "rose", "rose")
+    t.crown(2, "rose")
+    text = shown(t, 1)
+    lines = {line.split("(")[0].strip(" ▶"): line for line in text.splitlines() if "Team " in line and "(" in line}
+    assert " C " in lines["Team 1"] and " M " in lines["Team 1"]
+    assert "3 hidden" in lines["Team 2"] and "R" in lines["Team 2"]
+
+
+def test_the_challenge_card_is_shown_without_its_answer_during_the_race() -> None:
+    t = Table()
+    t.put(1, "ankh")
+    t.start_turn(1, 1)
+    t.do(1, "go k21")
+    answer = t.answer()
+    text = shown(t, 2)
+    assert "Codex challenge" in text and "test clue" in text
+    assert "Answering: Team 2, Team 3" in text
+    assert answer not in text
+    t.do(3, f"answer 4 {answer}")
+    assert "Locked in (bid order): Team 3" in shown(t, 2)
+    t.do(2, "pass")
+    after = shown(t, 2)
+    assert "Last challenge (Codex)" in after and f"Answer: {answer}" in after
+    assert "1:3" in after  # team 3's spare piece on bid space 1
+
+
+def test_vitruvian_man_cards_show_the_anagram_hint_and_lengths() -> None:
+    t = Table()
+    t.put(1, "ankh")
+    t.start_turn(1, 1)
+    t.do(1, "go k41")
+    text = shown(t, 3)
+    card = t.card()
+    assert f"Anagram: {card['anagram']}" in text and card["hint"] in text and card["lengths"] in text
+
+
+def test_barred_teams_are_noted() -> None:
+    t = Table()
+    t.give(1, "codex", "codex")
+    t.put(1, "o3")
+    t.start_turn(1, 2)
+    t.do(1, "go o1")
+    t.do(1, "attempt 0")
+    t.do(1, "answer 3 nothing")
+    assert "must leave o1" in shown(t, None)
+
+
+def test_help_names_every_action() -> None:
+    for verb in ("go", "reroll", "token", "attempt", "decline", "return", "category", "discard"):
+        assert verb in screen.HELP
