@@ -30,6 +30,7 @@ class RandomBot:
     """Uniform over the legal actions, from its own seeded source."""
 
     name = "random"
+    wants_view = False  # uniform choice needs no view; front ends may skip building one
 
     def __init__(self, seed: int = 0, settings: dict[str, Any] | None = None) -> None:
         self.rng = Rng(seed)

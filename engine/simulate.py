@@ -58,7 +58,8 @@ def play_one(cfg: SimConfig, index: int, game: Any = None) -> dict[str, Any]:
         for s in st.current_seats:
             legal = st.legal_actions(s)
             t0 = time.perf_counter()
-            action = bots[s].choose(st.view(s), legal)
+            bot = bots[s]
+            action = bot.choose(st.view(s) if getattr(bot, "wants_view", True) else {}, legal)
             think.append(time.perf_counter() - t0)
             st.apply(s, action)
             actions += 1

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from davinci.engine.actions import Action, parse_action
 from davinci.engine.errors import DavinciError, EvalError, IllegalAction
+from davinci.engine.legal import LegalActions
 from davinci.engine.rng import Rng
 from davinci.engine.values import (
     CellV,
@@ -82,7 +83,7 @@ class State:
         self.terminal = False
         self.reason = ""
         self.dirty: set[str] = set()
-        self._legal: dict[int, list[tuple[Action, Any]]] | None = None
+        self._legal: dict[int, LegalActions] | None = None
         self.turn_trail: list[str] = []
 
     # ------------------------------------------------------------------ creation
@@ -429,41 +430,40 @@ class State:
             return [s for s in p["seats"] if str(s) not in p["answers"]]
         return [int(p["seat"])]
 
-    def _options(self) -> dict[int, list[tuple[Action, Any]]]:
+    def _options(self) -> dict[int, LegalActions]:
         if self._legal is not None:
             return self._legal
         p = self.pending
-        out: dict[int, list[tuple[Action, Any]]] = {}
+        out: dict[int, LegalActions] = {}
         if p is not None and not self.terminal:
             if p["type"] == "choose":
                 instr = self.game.programs[p["at"][0]].code[p["at"][1]]
                 out[int(p["seat"])] = instr.enumerate(self)
             elif p["type"] == "overflow":
-                opts = []
-                for pid in self.zones[p["zone"]]:
-                    opts.append((Action("return", (self.piece_label(pid),)), pid))
-                out[int(p["seat"])] = opts
+                pairs = [(Action("return", (self.piece_label(pid),)), pid) for pid in self.zones[p["zone"]]]
+                out[int(p["seat"])] = LegalActions.of_pairs(pairs)
             elif p["type"] == "position":
                 n = len(self.zones[p["zone"]])
-                out[int(p["seat"])] = [(Action("position", (str(i),)), i) for i in range(1, n + 1)]
+                out[int(p["seat"])] = LegalActions.of_pairs([(Action("position", (str(i),)), i) for i in range(1, n + 1)])
             elif p["type"] == "respond":
                 for s in self.current_seats:
-                    out[s] = [(Action("pass"), None)]
+                    out[s] = LegalActions.of_pairs([(Action("pass"), None)])
         self._legal = out
         return out
 
-    def legal_actions(self, seat: int | None = None) -> list[Action]:
+    def legal_actions(self, seat: int | None = None) -> LegalActions:
         """The legal actions of `seat` (default: the first seat that must act), in a fixed order.
 
-        During a simultaneous response the list holds `pass`; the free forms
-        `answer SECONDS TEXT` and `claim SECONDS solved|failed` are accepted too.
+        The result is a lazy sequence (len, indexing, iteration, `in`). During a simultaneous
+        response it holds `pass`; the free forms `answer SECONDS TEXT` and
+        `claim SECONDS solved|failed` are accepted too.
         """
         if seat is None:
             cs = self.current_seats
             if not cs:
-                return []
+                return LegalActions([])
             seat = cs[0]
-        return [a for a, _ in self._options().get(seat, [])]
+        return self._options().get(seat) or LegalActions([])
 
     def parse_action(self, text: str) -> Action:
         return parse_action(text, self.game.rest_verbs)
@@ -485,10 +485,12 @@ class State:
         assert p is not None
         if p["type"] == "respond" and action.verb in ("answer", "claim"):
             return _parse_response(action, bool(p.get("claims", True)))
-        for a, binding in self._options().get(seat, []):
-            if a == action:
+        legal = self._options().get(seat)
+        if legal is not None:
+            binding = legal.binding(action)
+            if binding is not None or (p["type"] == "respond" and action.verb == "pass"):
                 return binding
-        verbs = sorted({a.verb for a in self.legal_actions(seat)})
+        verbs = sorted(self.legal_actions(seat).verbs())
         if p["type"] == "respond":
             verbs = sorted({*verbs, "answer", *(["claim"] if p.get("claims", True) else [])})
         if action.verb not in verbs:

@@ -11,6 +11,7 @@ from davinci.engine.actions import Action
 from davinci.engine.errors import DefinitionError, EvalError
 from davinci.engine.expr.types import ANY, BOOL, INT, STR, ListType, Type
 from davinci.engine.flow import FlowCompiler, Instr, Jump, Path, step
+from davinci.engine.legal import Block, LegalActions
 from davinci.engine.values import SeatV, Struct, decode, encode
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -18,7 +19,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 class Option:
-    __slots__ = ("verb", "names", "lists", "when", "start", "available")
+    __slots__ = ("verb", "names", "lists", "when", "start", "available", "cache")
 
     def __init__(self, verb: str, names: list[str], lists: list[Any], when: Any, available: Any) -> None:
         self.verb = verb
@@ -27,6 +28,7 @@ class Option:
         self.when = when
         self.available = available
         self.start = -1
+        self.cache: dict[int, list[tuple[Any, str]]] = {}
 
 
 class Choose(Instr):
@@ -48,8 +50,8 @@ class Choose(Instr):
         state.pending = {"type": "choose", "seat": seat, "at": [self.prog, self.pc], "prompt": self.prompt}
         state._legal = {seat: opts}
 
-    def enumerate(self, state: State) -> list[tuple[Action, Any]]:
-        out: list[tuple[Action, Any]] = []
+    def enumerate(self, state: State) -> LegalActions:
+        blocks: list[Block] = []
         base = state.locals
         from davinci.engine.values import Env
 
@@ -58,23 +60,30 @@ class Choose(Instr):
             if opt.available is not None and not opt.available(env):
                 continue
             if not opt.names:
-                out.append((Action(opt.verb), (oi, ())))
+                blocks.append(Block(opt.verb, oi, []))
                 continue
-            # Argument lists that do not use earlier arguments are computed once, not per combination.
+            # Argument lists that do not use earlier arguments are computed once, not per
+            # combination; lists that depend only on settings are computed once per game.
             pre: list[list[tuple[Any, str]] | None] = []
             for d, fn in enumerate(opt.lists):
-                names = getattr(fn, "names", None)
-                if names is not None and not (set(names) & set(opt.names[:d])):
+                names = set(getattr(fn, "names", ()) or ())
+                if names and names <= {"settings"}:
+                    cached = opt.cache.get(d)
+                    if cached is None:
+                        cached = [(encode(item), _label(item)) for item in fn(env)]
+                        opt.cache[d] = cached
+                    pre.append(cached)
+                elif not (names & set(opt.names[:d])):
                     pre.append([(encode(item), _label(item)) for item in fn(env)])
                 else:
                     pre.append(None)
             if opt.when is None and all(p is not None for p in pre):
-                verb = opt.verb
-                for combo in itertools.product(*pre):  # type: ignore[arg-type]
-                    out.append((Action(verb, tuple(c[1] for c in combo)), (oi, tuple(c[0] for c in combo))))
+                blocks.append(Block(opt.verb, oi, pre))  # type: ignore[arg-type]
                 continue
-            self._expand(state, oi, opt, 0, dict(base), [], [], out, pre)
-        return out
+            pairs: list[tuple[Action, Any]] = []
+            self._expand(state, oi, opt, 0, dict(base), [], [], pairs, pre)
+            blocks.append(Block(opt.verb, oi, pairs=pairs))
+        return LegalActions(blocks)
 
     def _expand(
         self,

@@ -1,0 +1,143 @@
+"""Legal actions as a lazy, indexable collection.
+
+A decision often has a product structure (every hidden tile x every number). Building one
+`Action` object per combination would dominate the cost of a random playout, so the legal
+actions are kept as blocks: a block is either a product of argument lists (actions made on
+demand by index) or an explicit list. `len`, indexing, iteration and membership are all cheap,
+and finding an action's binding is a dictionary lookup per argument.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any, overload
+
+from davinci.engine.actions import Action
+
+
+class Block:
+    """A product block: verb + argument (label, value) lists, or explicit (action, binding) pairs."""
+
+    __slots__ = ("verb", "option", "labels", "values", "index", "size", "strides", "pairs")
+
+    def __init__(
+        self,
+        verb: str,
+        option: int,
+        args: Sequence[Sequence[tuple[Any, str]]] | None = None,
+        pairs: list[tuple[Action, Any]] | None = None,
+    ) -> None:
+        self.verb = verb
+        self.option = option
+        self.pairs = pairs
+        if pairs is not None:
+            self.labels: list[list[str]] = []
+            self.values: list[list[Any]] = []
+            self.index: list[dict[str, int]] = []
+            self.size = len(pairs)
+            self.strides: list[int] = []
+            return
+        args = args or []
+        self.labels = [[lab for _, lab in a] for a in args]
+        self.values = [[v for v, _ in a] for a in args]
+        self.index = [{lab: i for i, lab in enumerate(labs)} for labs in self.labels]
+        size = 1
+        strides = []
+        for labs in reversed(self.labels):
+            strides.append(size)
+            size *= len(labs)
+        self.strides = strides[::-1]
+        self.size = size
+
+    def action(self, i: int) -> Action:
+        if self.pairs is not None:
+            return self.pairs[i][0]
+        labels = tuple(labs[(i // st) % len(labs)] for labs, st in zip(self.labels, self.strides))
+        return Action(self.verb, labels)
+
+    def binding(self, action: Action) -> Any:
+        if self.pairs is not None:
+            for a, b in self.pairs:
+                if a == action:
+                    return b
+            return None
+        if action.verb != self.verb or len(action.args) != len(self.labels):
+            return None
+        vals = []
+        for lab, idx, values in zip(action.args, self.index, self.values):
+            j = idx.get(lab)
+            if j is None:
+                return None
+            vals.append(values[j])
+        return (self.option, tuple(vals))
+
+
+class LegalActions(Sequence[Action]):
+    """The legal actions of one seat, in a fixed order; lazy over product blocks."""
+
+    __slots__ = ("blocks", "_len")
+
+    def __init__(self, blocks: list[Block]) -> None:
+        self.blocks = [b for b in blocks if b.size]
+        self._len = sum(b.size for b in self.blocks)
+
+    @classmethod
+    def of_pairs(cls, pairs: list[tuple[Action, Any]]) -> LegalActions:
+        return cls([Block("", 0, pairs=pairs)])
+
+    def __len__(self) -> int:
+        return self._len
+
+    @overload
+    def __getitem__(self, i: int) -> Action: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[Action]: ...
+
+    def __getitem__(self, i: int | slice) -> Action | list[Action]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(self._len))]
+        if i < 0:
+            i += self._len
+        if not 0 <= i < self._len:
+            raise IndexError(i)
+        for b in self.blocks:
+            if i < b.size:
+                return b.action(i)
+            i -= b.size
+        raise IndexError(i)  # pragma: no cover
+
+    def __iter__(self) -> Iterator[Action]:
+        for b in self.blocks:
+            for i in range(b.size):
+                yield b.action(i)
+
+    def __contains__(self, action: object) -> bool:
+        return isinstance(action, Action) and self.binding(action) is not None
+
+    def binding(self, action: Action) -> Any:
+        """What choosing `action` binds (None when it is not legal)."""
+        for b in self.blocks:
+            if b.verb and b.verb != action.verb:
+                continue
+            r = b.binding(action)
+            if r is not None:
+                return r
+        return None
+
+    def verbs(self) -> list[str]:
+        out: list[str] = []
+        for b in self.blocks:
+            vs = [b.verb] if b.verb else [a.verb for a, _ in (b.pairs or [])]
+            for v in vs:
+                if v not in out:
+                    out.append(v)
+        return out
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (list, tuple, LegalActions)):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other))
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return f"LegalActions({list(self)!r})"
