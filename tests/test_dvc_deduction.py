@@ -209,3 +209,18 @@ def test_the_true_value_always_stays_a_candidate_in_real_games() -> None:
                     checked += 1
             st.apply(s, action)
     assert checked > 100
+
+
+def test_own_rows_are_followed_by_identity_even_when_a_joker_moves() -> None:
+    """The viewer's own row is matched tile by tile, so placing its joker does not lose the deducer's memory."""
+
+    def row(tokens: str) -> list[Seen]:
+        out = []
+        for i, tok in enumerate(tokens.split()):
+            number = JOKER if tok[1:] == "j" else int(tok[1:])
+            out.append(Seen(f"row.1.{i + 1}", "black" if tok[0] == "b" else "white", number, False))
+        return out
+
+    assert align(row("bj b1 w4 b9"), row("b1 w4 bj b9")) == [[1, 2, 0, 3]]
+    assert align(row("b1 w4 b9"), row("bj b1 w4 b9")) == [[None, 0, 1, 2]]
+    assert align(row("b1 w4"), row("b1 w5")) == []

@@ -182,6 +182,13 @@ def align(old: Sequence[Seen], new: Sequence[Seen]) -> list[list[int | None]]:
     newcomer. No result means the rows cannot be matched (more changed than one insertion).
     """
     grow = len(new) - len(old)
+    if all(t.known for t in old) and all(t.known for t in new):
+        # Every number is visible (the viewer's own row): match tiles by identity, which also
+        # follows a joker its owner has just moved to its chosen place.
+        where = {(t.number, t.colour): i for i, t in enumerate(old)}
+        mapping = [where.get((t.number, t.colour)) for t in new]
+        ok = grow in (0, 1) and sum(m is None for m in mapping) == grow
+        return [mapping] if ok else []
     if grow == 0:
         if all(_compatible(o, n) for o, n in zip(old, new)):
             return [list(range(len(new)))]
