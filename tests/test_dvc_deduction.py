@@ -30,7 +30,6 @@ from davinci.games.da_vinci_code.bots import (
 from davinci.games.da_vinci_code.screen import hints
 
 
-
 def tile_names(values: list[str], colour: str) -> list[str]:
     return [f"{colour} {v}" for v in values]
 
