@@ -57,6 +57,7 @@ class Seen:
 
     @property
     def known(self) -> bool:
+        """Whether the viewer sees this tile's number."""
         return self.number is not None
 
 
