@@ -634,9 +634,8 @@ def _candidates(word: str) -> list[str]:
     out = [word, word.replace("'", "")]
     if word.endswith("'s"):
         out.append(word[:-2])
-    plain = fold(word).replace(" ", "")  # "café" is "cafe" in the dictionary
-    if plain not in out:
-        out.append(plain)
+    if not word.isascii():
+        out.append(fold(word).replace(" ", ""))  # "café" is "cafe" in the dictionary
     return out
 
 
