@@ -345,7 +345,7 @@ def _one_matches(
         return False
     if given_key == key or given_key.replace(" ", "") == key.replace(" ", ""):
         return True
-    if tolerance <= 0 or sum(ch.isalpha() for ch in key) < min_len:
+    if tolerance <= 0 or sum(ch.isalpha() for ch in normalise(answer_text)) < min_len:
         return False
     # A slip may never change a number inside the answer ("Apollo 13" is not "Apollo 12").
     if re.findall(r"\d+", given_key) != re.findall(r"\d+", key):

@@ -171,3 +171,9 @@ def test_edit_distance_counts_an_adjacent_swap_once() -> None:
 def test_letters_only_keeps_letters_for_anagram_checks() -> None:
     assert letters_only("Mona Lisa!") == "monalisa"
     assert letters_only("Brontë, 1847") == "bronte"
+
+
+def test_typo_length_counts_the_letters_of_the_normalised_answer() -> None:
+    # "Ocean's Eleven" has 12 letters even though its number is compared as digits.
+    assert answer_matches("Ocaens Eleven", "Ocean's Eleven")
+    assert answer_matches("Oceans 11", "Ocean's Eleven")
