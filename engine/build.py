@@ -62,6 +62,7 @@ class GameDef:
     deck_sources: dict[str, str] = field(default_factory=dict)
     display: dict[str, Any] = field(default_factory=dict)
     variants: tuple[str, ...] = ()
+    piece_cache: dict[Any, Any] = field(default_factory=dict)  # per-piece sort keys / free flags
 
     def seat_zone_key(self, name: str, seat: int) -> str | None:
         z = self.zones.get(name)

@@ -18,6 +18,7 @@ from davinci.engine.values import (
     CellV,
     Env,
     PieceV,
+    PRef,
     SeatV,
     SpaceV,
     ZoneV,
@@ -156,22 +157,15 @@ class State:
         return Env(self, self.locals)
 
     def global_value(self, name: str) -> Any:
-        g = self.game
+        fn = _GLOBALS.get(name)
+        if fn is not None:
+            return fn(self)
         if name in self.vars:
             return decode(self.vars[name], self)
+        g = self.game
         z = g.zones.get(name)
         if z is not None and not z.per_seat:
             return self.zone_value(name)
-        if name == "current":
-            return SeatV(self, self.current)
-        if name == "seats":
-            return [SeatV(self, i) for i in range(len(self.seat_names))]
-        if name == "players":
-            return len(self.seat_names)
-        if name == "settings":
-            return _SettingsView(g.settings)
-        if name == "turn":
-            return self.turn
         if name in g.turn_vars:
             return decode(g.turn_vars[name].initial, self)
         raise EvalError(f"unknown name '{name}'")
@@ -277,21 +271,35 @@ class State:
         elif face_up is False:
             self.revealed.discard(pid)
 
+    def _piece_key(self, zname: str, pid: int, which: str) -> Any:
+        # Sort keys and free-placement flags are evaluated once per piece and zone: they are
+        # meant to depend on the piece's own attributes only (documented for authors).
+        cache = self.game.piece_cache
+        ck = (zname, which, pid)
+        hit = cache.get(ck, _MISSING)
+        if hit is _MISSING:
+            z = self.game.zones[zname]
+            fn = z.sort if which == "sort" else z.free
+            hit = fn(Env(self, {**self.locals, "piece": PRef(pid)})) if fn is not None else False
+            cache[ck] = hit
+        return hit
+
     def _sorted_index(self, key: str, pid: int) -> int:
-        z = self.game.zones[key.split("#")[0]]
-        sk = z.sort
-        mykey = sk(Env(self, {**self.locals, "piece": PieceV(self, pid).ref()}))
+        zname = key.split("#")[0]
+        z = self.game.zones[zname]
+        mykey = self._piece_key(zname, pid, "sort")
         lst = self.zones[key]
+        free = z.free is not None
         for i, other in enumerate(lst):
-            if z.free is not None and z.free(Env(self, {**self.locals, "piece": PieceV(self, other).ref()})):
+            if free and self._piece_key(zname, other, "free"):
                 continue
-            if sk(Env(self, {**self.locals, "piece": PieceV(self, other).ref()})) > mykey:
+            if self._piece_key(zname, other, "sort") > mykey:
                 return i
         return len(lst)
 
     def is_free_piece(self, key: str, pid: int) -> bool:
-        z = self.game.zones[key.split("#")[0]]
-        return z.free is not None and bool(z.free(Env(self, {**self.locals, "piece": PieceV(self, pid).ref()})))
+        zname = key.split("#")[0]
+        return self.game.zones[zname].free is not None and bool(self._piece_key(zname, pid, "free"))
 
     def log(self, text: str, to: int | None = None) -> None:
         self.events.append((to, text))
@@ -302,6 +310,7 @@ class State:
     def _advance(self) -> None:
         g = self.game
         budget = STEP_BUDGET
+        self._legal = None
         while self.pending is None and not self.terminal:
             if self.dirty:
                 if self._check_overflow():
@@ -334,7 +343,6 @@ class State:
                 pass
             if g.end.when(self.env()):
                 self._finish("end")
-        self._legal = None
 
     def _between(self) -> None:
         g = self.game
@@ -573,6 +581,17 @@ class State:
         c = self.clone()
         c.apply(seat, action)
         return c
+
+
+_MISSING = object()
+
+_GLOBALS: dict[str, Any] = {
+    "current": lambda st: SeatV(st, st.current),
+    "seats": lambda st: [SeatV(st, i) for i in range(len(st.seat_names))],
+    "players": lambda st: len(st.seat_names),
+    "settings": lambda st: _SettingsView(st.game.settings),
+    "turn": lambda st: st.turn,
+}
 
 
 def _neg(v: Any) -> Any:

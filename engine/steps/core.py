@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from davinci.engine.errors import DefinitionError, EvalError
 from davinci.engine.expr.types import ANY, BOOL, INT, STR, ListType, RecordType, Type
 from davinci.engine.flow import FlowCompiler, Instr, Path, step
-from davinci.engine.values import CellV, PieceV, SeatV, SpaceV, encode
+from davinci.engine.values import CellV, PieceV, PRef, SeatV, SpaceV, encode
 
 if TYPE_CHECKING:  # pragma: no cover
     from davinci.engine.state import State
@@ -140,11 +140,22 @@ class Draw(Instr):
         drawn: list[int] = []
         for _ in range(max(n, 0)):
             pool = state.zones[skey]
-            if self.where is not None:
-                pool = [p for p in pool if self.where(state.env({"piece": PieceV(state, p).ref()}))]
             if not pool:
                 break
-            pid = pool[state.rng.below(len(pool))] if self.random else pool[0]
+            pid = -1
+            if self.where is not None and self.random:
+                # Rejection sampling is uniform over the matching pieces and usually needs one try.
+                for _ in range(8):
+                    cand = pool[state.rng.below(len(pool))]
+                    if self.where(state.env({"piece": PRef(cand)})):
+                        pid = cand
+                        break
+            if pid < 0:
+                if self.where is not None:
+                    pool = [p for p in pool if self.where(state.env({"piece": PRef(p)}))]
+                    if not pool:
+                        break
+                pid = pool[state.rng.below(len(pool))] if self.random else pool[0]
             state.place(pid, dkey, face_up=self.face_up)
             drawn.append(pid)
         ask_positions(state, dkey, drawn)
