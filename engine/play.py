@@ -190,17 +190,25 @@ class Session:
         legal = st.legal_actions(seat)
         prompt = pending.get("prompt") or "Your move"
         self.console.print(f"\n[bold]{self.seats[seat].name}[/bold]: {prompt}")
-        show = legal if len(legal) <= 40 else legal[:40]
+        show = list(legal) if len(legal) <= 12 else []
         for i, a in enumerate(show, 1):
             self.console.print(f"  {i:>2}. {a}")
-        if len(legal) > len(show):
-            self.console.print(f"  ... {len(legal) - len(show)} more: type the action, e.g. '{legal[-1]}'")
+        if not show:
+            verbs = ", ".join(legal.verbs()) if hasattr(legal, "verbs") else ""
+            self.console.print(f"  {len(legal)} possible actions ({verbs}); 'list' shows them all, '?' explains.")
+        mod = screen_module(self.game.id)
+        expand = getattr(mod, "expand", None) if mod is not None else None
         while True:
             text = self.input_fn("> ").strip()
             if not text:
                 continue
             if text in ("?", "help"):
                 self.show_help(legal)
+                continue
+            if text == "list":
+                for i, a in enumerate(legal, 1):
+                    self.console.print(f"  {i:>3}. {a}")
+                show = list(legal)
                 continue
             if text in ("quit", "exit"):
                 raise KeyboardInterrupt
@@ -211,6 +219,13 @@ class Session:
                 else:
                     self.console.print("start with --save FILE to save")
                 continue
+            if expand is not None and not text.isdigit():
+                try:
+                    full = expand(text, st.view(seat))
+                except Exception:  # a screen's shorthand must never crash the game
+                    full = None
+                if full:
+                    text = full
             if text.isdigit() and 1 <= int(text) <= len(show):
                 return show[int(text) - 1]
             try:
@@ -269,7 +284,11 @@ class Session:
                 if self.seats[seat].kind == "human":
                     action = self.ask_human(seat)
                 else:
-                    action = self.bots[seat].choose(st.view(seat), st.legal_actions(seat))
+                    bot = self.bots[seat]
+                    view = st.view(seat) if getattr(bot, "wants_view", True) else {}
+                    action = bot.choose(view, st.legal_actions(seat))
+                    if self.humans and (st.pending or {}).get("type") != "respond":
+                        self.console.print(f"[dim]{self.seats[seat].name}: {action}[/dim]")
                 turn = st.turn
                 st.apply(seat, action)
                 if st.turn != turn or st.is_terminal():
