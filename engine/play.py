@@ -32,7 +32,8 @@ def parse_seats(spec: str | None, game: Any) -> list[SeatSpec]:
     """`human:Ana,deducer` → seat specs; default: one human and bots for the minimum player count."""
     d = game.definition
     if not spec:
-        bot = next((b for b in d.bots if b != "random"), "random")
+        strong = [b for b in d.bots if not b.startswith("random")]
+        bot = strong[-1] if strong else "random"  # bots are listed weakest first
         parts = ["human"] + [bot] * (max(d.min_players, 2) - 1)
     else:
         parts = [p.strip() for p in spec.split(",") if p.strip()]
