@@ -224,6 +224,17 @@ def test_the_board_is_a_pentacle() -> None:
     assert all(not board.neighbours[sid] for sid, s in board.spaces.items() if s.type == "bid")
 
 
+def test_the_installed_game_draws_its_cards_from_the_four_decks() -> None:
+    from davinci.engine.game import load_game
+
+    d = load_game("da-vinci-game").definition
+    per_deck: dict[str, int] = {}
+    for p in d.pieces:
+        if p.component.endswith("_card"):
+            per_deck[str(p.attrs["category"])] = per_deck.get(str(p.attrs["category"]), 0) + 1
+    assert sorted(per_deck) == sorted(CATEGORIES) and min(per_deck.values()) >= 50
+
+
 # ==================================================================================== preparation
 
 
@@ -352,6 +363,15 @@ def test_triskel_token_draws_one_at_random_and_ends_the_turn() -> None:
     t.do(1, "token")
     assert len(t.tokens(1)) == 1 and t.bag_size() == before - 1
     assert t.view()["current"] == 2
+
+
+def test_triskel_with_an_empty_bag_offers_only_the_second_throw() -> None:
+    t = Table()
+    for pid in list(t.st.zones["bag"]):
+        t.st.place(pid, "supply")
+    t.start_turn(1, 1)
+    t.do(1, "go k31")
+    assert t.legal(1) == ["reroll"]
 
 
 def test_triskel_reroll_moves_again_and_acts_on_the_new_space() -> None:
