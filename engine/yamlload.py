@@ -526,7 +526,7 @@ def _block_map(text: str, start: int, folded: bool, value: str) -> tuple[list[st
     if i >= len(text):
         return [], [], i
     body = _skip_break(text, i)
-    lines = _raw_lines(text, body)
+    lines = _raw_lines(text, body, 1 if explicit else None)
     first_content = next((ind for ind, is_blank, _, _ in lines if not is_blank), None)
     if first_content is None:
         return None
@@ -547,10 +547,16 @@ def _block_map(text: str, start: int, folded: bool, value: str) -> tuple[list[st
     return None
 
 
-def _raw_lines(text: str, i: int) -> list[tuple[int, bool, int, int]]:
-    """Lines from index i: (leading spaces, whitespace-only?, start index, end index before the break)."""
+def _raw_lines(text: str, i: int, floor: int | None = None) -> list[tuple[int, bool, int, int]]:
+    """Lines from index i: (leading spaces, whitespace-only?, start index, end index before the break).
+
+    Stops after the first non-blank line indented less than the block's content (less than the
+    first content line, or than `floor` when given), since the block cannot extend past it; this
+    keeps position lookups proportional to the block, not to the rest of the file.
+    """
     out: list[tuple[int, bool, int, int]] = []
     length = len(text)
+    limit = floor
     while i < length:
         j = i
         while j < length and text[j] == " ":
@@ -558,7 +564,13 @@ def _raw_lines(text: str, i: int) -> list[tuple[int, bool, int, int]]:
         k = j
         while k < length and text[k] not in _BREAK_CHARS:
             k += 1
-        out.append((j - i, text[j:k].strip(" \t") == "", i, k))
+        blank = text[j:k].strip(" \t") == ""
+        out.append((j - i, blank, i, k))
+        if not blank:
+            if limit is None:
+                limit = j - i
+            elif j - i < limit:
+                break
         if k >= length:
             break
         i = _skip_break(text, k)
