@@ -2,23 +2,31 @@
 
 Game i uses seed `derive_seed(master, i)` for the game and for each bot, so the outcome of
 every game is independent of how games are split between processes.
+
+Results are aggregated as they arrive into a `Tally` of integer counters and histograms, never
+kept as a list of games: memory stays constant however many games run, and because integer
+sums do not depend on the order of addition, the report is identical for any number of jobs.
 """
 
 from __future__ import annotations
 
 import math
-import statistics
+import os
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
-from davinci.engine.errors import DavinciError, UsageError
+from davinci.engine.errors import UsageError
 from davinci.engine.rng import derive_seed
 
 
 @dataclass(frozen=True)
 class SimConfig:
+    """What to simulate: game, variant, one bot name per seat, number of games and master seed."""
+
     game: str
     variant: str | None
     players: tuple[str, ...]
@@ -37,30 +45,47 @@ def parse_players(spec: str) -> tuple[str, ...]:
     return names
 
 
-def play_one(cfg: SimConfig, index: int, game: Any = None) -> dict[str, Any]:
-    """Play game number `index` of a simulation; returns a small summary."""
+# Bot classes resolved once per process: looking a bot up through the entry-point registry
+# costs milliseconds, as much as playing a short game.
+_FACTORIES: dict[tuple[str, str], Callable[..., Any]] = {}
+
+
+def _bot_factory(name: str, game: Any) -> Callable[..., Any]:
     from davinci.engine.bots import make_bot
+
+    key = (name, game.id)
+    factory = _FACTORIES.get(key)
+    if factory is None:
+        # make_bot validates the name and the bot's games once; its class then builds every seat.
+        factory = type(make_bot(name, 0, game.id, dict(game.settings)))
+        _FACTORIES[key] = factory
+    return factory
+
+
+def _load(cfg: SimConfig) -> Any:
     from davinci.engine.game import load_game
 
+    return load_game(cfg.game, cfg.variant, cfg.settings, cfg.packs)
+
+
+def play_one(cfg: SimConfig, index: int, game: Any = None) -> dict[str, Any]:
+    """Play game number `index` of a simulation; returns a small summary."""
     if game is None:
-        game = load_game(cfg.game, cfg.variant, cfg.settings, cfg.packs)
+        game = _load(cfg)
     n = len(cfg.players)
     shift = index % n if cfg.rotate else 0
     seat_bots = [cfg.players[(i + shift) % n] for i in range(n)]
     seed = derive_seed(cfg.seed, index)
     st = game.new_state(n, seed=seed)
     bots = [
-        make_bot(name, derive_seed(seed, 1000 + i), game.id, dict(game.settings)) for i, name in enumerate(seat_bots)
+        _bot_factory(name, game)(seed=derive_seed(seed, 1000 + i), settings=dict(game.settings))
+        for i, name in enumerate(seat_bots)
     ]
+    views = [getattr(bot, "wants_view", True) for bot in bots]
     actions = 0
-    think: list[float] = []
     while not st.is_terminal():
         for s in st.current_seats:
-            legal = st.legal_actions(s)
-            t0 = time.perf_counter()
-            bot = bots[s]
-            action = bot.choose(st.view(s) if getattr(bot, "wants_view", True) else {}, legal)
-            think.append(time.perf_counter() - t0)
+            action = bots[s].choose(st.view(s) if views[s] else {}, st.legal_actions(s))
             st.apply(s, action)
             actions += 1
             if st.is_terminal():
@@ -76,12 +101,87 @@ def play_one(cfg: SimConfig, index: int, game: Any = None) -> dict[str, Any]:
     }
 
 
-def _chunk(args: tuple[SimConfig, int, int]) -> list[dict[str, Any]]:
-    cfg, lo, hi = args
-    from davinci.engine.game import load_game
+@dataclass
+class Tally:
+    """Streaming statistics of finished games, in integers only so that merging is exact.
 
-    game = load_game(cfg.game, cfg.variant, cfg.settings, cfg.packs)
-    return [play_one(cfg, i, game) for i in range(lo, hi)]
+    Lengths are kept as histograms (length → number of games): their size is bounded by the
+    longest game, not by the number of games, and percentiles read from them are the same as
+    from the sorted list of every length.
+    """
+
+    seats: int
+    games: int = 0
+    wins: list[int] = field(default_factory=list)
+    # (bot, number of winners) → wins: a shared win counts 1/k, summed exactly at the end.
+    shared_wins: Counter[tuple[str, int]] = field(default_factory=Counter)
+    bot_seats: Counter[str] = field(default_factory=Counter)
+    draws: int = 0
+    turn_limit_games: int = 0
+    actions: Counter[int] = field(default_factory=Counter)
+    turns: Counter[int] = field(default_factory=Counter)
+
+    def __post_init__(self) -> None:
+        if not self.wins:
+            self.wins = [0] * self.seats
+
+    def add(self, r: Mapping[str, Any]) -> None:
+        """Count one game summary as returned by `play_one`."""
+        self.games += 1
+        winners = r["winners"]
+        if not winners:
+            self.draws += 1
+        for w in winners:
+            self.wins[w] += 1
+            self.shared_wins[(r["seat_bots"][w], len(winners))] += 1
+        self.bot_seats.update(r["seat_bots"])
+        if r["reason"] == "turn-limit":
+            self.turn_limit_games += 1
+        self.actions[r["actions"]] += 1
+        self.turns[r["turns"]] += 1
+
+    def merge(self, other: Tally) -> None:
+        """Add another tally's games to this one (order does not matter)."""
+        self.games += other.games
+        self.wins = [a + b for a, b in zip(self.wins, other.wins)]
+        self.shared_wins.update(other.shared_wins)
+        self.bot_seats.update(other.bot_seats)
+        self.draws += other.draws
+        self.turn_limit_games += other.turn_limit_games
+        self.actions.update(other.actions)
+        self.turns.update(other.turns)
+
+    def bot_wins(self) -> dict[str, Fraction]:
+        """Wins per bot name, a win shared by k winners counting 1/k."""
+        out: dict[str, Fraction] = {}
+        for (name, k), count in self.shared_wins.items():
+            out[name] = out.get(name, Fraction(0)) + Fraction(count, k)
+        return out
+
+
+def percentile(histogram: Mapping[int, int], q: float) -> int:
+    """The value at index min(n-1, int(q*n)) of the sorted values a histogram counts (0 if empty)."""
+    n = sum(histogram.values())
+    if n == 0:
+        return 0
+    rank = min(n - 1, int(q * n))
+    seen = 0
+    for value in sorted(histogram):
+        seen += histogram[value]
+        if seen > rank:
+            return value
+    raise AssertionError("unreachable: rank < n")
+
+
+def _chunk(args: tuple[SimConfig, int, int]) -> Tally:
+    cfg, lo, hi = args
+    # load_game caches by (game, variant, settings, packs): a forked worker inherits the
+    # parent's loaded game and a spawned one loads it once, not once per chunk.
+    game = _load(cfg)
+    tally = Tally(len(cfg.players))
+    for i in range(lo, hi):
+        tally.add(play_one(cfg, i, game))
+    return tally
 
 
 def run(cfg: SimConfig, jobs: int = 1, progress: Callable[[int], None] | None = None) -> dict[str, Any]:
@@ -90,38 +190,51 @@ def run(cfg: SimConfig, jobs: int = 1, progress: Callable[[int], None] | None = 
         raise UsageError("--games must be at least 1")
     if jobs < 1:
         raise UsageError("--jobs must be at least 1")
-    from davinci.engine.bots import make_bot
-    from davinci.engine.game import load_game
-
-    game = load_game(cfg.game, cfg.variant, cfg.settings, cfg.packs)
+    game = _load(cfg)
     d = game.definition
     if not d.min_players <= len(cfg.players) <= d.max_players:
         raise UsageError(f"{d.name} takes {d.min_players}-{d.max_players} players, got {len(cfg.players)}")
-    for name in set(cfg.players):
-        make_bot(name, 0, game.id, dict(game.settings))  # fail fast on unknown bots
+    for name in dict.fromkeys(cfg.players):
+        _bot_factory(name, game)  # fail fast on unknown bots, before any process starts
     t0 = time.perf_counter()
-    results: list[dict[str, Any]] = []
-    for part in _iter_results(cfg, jobs):
-        results.extend(part)
+    tally = Tally(len(cfg.players))
+    for part in _iter_tallies(cfg, jobs):
+        tally.merge(part)
         if progress:
-            progress(len(part))
+            progress(part.games)
     elapsed = time.perf_counter() - t0
-    results.sort(key=lambda r: r["index"])
-    return summarise(cfg, results, elapsed, jobs)
+    return summarise(cfg, tally, elapsed, jobs)
 
 
-def _iter_results(cfg: SimConfig, jobs: int) -> Iterator[list[dict[str, Any]]]:
-    size = max(1, min(50, math.ceil(cfg.games / (jobs * 4))))
-    chunks = [(cfg, lo, min(cfg.games, lo + size)) for lo in range(0, cfg.games, size)]
+def chunk_size(games: int, jobs: int) -> int:
+    """Games per work unit: many small units per job, so no job idles long at the end."""
+    return max(1, min(50, math.ceil(games / (jobs * 16))))
+
+
+def _chunks(cfg: SimConfig, size: int) -> Iterator[tuple[SimConfig, int, int]]:
+    for lo in range(0, cfg.games, size):
+        yield (cfg, lo, min(cfg.games, lo + size))
+
+
+def _iter_tallies(cfg: SimConfig, jobs: int) -> Iterator[Tally]:
+    size = chunk_size(cfg.games, jobs)
     if jobs == 1:
-        for c in chunks:
+        for c in _chunks(cfg, size):
             yield _chunk(c)
         return
+    import gc
     import multiprocessing as mp
 
-    ctx = mp.get_context("fork") if hasattr(__import__("os"), "fork") else mp.get_context()
-    with ctx.Pool(jobs) as pool:
-        yield from pool.imap_unordered(_chunk, chunks)
+    # fork shares the loaded game and the imported modules with the workers at no cost;
+    # freezing the heap first keeps the collector from touching (and so copying) those pages.
+    ctx = mp.get_context("fork") if hasattr(os, "fork") else mp.get_context()
+    processes = min(jobs, math.ceil(cfg.games / size))
+    gc.freeze()
+    try:
+        with ctx.Pool(processes) as pool:
+            yield from pool.imap_unordered(_chunk, _chunks(cfg, size))
+    finally:
+        gc.unfreeze()
 
 
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -135,29 +248,20 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def summarise(cfg: SimConfig, results: Sequence[dict[str, Any]], elapsed: float, jobs: int) -> dict[str, Any]:
-    n = len(cfg.players)
-    g = len(results)
-    wins = [0] * n
-    bot_wins: dict[str, float] = {}
-    bot_games: dict[str, int] = {}
-    draws = 0
-    for r in results:
-        if not r["winners"]:
-            draws += 1
-        for w in r["winners"]:
-            wins[w] += 1
-            name = r["seat_bots"][w]
-            bot_wins[name] = bot_wins.get(name, 0) + 1 / len(r["winners"])
-        for name in set(r["seat_bots"]):
-            bot_games[name] = bot_games.get(name, 0) + r["seat_bots"].count(name)
-    lengths = sorted(r["actions"] for r in results)
-    turns = sorted(r["turns"] for r in results)
-    total_actions = sum(lengths)
-
-    def pct(xs: list[int], q: float) -> int:
-        return xs[min(len(xs) - 1, int(q * len(xs)))] if xs else 0
-
+def summarise(
+    cfg: SimConfig, results: Tally | Iterable[Mapping[str, Any]], elapsed: float, jobs: int
+) -> dict[str, Any]:
+    """The report for a tally (or for game summaries from `play_one`), as JSON-able data."""
+    if isinstance(results, Tally):
+        t = results
+    else:
+        t = Tally(len(cfg.players))
+        for r in results:
+            t.add(r)
+    g = t.games
+    bot_wins = t.bot_wins()
+    total_actions = sum(length * count for length, count in t.actions.items())
+    total_turns = sum(turns * count for turns, count in t.turns.items())
     return {
         "game": cfg.game,
         "variant": cfg.variant,
@@ -166,24 +270,25 @@ def summarise(cfg: SimConfig, results: Sequence[dict[str, Any]], elapsed: float,
         "players": list(cfg.players),
         "rotate": cfg.rotate,
         "settings": dict(cfg.settings),
-        "wins": wins,
-        "win_rate": [w / g for w in wins],
-        "win_ci95": [list(wilson(w, g)) for w in wins],
-        "bot_wins": {k: round(v, 3) for k, v in sorted(bot_wins.items())},
-        "bot_win_rate": {k: round(bot_wins.get(k, 0) / max(1, bot_games[k]), 4) for k in sorted(bot_games)},
-        "draws": draws,
-        "turn_limit_games": sum(1 for r in results if r["reason"] == "turn-limit"),
+        "wins": list(t.wins),
+        "win_rate": [w / g for w in t.wins] if g else [0.0] * t.seats,
+        "win_ci95": [list(wilson(w, g)) for w in t.wins],
+        "bot_wins": {k: round(float(v), 3) for k, v in sorted(bot_wins.items())},
+        "bot_win_rate": {
+            k: round(float(bot_wins.get(k, Fraction(0)) / max(1, t.bot_seats[k])), 4) for k in sorted(t.bot_seats)
+        },
+        "draws": t.draws,
+        "turn_limit_games": t.turn_limit_games,
         "mean_actions": total_actions / g if g else 0,
-        "actions_p50": pct(lengths, 0.5),
-        "actions_p95": pct(lengths, 0.95),
-        "mean_turns": statistics.fmean(turns) if turns else 0,
-        "turns_p50": pct(turns, 0.5),
-        "turns_p95": pct(turns, 0.95),
+        "actions_p50": percentile(t.actions, 0.5),
+        "actions_p95": percentile(t.actions, 0.95),
+        "actions_min": min(t.actions, default=0),
+        "actions_max": max(t.actions, default=0),
+        "mean_turns": total_turns / g if g else 0,
+        "turns_p50": percentile(t.turns, 0.5),
+        "turns_p95": percentile(t.turns, 0.95),
         "elapsed_s": round(elapsed, 3),
         "playouts_per_s": round(g / elapsed, 2) if elapsed > 0 else 0.0,
         "actions_per_s": round(total_actions / elapsed, 1) if elapsed > 0 else 0.0,
         "jobs": jobs,
     }
-
-
-_unused = (DavinciError,)

@@ -1,0 +1,106 @@
+"""`davinci simulate`: streaming statistics, bounded percentiles, identical results for any --jobs."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from davinci.engine.errors import UsageError
+from davinci.engine.simulate import SimConfig, Tally, chunk_size, percentile, play_one, run, summarise
+
+TIMING_KEYS = {"elapsed_s", "playouts_per_s", "actions_per_s", "jobs"}
+
+
+def _game(seat_bots: list[str], winners: list[int], actions: int, turns: int, reason: str = "won") -> dict[str, Any]:
+    return {"index": 0, "seat_bots": seat_bots, "winners": winners, "actions": actions, "turns": turns, "reason": reason}
+
+
+def _sorted_list_percentile(values: list[int], q: float) -> int:
+    # The definition the report has always used: the value at index int(q*n) of the sorted list.
+    xs = sorted(values)
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_histogram_percentiles_match_the_sorted_list_definition(seed: int) -> None:
+    rng = random.Random(seed)
+    values = [rng.randint(1, 40) for _ in range(rng.randint(1, 300))]
+    tally = Tally(2)
+    for v in values:
+        tally.add(_game(["random", "random"], [0], v, v))
+    for q in (0.0, 0.05, 0.5, 0.95, 0.999, 1.0):
+        assert percentile(tally.actions, q) == _sorted_list_percentile(values, q)
+
+
+def test_percentile_of_no_games_is_zero() -> None:
+    assert percentile({}, 0.5) == 0
+
+
+def test_the_tally_grows_with_distinct_lengths_not_with_games() -> None:
+    tally = Tally(2)
+    for i in range(20_000):
+        tally.add(_game(["a", "b"], [i % 2], 10 + i % 7, 3 + i % 4))
+    assert tally.games == 20_000
+    assert len(tally.actions) == 7 and len(tally.turns) == 4
+
+
+def test_merging_tallies_in_any_order_gives_the_same_report() -> None:
+    rng = random.Random(7)
+    games = [
+        _game(["x", "y", "x"], rng.sample(range(3), rng.randint(0, 2)), rng.randint(5, 50), rng.randint(1, 9))
+        for _ in range(200)
+    ]
+    cfg = SimConfig("g", None, ("x", "y", "x"), len(games), 0, {})
+    whole = summarise(cfg, games, 1.0, 1)
+    parts = [Tally(3) for _ in range(4)]
+    for i, g in enumerate(games):
+        parts[i % 4].add(g)
+    for order in ([0, 1, 2, 3], [3, 1, 0, 2]):
+        merged = Tally(3)
+        for i in order:
+            merged.merge(parts[i])
+        assert summarise(cfg, merged, 1.0, 1) == whole
+
+
+def test_a_shared_win_counts_one_over_the_number_of_winners() -> None:
+    tally = Tally(3)
+    tally.add(_game(["a", "b", "c"], [0, 1, 2], 10, 2))
+    tally.add(_game(["a", "b", "c"], [0], 10, 2))
+    tally.add(_game(["a", "b", "c"], [], 10, 2, "turn-limit"))
+    report = summarise(SimConfig("g", None, ("a", "b", "c"), 3, 0, {}), tally, 1.0, 1)
+    assert report["bot_wins"] == {"a": 1.333, "b": 0.333, "c": 0.333}
+    assert report["wins"] == [2, 1, 1]
+    assert report["draws"] == 1 and report["turn_limit_games"] == 1
+
+
+def test_simulation_reports_are_identical_for_one_and_two_jobs() -> None:
+    cfg = SimConfig("da-vinci-code", None, ("random", "naive"), 16, 42, {}, (), rotate=True)
+    one = run(cfg, jobs=1)
+    two = run(cfg, jobs=2)
+    assert {k: v for k, v in one.items() if k not in TIMING_KEYS} == {
+        k: v for k, v in two.items() if k not in TIMING_KEYS
+    }
+    assert one["games"] == 16 and sum(one["bot_win_rate"].values()) > 0
+
+
+def test_the_report_agrees_with_the_games_played_one_by_one() -> None:
+    cfg = SimConfig("da-vinci-code", "advanced", ("random", "random", "random"), 12, 3, {})
+    games = [play_one(cfg, i) for i in range(cfg.games)]
+    report = run(cfg, jobs=1)
+    assert report["wins"] == [sum(1 for g in games if s in g["winners"]) for s in range(3)]
+    assert report["mean_actions"] == sum(g["actions"] for g in games) / len(games)
+    assert report["actions_p95"] == _sorted_list_percentile([g["actions"] for g in games], 0.95)
+    assert report["actions_max"] == max(g["actions"] for g in games)
+
+
+def test_each_job_gets_many_small_chunks() -> None:
+    assert chunk_size(100, 2) == 4
+    assert chunk_size(100_000, 2) == 50
+    assert chunk_size(1, 8) == 1
+
+
+def test_unknown_bots_fail_before_any_game_is_played() -> None:
+    with pytest.raises(UsageError, match="unknown bot"):
+        run(SimConfig("da-vinci-code", None, ("random", "nobody"), 5, 0, {}))
