@@ -6,7 +6,6 @@ Every user mistake ends with a one-line message and a non-zero exit, never a tra
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
@@ -187,6 +186,8 @@ def list_(as_json: bool, packs: tuple[str, ...]) -> None:
         for d in load_decks(all_packs(packs)).values()
     ]
     if as_json:
+        import json
+
         click.echo(json.dumps({"games": games, "decks": decks}, indent=2))
         return
     from rich.console import Console
@@ -251,6 +252,8 @@ def simulate(
             task = prog.add_task(f"{game}", total=n_games)
             report = run(cfg, jobs, lambda k: prog.advance(task, k))
     if as_json:
+        import json
+
         click.echo(json.dumps(report))
         return
     click.echo(f"{report['game']}{' / ' + report['variant'] if report['variant'] else ''}: {report['games']} games, seed {seed}")
