@@ -245,17 +245,7 @@ class Session:
         st = self.state
         p = st.view(seat).get("pending", {})
         limit = p.get("time_limit", 0) if self.timer else 0
-        card = p.get("card") or {}
-        first = [k for k in ("anagram",) if card.get(k)]
-        if first:
-            self.console.print(f"\n[bold]Anagram:[/bold] {card['anagram']}")
-            self.input_fn("Write it down, then press Enter to start the clock ")
-            extra = [f"{k}: {card[k]}" for k in ("hint", "lengths") if card.get(k)]
-            self.console.print("\n".join(extra))
-        elif card.get("clue"):
-            self.console.print(f"\n[bold]Clue:[/bold]\n{card['clue']}")
-            if card.get("letters"):
-                self.console.print(f"({card['letters']} letters)")
+        self.show_card(p.get("card") or {})
         lim = f"{limit} seconds" if limit else "no time limit"
         self.console.print(f"[bold]{self.seats[seat].name}[/bold]: type your answer and press Enter ({lim}); empty line to pass.")
         t0 = time.monotonic()
@@ -276,9 +266,64 @@ class Session:
             f"Actions now: {', '.join(sorted({a.verb for a in legal}))}"
         )
 
+    def show_card(self, card: dict[str, Any]) -> None:
+        """Show a challenge card; a two-step card (anagram) waits for Enter before the rest."""
+        if card.get("anagram"):
+            self.console.print(f"\n[bold]Anagram:[/bold] {card['anagram']}")
+            self.input_fn("Write it down, then press Enter to start the clock ")
+            extra = [f"{k}: {card[k]}" for k in ("hint", "lengths") if card.get(k)]
+            self.console.print("\n".join(extra))
+        elif card.get("clue"):
+            self.console.print(f"\n[bold]Clue:[/bold]\n{card['clue']}")
+            if card.get("letters"):
+                self.console.print(f"({card['letters']} letters)")
+
+    def race(self, seats: list[int]) -> None:
+        """All responding seats at once: humans press their key to lock in, bots at their times."""
+        from davinci.engine.race import run_race
+
+        st = self.state
+        humans = [s for s in seats if self.seats[s].kind == "human"]
+        pend = st.view(humans[0]).get("pending", {})
+        limit = int(pend.get("time_limit") or 60)
+        bot_actions: dict[int, Any] = {}
+        bot_times: dict[int, float] = {}
+        for s in seats:
+            if self.seats[s].kind != "human":
+                bot = self.bots[s]
+                a = bot.choose(st.view(s) if getattr(bot, "wants_view", True) else {}, st.legal_actions(s))
+                bot_actions[s] = a
+                if a.verb in ("answer", "claim") and a.args:
+                    try:
+                        bot_times[s] = float(a.args[0])
+                    except ValueError:
+                        pass
+        self.console.print(f"\n[bold]Challenge[/bold] for {', '.join(self.seats[s].name for s in seats)}")
+        self.show_card(pend.get("card") or {})
+
+        def write(text: str) -> None:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+
+        results = run_race(humans, [s.name for s in self.seats], bot_times, limit, write)
+        for s, a in bot_actions.items():
+            st.apply(s, a)
+        for s in humans:
+            r = results.get(s)
+            st.apply(s, "pass" if r is None else f"answer {r[0]:.1f} {r[1]}")
+
     def loop(self) -> int:
         st = self.state
         while not st.is_terminal():
+            pending = st.pending or {}
+            if pending.get("type") == "respond" and self.timer:
+                from davinci.engine.race import race_available
+
+                waiting = list(st.current_seats)
+                if any(self.seats[s].kind == "human" for s in waiting) and race_available():
+                    self.race(waiting)
+                    self.autosave()
+                    continue
             for seat in list(st.current_seats):
                 if st.is_terminal():
                     break

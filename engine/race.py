@@ -1,0 +1,132 @@
+"""A timed race at one keyboard: every responding seat locks in by pressing its key.
+
+Used by `davinci play` when a `respond` step (a challenge for several seats at once) includes
+humans and a terminal is attached. The clock starts when the card is shown (after the first
+reveal of a two-step card); a countdown runs; each human seat presses its number to lock in
+and then types its answer masked, so neighbours cannot read it; bots lock in at their
+simulated times. Without a terminal (or with --no-timer) the humans answer one after another,
+each with their own clock.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import sys
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+
+def race_available() -> bool:
+    """True when stdin is an interactive POSIX terminal (raw key reads are possible)."""
+    if not sys.stdin.isatty() or os.name != "posix":
+        return False
+    try:
+        import termios  # noqa: F401
+        import tty  # noqa: F401
+    except ImportError:  # pragma: no cover - non-POSIX
+        return False
+    return True
+
+
+class RawTerminal:
+    """Context manager: cbreak mode with no echo; restores the terminal on exit, always."""
+
+    def __enter__(self) -> RawTerminal:
+        import termios
+        import tty
+
+        self.fd = sys.stdin.fileno()
+        self.old = termios.tcgetattr(self.fd)
+        tty.setcbreak(self.fd)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        import termios
+
+        termios.tcsetattr(self.fd, termios.TCSADRAIN, self.old)
+
+    def key(self, timeout: float) -> str | None:
+        """One character, or None after `timeout` seconds; EOFError when input is closed."""
+        ready, _, _ = select.select([sys.stdin], [], [], max(0.0, timeout))
+        if not ready:
+            return None
+        ch = os.read(self.fd, 1)
+        if not ch:
+            raise EOFError
+        return ch.decode("utf-8", "replace")
+
+    def masked_line(self, out: Callable[[str], None]) -> str:
+        """Read a line, echoing '*' for each character (backspace works)."""
+        buf: list[str] = []
+        while True:
+            ch = self.key(3600)
+            if ch is None:
+                continue
+            if ch in ("\r", "\n"):
+                out("\n")
+                return "".join(buf)
+            if ch in ("\x7f", "\b"):
+                if buf:
+                    buf.pop()
+                    out("\b \b")
+                continue
+            if ch == "\x03":
+                raise KeyboardInterrupt
+            if ch == "\x04":
+                raise EOFError
+            if ch.isprintable():
+                buf.append(ch)
+                out("*")
+
+
+def run_race(
+    humans: Sequence[int],
+    names: Sequence[str],
+    bot_times: dict[int, float],
+    limit: int,
+    write: Callable[[str], None],
+    terminal: Any = None,
+    clock: Callable[[], float] = time.monotonic,
+) -> dict[int, tuple[float, str] | None]:
+    """Run the lock-in race; returns, per human seat, (seconds, answer) or None (no answer).
+
+    `bot_times` maps bot seats to the second at which they lock in (shown as they happen).
+    """
+    term = terminal if terminal is not None else RawTerminal()
+    keys = {str(s + 1): s for s in humans}
+    results: dict[int, tuple[float, str] | None] = {}
+    announced: set[int] = set()
+    start = clock()
+    write(f"Clock started ({limit} s). Teams, press your number to lock in: "
+          + ", ".join(f"[{s + 1}] {names[s]}" for s in humans) + "\n")
+    with term:
+        while len(results) < len(humans):
+            elapsed = clock() - start
+            for s, t in sorted(bot_times.items(), key=lambda kv: kv[1]):
+                if s not in announced and t <= elapsed and t <= limit:
+                    announced.add(s)
+                    write(f"\r{names[s]} locks in at {t:.1f} s\n")
+            left = limit - elapsed
+            if left <= 0:
+                write("\rTime is up.                    \n")
+                break
+            write(f"\r{left:5.1f} s left ")
+            ch = term.key(0.1)
+            if ch is None:
+                continue
+            if ch == "\x03":
+                raise KeyboardInterrupt
+            if ch == "\x04":
+                raise EOFError
+            seat = keys.get(ch)
+            if seat is None or seat in results:
+                continue
+            t = clock() - start
+            write(f"\r{names[seat]} locks in at {t:.1f} s - type the answer (hidden), Enter: ")
+            answer = term.masked_line(write).strip()
+            results[seat] = (t, answer) if answer else None
+    for s in humans:
+        results.setdefault(s, None)
+    return results
