@@ -1,0 +1,56 @@
+"""The one-keyboard race: lock-in order by key presses, masked answers, bots announced, time limit."""
+
+from __future__ import annotations
+
+from davinci.engine.race import run_race
+
+
+class FakeTerminal:
+    """Replays (time, key) events against a fake clock."""
+
+    def __init__(self, clock: list[float], events: list[tuple[float, str]]) -> None:
+        self.clock = clock
+        self.events = events
+
+    def __enter__(self) -> FakeTerminal:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def key(self, timeout: float) -> str | None:
+        if self.events and self.events[0][0] <= self.clock[0] + timeout:
+            t, k = self.events.pop(0)
+            self.clock[0] = max(self.clock[0], t)
+            return k
+        self.clock[0] += timeout
+        return None
+
+    def masked_line(self, out) -> str:  # type: ignore[no-untyped-def]
+        text = ""
+        while self.events and self.events[0][1] != "\n":
+            text += self.events.pop(0)[1]
+            out("*")
+        if self.events:
+            self.events.pop(0)
+        return text
+
+
+def test_humans_lock_in_with_their_key_and_bots_are_announced() -> None:
+    clock = [0.0]
+    events = [(3.0, "2"), (3.1, "r"), (3.2, "o"), (3.3, "m"), (3.4, "e"), (3.5, "\n"), (7.0, "1"), (7.1, "\n")]
+    out: list[str] = []
+    res = run_race([0, 1], ["Ana", "Ben", "Bot"], {2: 5.0}, 60, out.append, FakeTerminal(clock, events), lambda: clock[0])
+    assert res[1] is not None and res[1][1] == "rome" and abs(res[1][0] - 3.0) < 0.2
+    assert res[0] is None  # locked in, but gave an empty answer: counts as a pass
+    text = "".join(out)
+    assert "Bot locks in at 5.0 s" in text
+    assert "rome" not in text  # the answer was masked
+
+
+def test_nobody_answers_before_the_limit() -> None:
+    clock = [0.0]
+    out: list[str] = []
+    res = run_race([0], ["Ana"], {}, 2, out.append, FakeTerminal(clock, []), lambda: clock[0])
+    assert res == {0: None}
+    assert "Time is up" in "".join(out)
