@@ -4,6 +4,7 @@
     python benchmarks/run.py --quick    # fewer games and repeats (about a minute)
     python benchmarks/run.py --json     # one JSON document instead of the table
     python benchmarks/run.py --markdown # the table in Markdown (docs/performance.md)
+    python benchmarks/run.py --load run.json [--markdown]   # print a saved --json run again
     python benchmarks/run.py --only playouts,bots   # some sections only
 
 Sections: random playouts of every game, variant and seat count; the engine against the
@@ -838,12 +839,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--markdown", action="store_true", help="print a Markdown table (for docs/performance.md)")
     ap.add_argument("--wall", action="store_true", help="in-process figures in wall time instead of CPU time")
     ap.add_argument("--repeat", type=int, default=None, help="repeats per figure (default 5, quick 3)")
+    ap.add_argument("--load", metavar="FILE", help="print a saved --json run as a table (or --markdown), measuring nothing")
     ap.add_argument("--only", default="", help=f"comma-separated sections: {','.join(SECTIONS)}")
     args = ap.parse_args(argv)
     only = [s.strip() for s in args.only.split(",") if s.strip()] or list(SECTIONS)
     unknown = [s for s in only if s not in BENCHES]
     if unknown:
         ap.error(f"unknown section(s) {', '.join(unknown)}; choose from {', '.join(SECTIONS)}")
+    if args.load:
+        saved = json.loads(Path(args.load).read_text(encoding="utf-8"))
+        saved_rows = [Row(**r) for r in saved["rows"]]
+        (print_markdown if args.markdown else print_table)(saved_rows, saved["machine"], saved["elapsed_s"])
+        return 0
     repeat = args.repeat or (3 if args.quick else 5)
     opts = Options(args.quick, args.wall, max(1, repeat), 0.25 if args.quick else 1.0)
     info = machine(opts)

@@ -1,0 +1,107 @@
+"""Random-playout speed at earlier commits: the before / after figures of the optimisation work.
+
+    python benchmarks/history.py [--games 60] [--repeat 3] [COMMIT ...]
+
+Each commit is exported with `git archive` into a temporary folder (the checkout is not
+touched) and measured in a fresh interpreter that imports `davinci` from there, with the
+same loop as benchmarks/run.py: uniform-random seats through the public engine API
+(load_game, new_state, legal_actions, apply), seeds 0..games-1, CPU time, median of the
+repeats. Without commits it measures the default list below. Not part of the test suite.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+
+# The engine's first playable Da Vinci Code, then the commits whose messages claim speed.
+DEFAULT = ["3727c62", "e53953e~1", "e53953e", "935ddc9~1", "935ddc9", "HEAD"]
+
+CHILD = r"""
+import json, statistics, sys, time
+from davinci.engine.game import load_game
+from davinci.engine.rng import Rng, derive_seed
+game_id, seats, games, repeat = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+game = load_game(game_id)
+
+def playouts():
+    actions = 0
+    for seed in range(games):
+        st = game.new_state(seats, seed=seed)
+        rngs = [Rng(derive_seed(seed, 1000 + i)) for i in range(seats)]
+        while not st.is_terminal():
+            for s in st.current_seats:
+                legal = st.legal_actions(s)
+                st.apply(s, legal[rngs[s].below(len(legal))])
+                actions += 1
+                if st.is_terminal():
+                    break
+    return actions
+
+playouts()
+times = []
+for _ in range(repeat):
+    t0 = time.process_time()
+    actions = playouts()
+    times.append(time.process_time() - t0)
+t = statistics.median(times)
+print(json.dumps({"playouts_per_s": games / t, "actions_per_s": actions / t, "actions_per_game": actions / games}))
+"""
+
+
+def measure(commit: str, game: str, seats: int, games: int, repeat: int) -> dict[str, float] | str:
+    """Playout figures at one commit, or the reason it could not be measured."""
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp) / "davinci"
+        root.mkdir()
+        archive = subprocess.run(["git", "-C", str(REPO), "archive", commit], capture_output=True, check=False)
+        if archive.returncode:
+            return archive.stderr.decode().strip()
+        subprocess.run(["tar", "-x", "-C", str(root)], input=archive.stdout, check=True)
+        # -I keeps the installed editable package and user site out: only the exported tree is imported.
+        # Bots' entry points are not needed: the loop picks moves itself.
+        proc = subprocess.run(
+            [sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {tmp!r}); exec({CHILD!r})",
+             game, str(seats), str(games), str(repeat)],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if proc.returncode:
+            return (proc.stderr.strip().splitlines() or ["failed"])[-1]
+        result: dict[str, float] = json.loads(proc.stdout)
+        return result
+
+
+def main() -> None:
+    """Measure each commit and print one line per commit."""
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("commits", nargs="*", default=DEFAULT)
+    ap.add_argument("--game", default="da-vinci-code")
+    ap.add_argument("--seats", type=int, default=2)
+    ap.add_argument("--games", type=int, default=60)
+    ap.add_argument("--repeat", type=int, default=3)
+    args = ap.parse_args()
+    print(f"{args.game}, {args.seats} seats, {args.games} random playouts, CPU time, median of {args.repeat}")
+    for commit in args.commits:
+        label = subprocess.run(
+            ["git", "-C", str(REPO), "log", "-1", "--format=%h %s", commit], capture_output=True, text=True, check=False
+        ).stdout.strip()[:90]
+        r = measure(commit, args.game, args.seats, args.games, args.repeat)
+        if isinstance(r, str):
+            print(f"  {commit:<10} not measurable: {r[:100]}   [{label}]")
+        else:
+            print(
+                f"  {commit:<10} {r['playouts_per_s']:8.1f} playouts/s {r['actions_per_s']:9.0f} actions/s"
+                f" ({r['actions_per_game']:.1f} actions/game)   [{label}]"
+            )
+
+
+if __name__ == "__main__":
+    main()
