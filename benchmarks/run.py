@@ -691,7 +691,7 @@ def bench_memory(opts: Options) -> list[Row]:
         game = load_game(entry["id"])
         d = game.definition
         seats = min(4, d.max_players)
-        sizes, starts = [], []
+        sizes, starts, ends = [], [], []
         for seed in range(3):
             total = random_playouts(game, seats, [seed])
             st = game.new_state(seats, seed=seed)
@@ -705,6 +705,12 @@ def bench_memory(opts: Options) -> list[Row]:
                     if done >= total // 2:
                         break
             sizes.append(len(json.dumps(st.to_json())))
+            while not st.is_terminal():
+                for s in st.current_seats:
+                    st.apply(s, bots[s].choose({}, st.legal_actions(s)))
+                    if st.is_terminal():
+                        break
+            ends.append(len(json.dumps(st.to_json())))
         size = median(sizes)
         rows.append(
             Row(
@@ -714,11 +720,11 @@ def bench_memory(opts: Options) -> list[Row]:
                 "B",
                 "the same state at the start",
                 median(starts),
-                f"{size / median(starts):.1f}x its starting size",
+                f"{size / median(starts):.1f}x its starting size; {fmt_value(median(ends), 'B')} at the end",
                 size / 51_200,
                 "< 50 KB",
                 size < 51_200,
-                {"sizes": sizes},
+                {"sizes": sizes, "end_sizes": ends, "start_sizes": starts},
             )
         )
     return rows
