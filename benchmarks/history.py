@@ -26,7 +26,7 @@ TIMEOUT_S = 900
 # The engine's first playable Da Vinci Code, then the commits whose messages claim speed.
 DEFAULT = ["3727c62", "e53953e~1", "e53953e", "935ddc9~1", "935ddc9", "HEAD"]
 # The lint framework, then the commits that made the deck rules and the loader cheaper.
-DEFAULT_LINT = ["25be06f", "09400ca", "f3eb203", "ea250fd", "b4d197d~1", "b4d197d", "HEAD"]
+DEFAULT_LINT = ["25be06f", "fd67fe2~1", "fd67fe2", "f3eb203~1", "f3eb203", "ea250fd~1", "ea250fd", "b4d197d~1", "b4d197d", "HEAD"]
 
 LINT_CHILD = r"""
 import json, statistics, sys, time
