@@ -116,15 +116,27 @@ def test_short_commands_expand_to_actions() -> None:
 
 
 def test_a_terminal_game_against_the_deducer_uses_this_screen() -> None:
-    """`davinci play da-vinci-code --players human,deducer`, with a player who always takes option 1."""
+    """`davinci play da-vinci-code --players human,deducer`: the human types a short command first,
+    then always asks for the full list and takes its first action."""
     from davinci.engine.game import load_game
+
+    script = iter(["2.1 0"])
+    turn = [0]
+
+    def typed(prompt: str) -> str:
+        nxt = next(script, None)
+        if nxt is not None:
+            return nxt
+        turn[0] += 1
+        return "list" if turn[0] % 2 else "1"
 
     out = io.StringIO()
     console = Console(file=out, width=100, color_system=None)
     g = load_game("da-vinci-code")
-    code = run_play(g, [SeatSpec("human", "Ana"), SeatSpec("deducer", "Deducer 2")], 5, {}, console, lambda _: "1")
+    code = run_play(g, [SeatSpec("human", "Ana"), SeatSpec("deducer", "Deducer 2")], 5, {}, console, typed)
     text = out.getvalue()
     assert code == 0
     assert "Your row - Ana (seat 1)" in text
+    assert "Ana guessed row.2.1 = 0:" in text  # the short command became `guess row.2.1 0`
     assert "screen failed" not in text
     assert "Game over." in text
