@@ -251,6 +251,10 @@ class Session:
         t0 = time.monotonic()
         text = self.input_fn("answer> ").strip()
         secs = time.monotonic() - t0
+        full_limit = int(p.get("time_limit") or 0)
+        if not self.timer and full_limit:
+            # Untimed play: keep the order in which answers came, but never count one as late.
+            secs = min(secs, full_limit)
         if not text:
             return st.parse_action("pass")
         if limit and secs > limit:

@@ -15,6 +15,13 @@ if TYPE_CHECKING:  # pragma: no cover
     from davinci.engine.state import State
 
 
+DEFAULT_PROMPTS = {
+    "position": "Choose the place of your free piece in the row (it never moves afterwards)",
+    "overflow": "Too many pieces: choose one to return",
+    "respond": "Answer the challenge",
+}
+
+
 def piece_view(state: State, pid: int, seat: int | None, zone_vis: str, owner: int | None) -> dict[str, Any]:
     g = state.game
     pdef = g.pieces[pid]
@@ -32,6 +39,9 @@ def piece_view(state: State, pid: int, seat: int | None, zone_vis: str, owner: i
             hidden = True
     out["revealed"] = revealed
     if hidden:
+        # Which component a hidden piece is can itself be the secret (a wild piece among
+        # numbered ones), so hidden pieces show only their public fields, not their kind.
+        del out["kind"]
         out["hidden"] = True
     return out
 
@@ -113,7 +123,7 @@ def build_view(state: State, seat: int | None) -> dict[str, Any]:
     view["locals"] = {k: v for k, v in view["locals"].items() if isinstance(v, (int, bool)) or v is None}
     p = state.pending
     if p is not None and not state.terminal:
-        pend: dict[str, Any] = {"type": p["type"], "prompt": p.get("prompt", "")}
+        pend: dict[str, Any] = {"type": p["type"], "prompt": p.get("prompt") or DEFAULT_PROMPTS.get(p["type"], "")}
         if p["type"] == "respond":
             pend["seats"] = [s + 1 for s in p["seats"]]
             pend["locked"] = [int(s) + 1 for s in p["answers"]]

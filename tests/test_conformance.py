@@ -43,9 +43,9 @@ def check_invariants(st) -> None:
                 zdef = g.zones[zname]
                 for piece in zone.get("pieces", []):
                     if other["index"] - 1 != seat and zdef.visibility == "owner" and not piece["revealed"]:
-                        comp = g.components[piece["kind"]]
-                        shown = set(piece) - {"ref", "kind", "revealed", "hidden"}
-                        assert shown <= set(comp.public), (zname, piece)
+                        public = set().union(*(c.public for c in g.components.values()))
+                        shown = set(piece) - {"ref", "revealed", "hidden"}
+                        assert shown <= public, (zname, piece)  # not even the component kind
         for zname, zone in view["zones"].items():
             if g.zones[zname].visibility == "hidden":
                 assert "pieces" not in zone
@@ -55,13 +55,15 @@ def check_invariants(st) -> None:
 def test_random_playouts_keep_invariants(game_id: str, variant: str | None) -> None:
     game = load_game(game_id, variant)
     d = game.definition
-    for seed in range(3):
+    for seed in range(2):
         n = d.min_players + seed % (d.max_players - d.min_players + 1)
         st = game.new_state(n, seed=seed)
         bots = [RandomBot(seed * 100 + i) for i in range(n)]
         steps = 0
         while not st.is_terminal():
-            check_invariants(st)
+            # Every action early on, then a sample: long games (hundreds of turns) stay fast.
+            if steps < 150 or steps % 25 == 0:
+                check_invariants(st)
             seat = st.current_seats[0]
             legal = st.legal_actions(seat)
             assert legal, "a seat that must act has legal actions"

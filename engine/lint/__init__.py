@@ -10,6 +10,7 @@ RULE_MODULES: tuple[str, ...] = (
     "davinci.engine.lint.core_rules",
     "davinci.engine.lint.deck_rules",
     "davinci.engine.lint.game_rules",
+    "davinci.engine.lint.board_rules",
 )
 
 _loaded = False

@@ -53,7 +53,7 @@ def as_pids(value: Any) -> list[int]:
         return []
     if isinstance(value, PieceV):
         return [value.pid]
-    if isinstance(value, list):
+    if isinstance(value, (list, tuple)):
         return [v.pid for v in value if isinstance(v, PieceV)]
     raise EvalError(f"expected a piece or a list of pieces, got {value!r}")
 
@@ -406,7 +406,7 @@ def _set(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, T
 
     ```yaml
     - set: {correct_guesses: correct_guesses + 1}
-    - set: {seat: current, treasures_won: current.treasures_won + 1}
+    - set: {seat: current, goals_reached: current.goals_reached + 1}
     ```
     """
     spec = st["set"]
@@ -424,10 +424,10 @@ def _set(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, T
             if name not in b.svars:  # type: ignore[attr-defined]
                 raise DefinitionError(f"'{name}' is not a seat variable (declare it under seat_vars)", b.loc.loc((*p, name), key=True))
             where = "seat"
-            expected = b.svars[name].type  # type: ignore[attr-defined]
+            expected = b.types.var_type(b.svars[name])  # type: ignore[attr-defined]
         elif name in b.gvars:  # type: ignore[attr-defined]
             where = "global"
-            expected = b.gvars[name].type  # type: ignore[attr-defined]
+            expected = b.types.var_type(b.gvars[name])  # type: ignore[attr-defined]
         else:
             if name in b.scope and name not in b.tvars:  # type: ignore[attr-defined]
                 raise DefinitionError(f"'{name}' cannot be assigned", b.loc.loc((*p, name), key=True))
@@ -527,7 +527,7 @@ def _log(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, T
     """Add a line to the game log; `{expression}` parts are filled in. `to: SEAT` makes it private.
 
     ```yaml
-    - log: "{current.name} takes the {treasure.category} treasure"
+    - log: "{current.name} claims the {goal.colour} goal"
     - log: {text: "You drew {drawn.number}", to: current}
     ```
     """
