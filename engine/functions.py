@@ -167,6 +167,36 @@ def walk_ends(st: Any, start: str, steps: int, exact: bool, trail: Sequence[str]
     return sorted(ends)
 
 
+def walk_path(st: Any, start: str, dest: str, trail: Sequence[str] = (), max_steps: int = 12) -> list[str] | None:
+    """One walk from `start` to `dest` under the same rules as `walk_ends` (the shortest, first
+    in board order), as the list of spaces entered; None when there is none. Used to record the
+    spaces a move passed through, so a second move in the same turn cannot retrace them."""
+    board = st.game.board
+    nb = board.neighbours
+    banned = set(trail)
+    banned.discard(start)
+
+    def go(space: str, left: int, path: list[str], came: tuple[str, int] | None) -> list[str] | None:
+        if left == 0:
+            return path if space == dest else None
+        sp = board.spaces[space]
+        for nxt, track, direction in nb[space]:
+            if nxt in path or nxt == start or nxt in banned:
+                continue
+            if came is not None and sp.no_turn and (track, direction) != came:
+                continue
+            found = go(nxt, left - 1, [*path, nxt], (track, direction))
+            if found is not None:
+                return found
+        return None
+
+    for n in range(1, max_steps + 1):
+        found = go(start, n, [], None)
+        if found is not None:
+            return found
+    return None
+
+
 def reachable(piece: Any, steps: int, exact: bool = True) -> list[SpaceV]:
     """Spaces a piece on the board can end on moving `steps` spaces (exactly, or up to)."""
     st, start = _board_of(piece)

@@ -379,9 +379,9 @@ def test_triskel_reroll_moves_again_and_acts_on_the_new_space() -> None:
     t.start_turn(1, 1, 1)
     t.do(1, "go k31")
     t.do(1, "reroll")
-    # the second throw (1) moves on from the Triskel; the Ankh it came from is still open,
-    # the Triskel itself is not
-    assert t.goes(1) == {"ankh", "x3"}
+    # the second throw (1) moves on from the Triskel; no retracing within a turn: the Ankh
+    # the first move came from is closed, like every space that move passed
+    assert t.goes(1) == {"x3"}
     t.do(1, "go x3")  # a Clue space: the challenge follows on the new space
     assert t.view()["pending"]["type"] == "respond"
     assert t.view()["pending"]["seats"] == [2, 3]

@@ -246,7 +246,16 @@ class Move(Instr):
                 if not isinstance(s, SpaceV):
                     raise EvalError("'space' must give a board space")
                 where = s.space
-                state.turn_trail.append(s.space)
+                before = state.pos.get(pid)
+                if isinstance(before, str) and before != s.space:
+                    from davinci.engine.functions import walk_path
+
+                    path = walk_path(state, before, s.space, state.turn_trail) or [s.space]
+                    if not state.turn_trail:
+                        state.turn_trail.append(before)
+                    state.turn_trail.extend(path)
+                else:
+                    state.turn_trail.append(s.space)
             index = None
             if self.bottom:
                 index = len(state.zones[key]) + 1
