@@ -22,13 +22,15 @@ DEFAULT_PROMPTS = {
 }
 
 
-def piece_view(state: State, pid: int, seat: int | None, zone_vis: str, owner: int | None) -> dict[str, Any]:
+def piece_view(
+    state: State, pid: int, seat: int | None, zone_vis: str, owner: int | None, ref: str | None = None
+) -> dict[str, Any]:
     g = state.game
     pdef = g.pieces[pid]
     comp = g.components[pdef.component]
     revealed = pid in state.revealed
     sees_all = revealed or seat is None or (zone_vis == "owner" and owner == seat) or zone_vis == "public"
-    out: dict[str, Any] = {"ref": state.piece_label(pid), "kind": pdef.component}
+    out: dict[str, Any] = {"ref": ref if ref is not None else state.piece_label(pid), "kind": pdef.component}
     hidden = False
     for f, v in pdef.attrs.items():
         if f in comp.secret and not revealed and seat is not None:
@@ -69,7 +71,9 @@ def zone_view(state: State, key: str, seat: int | None) -> dict[str, Any]:
             {**piece_view(state, p, seat, z.visibility, owner), "space": state.pos.get(p)} for p in pids
         ]
         return out
-    out["pieces"] = [piece_view(state, p, seat, z.visibility, owner) for p in pids]
+    # Labels by position, computed here once instead of searching the zone for every piece.
+    prefix = f"{z.name}.{owner + 1}." if owner is not None else f"{z.name}."
+    out["pieces"] = [piece_view(state, p, seat, z.visibility, owner, f"{prefix}{i}") for i, p in enumerate(pids, 1)]
     return out
 
 
