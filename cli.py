@@ -38,7 +38,10 @@ def guarded(fn: F) -> F:
             _fail("input is nested too deeply", 1)
         except MemoryError:
             _fail("out of memory while processing the input", 1)
-        except (KeyboardInterrupt, SystemExit, click.exceptions.Exit, click.ClickException, click.Abort):
+        except KeyboardInterrupt:  # Ctrl-C outside a game (a game handles it and offers to save)
+            click.echo("", err=True)
+            _fail("interrupted", 130)
+        except (SystemExit, click.exceptions.Exit, click.ClickException, click.Abort):
             raise
         except Exception as e:  # a bug of ours: say so briefly; DAVINCI_DEBUG=1 shows the traceback
             import os
@@ -105,24 +108,33 @@ def play(
 
     from rich.console import Console
 
+    from davinci.engine.errors import SaveError, UsageError
     from davinci.engine.game import catalogue, load_game
-    from davinci.engine.play import parse_seats, read_json_file, run_play
+    from davinci.engine.play import parse_seats, read_save, run_play
 
     console = Console()
 
     def ask(prompt: str) -> str:
+        if sys.stdin is None:  # started with standard input closed (`davinci play <&-`)
+            raise EOFError
         return console.input(prompt)
 
-    if game is None and resume:
-        game = str(read_json_file(resume, "save file").get("saved", {}).get("game", ""))
-        variant = read_json_file(resume, "save file").get("saved", {}).get("variant")
+    saved = read_save(resume) if resume else None
+    if saved is not None:
+        # The save knows its game and variant; naming them again is optional.
+        game = game or saved["saved"]["game"]
+        variant = variant or saved["saved"]["variant"]
     if game is None:
         games = catalogue(packs)
         console.print("[bold]davinci[/bold] - choose a game:")
         for i, g in enumerate(games, 1):
             console.print(f"  {i}. {g['name']} ({g['id']}, {g['players']['min']}-{g['players']['max']} players)")
         while True:
-            choice = ask("game number> ").strip()
+            try:
+                choice = ask("game number> ").strip()
+            except EOFError:
+                console.print("\n[yellow]Input closed: no game chosen.[/yellow]")
+                sys.exit(0)
             if choice.isdigit() and 1 <= int(choice) <= len(games):
                 game = games[int(choice) - 1]["id"]
                 break
@@ -131,14 +143,21 @@ def play(
                 break
             console.print(f"Type a number from 1 to {len(games)}.")
     sets = parse_settings(settings)
-    if resume:
-        doc = read_json_file(resume, "save file")
-        sets = dict(doc.get("settings_override") or sets)
-    g = load_game(game, variant, sets, packs)
+    if saved is not None:
+        sets = dict(saved.get("settings_override") or sets)
+    try:
+        g = load_game(game, variant, sets, packs)
+    except UsageError as e:
+        if saved is None:
+            raise
+        raise SaveError(f"{resume}: the saved game cannot be loaded: {e.message}") from None
     seats = parse_seats(players, g)
     if seed is None:
-        seed = int(time.time() * 1000) % (2**31)
-        console.print(f"[dim]seed {seed}[/dim]")
+        if saved is None:
+            seed = int(time.time() * 1000) % (2**31)
+            console.print(f"[dim]seed {seed}[/dim]")
+        else:
+            seed = 0  # a resumed game keeps the seed of its save
     code = run_play(
         g,
         seats,

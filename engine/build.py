@@ -22,6 +22,7 @@ from davinci.engine.definition import (
     default_for,
     literal_type,
     product_items,
+    product_size,
 )
 from davinci.engine.errors import DavinciError, DefinitionError
 from davinci.engine.expr.types import ANY, BOOL, INT, STR, ListType, RecordType, Type
@@ -30,6 +31,7 @@ from davinci.engine.flow import FlowCompiler, Program
 Path = tuple[str | int, ...]
 
 ZONE_KINDS = ("bag", "deck", "hand", "row", "grid", "board", "pile")
+MAX_PIECES = 20_000  # components of one game, all copies; far above any real game, far below trouble
 
 
 @dataclass
@@ -183,6 +185,10 @@ def build_components(b: Builder, decks: Mapping[str, Any], settings: Mapping[str
             items.append(dict(it))
             _check_fields(b, it, ftypes, (*path, "items", i))
         if spec.get("product"):
+            size = product_size(spec["product"])
+            if size > MAX_PIECES:
+                raise b.fail(f"'product' makes {size:,} pieces; a game may have at most {MAX_PIECES:,}",
+                             (*path, "product"))
             items.extend(product_items(spec["product"]))
         if spec.get("from_deck"):
             deck_id = str(spec["from_deck"])
@@ -193,6 +199,10 @@ def build_components(b: Builder, decks: Mapping[str, Any], settings: Mapping[str
             for card in deck:
                 items.append({k: v for k, v in card.items() if k in ftypes})
         copies = int(spec.get("copies", 1))
+        if len(pieces) + len(items) * copies > MAX_PIECES:
+            # Checked before building them: a hostile pack could ask for billions.
+            raise b.fail(f"component '{cname}' brings the game to {len(pieces) + len(items) * copies:,} pieces; "
+                         f"a game may have at most {MAX_PIECES:,}", path)
         for attrs in items:
             for _ in range(copies):
                 full = {k: attrs.get(k, default_for(FIELD_TYPES[str(t)])) for k, t in ftypes.items()}

@@ -245,6 +245,17 @@ def default_for(t: Type) -> Any:
     return None
 
 
+def product_size(spec: Mapping[str, Any]) -> int:
+    """How many items `product_items(spec)` would make, computed without making them."""
+    size = 1
+    for v in spec.values():
+        if isinstance(v, dict) and "from" in v and "to" in v:
+            size *= max(0, int(v["to"]) - int(v["from"]) + 1)
+        elif isinstance(v, list):
+            size *= len(v)
+    return size
+
+
 def product_items(spec: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The cartesian product of attribute value lists ({number: [0, 1], colour: [b, w]})."""
     keys = list(spec)

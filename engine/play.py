@@ -12,8 +12,10 @@ import os
 import signal
 import sys
 import tempfile
+import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -67,19 +69,50 @@ def screen_module(game_id: str) -> Any:
 def atomic_write(path: str, data: str) -> None:
     """Write a file so that a crash leaves either the old or the new content, never half."""
     folder = os.path.dirname(os.path.abspath(path)) or "."
-    fd, tmp = tempfile.mkstemp(prefix=".davinci-", dir=folder)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".davinci-", dir=folder)
+    except OSError as e:
+        raise SaveError(f"cannot write {path}: {e.strerror or e}") from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as e:
         try:
             os.unlink(tmp)
         except OSError:
             pass
+        if isinstance(e, OSError):
+            raise SaveError(f"cannot write {path}: {e.strerror or e}") from None
         raise
+
+
+@contextmanager
+def deferred_interrupts() -> Iterator[None]:
+    """Hold Ctrl-C and SIGTERM until the block ends, then raise KeyboardInterrupt.
+
+    An action changes the state in place; stopping half way would leave (and save) a position
+    no sequence of moves leads to. Applying one action takes milliseconds, so nobody notices.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+
+    def hold(signum: int, frame: Any) -> None:
+        caught.append(signum)
+
+    old_int = signal.signal(signal.SIGINT, hold)
+    old_term = signal.signal(signal.SIGTERM, hold)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old_int)
+        signal.signal(signal.SIGTERM, old_term)
+    if caught:
+        raise KeyboardInterrupt
 
 
 def save_document(state: Any, seats: Sequence[SeatSpec], seed: int, settings: dict[str, Any]) -> dict[str, Any]:
@@ -117,12 +150,70 @@ def read_json_file(path: str, what: str) -> dict[str, Any]:
     if len(text) > 50 * 2**20:
         raise SaveError(f"{path}: the {what} is larger than 50 MiB")
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as e:
         raise SaveError(f"{path}:{e.lineno}:{e.colno}: the {what} is not valid JSON ({e.msg}); truncated?") from None
+    except ValueError as e:  # NaN/Infinity, or an integer of thousands of digits
+        raise SaveError(f"{path}: the {what} is not valid JSON ({e})") from None
+    except RecursionError:
+        raise SaveError(f"{path}: the {what} is nested too deeply") from None
     if not isinstance(data, dict):
         raise SaveError(f"{path}: the {what} is not a JSON object")
     return data
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number davinci writes")
+
+
+def read_save(path: str) -> dict[str, Any]:
+    """Read a save file and check its outer shape; SaveError naming the problem otherwise.
+
+    Returns the document with `game` (str), `variant` (str or None), `settings_override`
+    (a dict of plain values), `seats` (a list of {kind, name}) and `seed` (int) checked.
+    """
+    doc = read_json_file(path, "save file")
+    if doc.get("davinci_save") != 1 or not isinstance(doc.get("saved"), dict):
+        raise SaveError(f"{path}: not a davinci save file")
+    saved = doc["saved"]
+    if not isinstance(saved.get("game"), str) or not isinstance(saved.get("variant"), (str, type(None))):
+        raise SaveError(f"{path}: the save does not name its game and variant")
+    settings = doc.get("settings_override") or {}
+    if not isinstance(settings, dict) or not all(
+        isinstance(v, (str, int, float, bool)) or v is None for v in settings.values()
+    ):
+        raise SaveError(f"{path}: the save's settings are damaged")
+    seats = doc.get("seats")
+    if not isinstance(seats, list) or not all(
+        isinstance(x, dict) and isinstance(x.get("kind"), str) and isinstance(x.get("name"), str) for x in seats
+    ):
+        raise SaveError(f"{path}: the save's seat list is damaged")
+    if not isinstance(doc.get("seed"), int) or isinstance(doc.get("seed"), bool):
+        raise SaveError(f"{path}: the save's seed is damaged")
+    return doc
+
+
+def replay_saved(game: Any, saved: Any, raw: Any, seed: int, path: str) -> Any:
+    """The saved position rebuilt from its moves; SaveError unless it equals the saved one.
+
+    `saved` is the state read from the file and `raw` the JSON it came from. A checksum only
+    shows that a file was not damaged by accident: anyone can recompute it. Replaying the
+    recorded moves from the seed yields a position the rules reached, so an edited save can
+    neither cheat nor smuggle in a state the engine would never make.
+    """
+    try:
+        fresh = game.new_state(list(saved.seat_names), seed=seed)
+    except DavinciError as e:
+        raise SaveError(f"{path}: the save's seats cannot start this game: {e.message}") from None
+    for i, (seat, text) in enumerate(saved.history, 1):
+        try:
+            fresh.apply(seat, text)
+        except DavinciError as e:
+            shown = text if len(text) <= 60 else text[:57] + "..."
+            raise SaveError(f"{path}: move {i} of the save ('{shown}') cannot be replayed: {e.message}") from None
+    if json.loads(json.dumps(fresh.to_json())) != raw:
+        raise SaveError(f"{path}: the saved position does not follow from its moves (the file was edited)")
+    return fresh
 
 
 @dataclass
@@ -311,10 +402,12 @@ class Session:
 
         results = run_race(humans, [s.name for s in self.seats], bot_times, limit, write)
         for s, a in bot_actions.items():
-            st.apply(s, a)
+            with deferred_interrupts():
+                st.apply(s, a)
         for s in humans:
             r = results.get(s)
-            st.apply(s, "pass" if r is None else f"answer {r[0]:.1f} {r[1]}")
+            with deferred_interrupts():
+                st.apply(s, "pass" if r is None else f"answer {r[0]:.1f} {r[1]}")
 
     def loop(self) -> int:
         st = self.state
@@ -340,7 +433,8 @@ class Session:
                     if self.humans and (st.pending or {}).get("type") != "respond":
                         self.console.print(f"[dim]{self.seats[seat].name}: {action}[/dim]")
                 turn = st.turn
-                st.apply(seat, action)
+                with deferred_interrupts():
+                    st.apply(seat, action)
                 if st.turn != turn or st.is_terminal():
                     self.autosave()
         self.autosave()
@@ -399,17 +493,16 @@ def run_play(
     from davinci.engine.rng import derive_seed
 
     if resume:
-        doc = read_json_file(resume, "save file")
-        if doc.get("davinci_save") != 1 or "saved" not in doc:
-            raise SaveError(f"{resume}: not a davinci save file")
+        doc = read_save(resume)
+        seats = [SeatSpec(s["kind"], s["name"]) for s in doc["seats"]]
+        seed = doc["seed"]
         try:
-            seats = [SeatSpec(str(s["kind"]), str(s["name"])) for s in doc["seats"]]
-            seed = int(doc["seed"])
-        except (KeyError, TypeError, ValueError):
-            raise SaveError(f"{resume}: the save's seat list is damaged") from None
-        state = game.state_from_json(doc["saved"])
-        if len(seats) != len(state.seat_names):
+            saved = game.state_from_json(doc["saved"])
+        except SaveError as e:
+            raise SaveError(f"{resume}: {e.message}") from None
+        if len(seats) != len(saved.seat_names):
             raise SaveError(f"{resume}: the save's seats do not match its state")
+        state = replay_saved(game, saved, doc["saved"], seed, resume)
     else:
         state = game.new_state([s.name for s in seats], seed=seed)
     bots = [
@@ -425,6 +518,8 @@ def run_play(
 
     old = signal.signal(signal.SIGTERM, on_sigterm) if hasattr(signal, "SIGTERM") else None
     try:
+        # Saving before the first move finds an unwritable --save or --log path before anyone plays.
+        session.autosave()
         return session.loop()
     except EOFError:
         session.autosave()

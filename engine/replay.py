@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from davinci.engine.errors import DavinciError, ReplayMismatch, SaveError
+from davinci.engine.errors import DavinciError, ReplayMismatch, SaveError, UsageError
 
 
 def replay_log(path: str, verify: bool, packs: Sequence[str], echo: Callable[[str], Any]) -> int:
@@ -19,24 +19,33 @@ def replay_log(path: str, verify: bool, packs: Sequence[str], echo: Callable[[st
     try:
         game_id = str(doc["game"])
         variant = doc.get("variant")
+        if variant is not None and not isinstance(variant, str):
+            raise TypeError("'variant' must be text")
         settings = dict(doc.get("settings_override") or {})
         seed = int(doc["seed"])
         names = [str(s["name"]) for s in doc["seats"]]
         actions = [(int(s), str(a)) for s, a in doc["actions"]]
     except (KeyError, TypeError, ValueError) as e:
         raise SaveError(f"{path}: the log is damaged ({type(e).__name__}: {e})") from None
-    game = load_game(game_id, variant, settings, packs)
+    try:
+        game = load_game(game_id, variant, settings, packs)
+    except UsageError as e:  # the log names a game, variant or setting this installation lacks
+        raise SaveError(f"{path}: the logged game cannot be loaded: {e.message}") from None
     if doc.get("content_hash") != game.content_hash:
         raise SaveError(
             f"{path}: the log was made with other game content (hash {doc.get('content_hash')}, "
             f"installed {game.content_hash}); replaying it could diverge"
         )
-    st = game.new_state(names, seed=seed)
+    try:
+        st = game.new_state(names, seed=seed)
+    except UsageError as e:
+        raise SaveError(f"{path}: the log's seats cannot start this game: {e.message}") from None
     for i, (seat, text) in enumerate(actions, 1):
+        shown = text if len(text) <= 60 else text[:57] + "..."
         try:
             st.apply(seat, text)
         except DavinciError as e:
-            raise ReplayMismatch(f"{path}: action {i} ('{text}' by seat {seat + 1}) diverges: {e.message}") from None
+            raise ReplayMismatch(f"{path}: action {i} ('{shown}' by seat {seat + 1}) diverges: {e.message}") from None
         echo(f"{i:>4}. {names[seat]}: {text}")
     result = st.result() if st.is_terminal() else None
     if verify:

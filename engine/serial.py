@@ -115,4 +115,31 @@ def state_from_json(game: Game, data: Mapping[str, Any]) -> State:
     for frame in st.stack:
         if frame[0] not in g.programs:
             raise SaveError(f"the save refers to an unknown flow '{frame[0]}'")
+        if not 0 <= frame[1] <= len(g.programs[frame[0]].code):
+            raise SaveError(f"the save is damaged: flow '{frame[0]}' has no step {frame[1]}")
+    _check_shape(st)
     return st
+
+
+def _check_shape(st: State) -> None:
+    """Refuse a state whose seat lists disagree or that names seats, zones or pieces that do not exist.
+
+    The checksum guards against accidents only (anyone can recompute it), and the play loop
+    would spin forever on, say, a current seat that is not at the table.
+    """
+    g = st.game
+    n = len(st.seat_names)
+    if not g.min_players <= n <= g.max_players:
+        raise SaveError(f"the save is damaged: {n} seats, the game takes {g.min_players}-{g.max_players}")
+    if len(st.active) != n or len(st.seat_vars) != n:
+        raise SaveError("the save is damaged: its seat lists have different lengths")
+    if not 0 <= st.current < n or any(not 0 <= seat < n for seat, _ in st.history):
+        raise SaveError("the save is damaged: it names a seat that is not at the table")
+    known = {"$supply"}
+    for z in g.zones.values():
+        known.update([f"{z.name}#{i}" for i in range(n)] if z.per_seat else [z.name])
+    unknown = sorted(set(st.zones) - known)
+    if unknown:
+        raise SaveError(f"the save is damaged: unknown zone '{unknown[0]}'")
+    if any(not 0 <= p < len(g.pieces) for p in [*st.pos, *st.revealed]):
+        raise SaveError("the save is damaged: it names a piece that does not exist")

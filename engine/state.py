@@ -60,6 +60,7 @@ class State:
         "dirty",
         "_legal",
         "turn_trail",
+        "steps",
     )
 
     def __init__(self, game: GameDef) -> None:
@@ -86,6 +87,7 @@ class State:
         self.dirty: set[str] = set()
         self._legal: dict[int, LegalActions] | None = None
         self.turn_trail: list[str] = []
+        self.steps = 0  # flow instructions run so far (not saved): lets callers bound total work
 
     # ------------------------------------------------------------------ creation
     @classmethod
@@ -146,6 +148,7 @@ class State:
         c.dirty = set(self.dirty)
         c._legal = None
         c.turn_trail = self.turn_trail[:]
+        c.steps = self.steps
         return c
 
     # ------------------------------------------------------------------ names for expressions
@@ -334,10 +337,13 @@ class State:
                 raise
             budget -= 1
             if budget <= 0:
+                # Located at the step that used up the budget: it lies inside the runaway loop.
                 raise EvalError(
                     f"the flow ran {STEP_BUDGET} steps without asking for a decision (an endless loop in the game's YAML?)",
+                    code[pc].loc,
                     code="DV043",
                 )
+        self.steps += STEP_BUDGET - budget
         if self.pending is not None and not self.terminal and self.phase != "setup":
             if self.dirty and self._check_overflow():
                 pass

@@ -12,6 +12,9 @@ from davinci.engine.lint.registry import Problem, Rule, get_rule, register, rule
 
 PLAYOUTS = 2
 PLAYOUT_ACTIONS = 20_000
+# Flow instructions one random game may run. The shipped games need under 30,000; a game built to
+# run just under the per-decision budget at every decision would otherwise keep lint busy for hours.
+PLAYOUT_STEPS = 300_000
 
 
 def _doc(code: str, name: str, text: str) -> None:
@@ -262,6 +265,16 @@ def _playouts(ctx: LintContext, gdef: Any) -> Iterator[Problem]:
                 seat = st.current_seats[0]
                 st.apply(seat, bot.choose({}, st.legal_actions(seat)))
                 actions += 1
+                if st.steps > PLAYOUT_STEPS:
+                    yield Problem(
+                        ctx.at(["flow"]),
+                        "DV055",
+                        f"a random game (seed {seed}, {n} seats) ran {st.steps:,} flow steps in {actions} actions, "
+                        f"over the {PLAYOUT_STEPS:,} a game may use: the flow loops far too much between decisions",
+                        "game-builds",
+                        "error",
+                    )
+                    return
             if not st.is_terminal():
                 yield Problem(
                     ctx.at(["end"]),
