@@ -65,6 +65,7 @@ class GameDef:
     display: dict[str, Any] = field(default_factory=dict)
     variants: tuple[str, ...] = ()
     piece_cache: dict[Any, Any] = field(default_factory=dict)  # per-piece sort keys / free flags
+    grid_zone: str | None = None  # the grid zone's name, if the game has one
 
     def seat_zone_key(self, name: str, seat: int) -> str | None:
         z = self.zones.get(name)
@@ -529,4 +530,5 @@ def build_game(
         deck_sources=deck_sources,
         display=dict(data.get("display") or {}),
         variants=tuple(variants),
+        grid_zone=next((z.name for z in zones.values() if z.kind == "grid"), None),
     )

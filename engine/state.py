@@ -61,6 +61,7 @@ class State:
         "_legal",
         "turn_trail",
         "steps",
+        "_stacks",
     )
 
     def __init__(self, game: GameDef) -> None:
@@ -87,6 +88,7 @@ class State:
         self.dirty: set[str] = set()
         self._legal: dict[int, LegalActions] | None = None
         self.turn_trail: list[str] = []
+        self._stacks: tuple[str, dict[tuple[int, int], list[int]]] | None = None
         self.steps = 0  # flow instructions run so far (not saved): lets callers bound total work
 
     # ------------------------------------------------------------------ creation
@@ -148,6 +150,7 @@ class State:
         c.dirty = set(self.dirty)
         c._legal = None
         c.turn_trail = self.turn_trail[:]
+        c._stacks = None
         c.steps = self.steps
         return c
 
@@ -200,19 +203,24 @@ class State:
         return p if isinstance(p, str) else None
 
     def grid_key(self) -> str:
-        for z in self.game.zones.values():
-            if z.kind == "grid":
-                return z.name
-        raise EvalError("this game has no grid zone")
+        key = self.game.grid_zone
+        if key is None:
+            raise EvalError("this game has no grid zone")
+        return key
 
     def grid_stack(self, x: int, y: int) -> list[int]:
-        key = self.grid_key()
-        return [p for p in self.zones[key] if self.pos.get(p) == (x, y)]
+        return self.grid_stacks().get((x, y), [])
 
     def grid_stacks(self, key: str | None = None) -> dict[tuple[int, int], list[int]]:
+        """Cell -> stack (bottom first); cached until a piece moves (the cache is never saved)."""
+        key = key or self.grid_key()
+        cache = self._stacks
+        if cache is not None and cache[0] == key:
+            return cache[1]
         out: dict[tuple[int, int], list[int]] = {}
-        for p in self.zones[key or self.grid_key()]:
+        for p in self.zones[key]:
             out.setdefault(self.pos[p], []).append(p)
+        self._stacks = (key, out)
         return out
 
     def grid_cells_sorted(self) -> list[tuple[int, int]]:
@@ -253,12 +261,14 @@ class State:
         if where is not None:
             self.pos[pid] = where
         self.dirty.add(key)
+        self._stacks = None
 
     def take(self, pid: int) -> None:
         """Remove a piece from wherever it is (it must be put somewhere at once)."""
         key = self.zone_of[pid]
         self.zones[key].remove(pid)
         self.pos.pop(pid, None)
+        self._stacks = None
 
     def place(self, pid: int, key: str, *, index: int | None = None, where: Any = None, face_up: bool | None = None) -> None:
         """Move a piece into zone `key` (at `index`, or sorted for rows, or at a cell/space)."""
