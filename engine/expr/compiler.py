@@ -215,14 +215,17 @@ class _Compiler:
         if isinstance(self.type_of(node.obj), ListType):
 
             def mapped(env: Env, el: Any) -> Value:
+                out = []
                 try:
-                    return tuple([x.field(name) for x in _as_list(obj(env, el), pos, f"'.{name}'")])
+                    for x in _as_list(obj(env, el), pos, f"'.{name}'"):
+                        out.append(x.field(name))
                 except AttributeError:
                     raise _Fail(
                         f"cannot read field '{name}' of an element that is not a record", pos
                     ) from None
                 except EvalError as exc:
                     raise _Fail(exc.message, pos) from None
+                return tuple(out)
 
             return mapped
 
@@ -281,13 +284,13 @@ class _Compiler:
     def call(self, node: Call) -> Fn:
         fn = self.checked.calls[id(node)]
         impl, pos, name = fn.impl, node.pos, fn.name
-        args = [self.compile(a) for a in node.args]
-        if len(args) == 1 and fn.name in ("count", "len") and fn is BUILTINS.get(fn.name):
+        if self._is_builtin_count(node):
             # The commonest call of all; its argument is known to be a list (or a str for len).
             if isinstance(node.args[0], Where):
                 return self.where(node.args[0], counting=True)
-            (a0,) = args
+            a0 = self.compile(node.args[0])
             return lambda env, el: len(a0(env, el))
+        args = [self.compile(a) for a in node.args]
         if len(args) == 1:
             (a0,) = args
 
@@ -370,8 +373,12 @@ class _Compiler:
         if len(tests) == 1:
             test = tests[0]
             left, right = node.operands
-            lf = self.compile(left)
             const = _constant(right)
+            if const is not _NO_CONST:
+                fused = self._compare_literal(left, _LITERAL_TESTS.get(test), const)
+                if fused is not None:
+                    return fused
+            lf = self.compile(left)
             if const is not _NO_CONST:
                 # A literal on the right (the common `x.score >= 3`) is compared directly.
                 if test is _eq:
@@ -412,6 +419,39 @@ class _Compiler:
 
         return chain
 
+    def _compare_literal(self, left: Node, opf: Callable[[Any, Any], Any] | None, const: Any) -> Fn | None:
+        # `seat.score < 3` and `count(hand where symbol == "skull") >= 2`, the two commonest
+        # condition shapes, read and compare in one closure instead of a comparison calling a read.
+        if opf is None:
+            return None
+        if isinstance(left, Field) and not isinstance(self.type_of(left.obj), ListType):
+            key = self._scope_key(left.obj)
+            if key is None:
+                return None
+            name, pos = left.name, left.pos
+
+            def field_vs_literal(env: Env, el: Any) -> Value:
+                value = env[key]
+                try:
+                    v = value.field(name)
+                except AttributeError:
+                    raise _no_field(value, name, pos) from None
+                except EvalError as exc:
+                    raise _Fail(exc.message, pos) from None
+                return opf(v, const)
+
+            return field_vs_literal
+        if isinstance(left, Call) and self._is_builtin_count(left) and isinstance(left.args[0], Where):
+            where = left.args[0]
+            test = self._elem_test(where.cond)
+            if test is not None:
+                return self._where_fused(where, self.compile(where.source), test, True, (opf, const))
+        return None
+
+    def _is_builtin_count(self, node: Call) -> bool:
+        fn = self.checked.calls[id(node)]
+        return len(node.args) == 1 and fn.name in ("count", "len") and fn is BUILTINS.get(fn.name)
+
     # ----------------------------------------------------------------- queries
 
     def where(self, node: Where, counting: bool = False) -> Fn:
@@ -420,44 +460,91 @@ class _Compiler:
         if test is not None:
             return self._where_fused(node, source, test, counting)
         cond = self.compile(node.cond)
-        if counting:
-            return lambda env, el: len(
-                [x for x in _as_list(source(env, el), pos, "'where'") if cond(env, (x, el))]
-            )
-        return lambda env, el: tuple(
-            [x for x in _as_list(source(env, el), pos, "'where'") if cond(env, (x, el))]
-        )
 
-    def _where_fused(self, node: Where, source: Fn, test: _ElemTest, counting: bool) -> Fn:
+        # Explicit loops rather than comprehensions: on the short lists of a game (a hand, a row)
+        # the comprehension's own function call costs more than the loop it saves.
+        def where_cond(env: Env, el: Any) -> Value:
+            out = []
+            for x in _as_list(source(env, el), pos, "'where'"):
+                if cond(env, (x, el)):
+                    out.append(x)
+            return len(out) if counting else tuple(out)
+
+        return where_cond
+
+    def _where_fused(
+        self,
+        node: Where,
+        source: Fn,
+        test: _ElemTest,
+        counting: bool,
+        bound: tuple[Callable[[Any, Any], Any], Any] | None = None,
+    ) -> Fn:
         # `hand where symbol == "skull"`, `hand where "skull" in symbols`, `row where number > 4`:
-        # the condition compares one field of the element with a literal, so the comprehension
-        # tests the field itself, with no closure call and no scope link per element. A list named
-        # in the environment is read directly; `count(...)` of the query builds no tuple.
+        # the condition compares one field of the element with a literal, so the loop tests the
+        # field itself, with no closure call and no scope link per element. A list named in the
+        # environment is read directly; `count(...)` of the query builds no tuple, and `bound`
+        # compares the count with a literal in the same closure.
         fname, opf, const, const_first, negate = test
         key = self._scope_key(node.source)
         pos = node.pos
         plain_eq = opf is operator.eq and not const_first and not negate
+        bound_op, bound_value = bound if bound is not None else (None, None)
+
+        def failed(exc: Exception) -> _Fail:
+            if isinstance(exc, AttributeError):
+                return _Fail(f"cannot read field '{fname}' of an element that is not a record", pos)
+            if isinstance(exc, EvalError):
+                return _Fail(exc.message, pos)
+            return _Fail(f"'where' could not test field '{fname}' of an element (is it none?)", pos)
+
+        if counting:
+
+            def count_fused(env: Env, el: Any) -> Value:
+                xs = env[key] if key is not None else source(env, el)
+                if xs.__class__ is not tuple and xs.__class__ is not list:
+                    xs = _as_list(xs, pos, "'where'")
+                n = 0
+                try:
+                    if plain_eq:
+                        for x in xs:
+                            if x.field(fname) == const:
+                                n += 1
+                    elif const_first:
+                        for x in xs:
+                            if opf(const, x.field(fname)) is not negate:
+                                n += 1
+                    else:
+                        for x in xs:
+                            if opf(x.field(fname), const) is not negate:
+                                n += 1
+                except (AttributeError, EvalError, TypeError) as exc:
+                    raise failed(exc) from None
+                return n if bound_op is None else bound_op(n, bound_value)
+
+            return count_fused
 
         def where_fused(env: Env, el: Any) -> Value:
             xs = env[key] if key is not None else source(env, el)
             if xs.__class__ is not tuple and xs.__class__ is not list:
                 xs = _as_list(xs, pos, "'where'")
+            out = []
             try:
                 if plain_eq:
-                    out = [x for x in xs if x.field(fname) == const]
+                    for x in xs:
+                        if x.field(fname) == const:
+                            out.append(x)
                 elif const_first:
-                    out = [x for x in xs if opf(const, x.field(fname)) is not negate]
+                    for x in xs:
+                        if opf(const, x.field(fname)) is not negate:
+                            out.append(x)
                 else:
-                    out = [x for x in xs if opf(x.field(fname), const) is not negate]
-            except AttributeError:
-                raise _Fail(f"cannot read field '{fname}' of an element that is not a record", pos) from None
-            except EvalError as exc:
-                raise _Fail(exc.message, pos) from None
-            except TypeError:
-                raise _Fail(
-                    f"'where' could not test field '{fname}' of an element (is it none?)", pos
-                ) from None
-            return len(out) if counting else tuple(out)
+                    for x in xs:
+                        if opf(x.field(fname), const) is not negate:
+                            out.append(x)
+            except (AttributeError, EvalError, TypeError) as exc:
+                raise failed(exc) from None
+            return tuple(out)
 
         return where_fused
 
@@ -509,18 +596,28 @@ class _Compiler:
             fname = binding.field
 
             def select_field(env: Env, el: Any) -> Value:
+                out = []
                 try:
-                    return tuple([x.field(fname) for x in _as_list(source(env, el), pos, "'select'")])
+                    for x in _as_list(source(env, el), pos, "'select'"):
+                        out.append(x.field(fname))
                 except AttributeError:
                     raise _Fail(
                         f"cannot read field '{fname}' of an element that is not a record", pos
                     ) from None
                 except EvalError as exc:
                     raise _Fail(exc.message, pos) from None
+                return tuple(out)
 
             return select_field
         f = self.compile(expr)
-        return lambda env, el: tuple([f(env, (x, el)) for x in _as_list(source(env, el), pos, "'select'")])
+
+        def select_expr(env: Env, el: Any) -> Value:
+            out = []
+            for x in _as_list(source(env, el), pos, "'select'"):
+                out.append(f(env, (x, el)))
+            return tuple(out)
+
+        return select_expr
 
 
 # --------------------------------------------------------------------------- runtime helpers
@@ -662,6 +759,17 @@ def _gt(a: Value, b: Value) -> bool:
 
 def _ge(a: Value, b: Value) -> bool:
     return bool(a >= b)
+
+
+# The plain comparison tests, as the C operator functions a fused closure calls.
+_LITERAL_TESTS: dict[Callable[[Value, Value], bool], Callable[[Any, Any], Any]] = {
+    _eq: operator.eq,
+    _ne: operator.ne,
+    _lt: operator.lt,
+    _le: operator.le,
+    _gt: operator.gt,
+    _ge: operator.ge,
+}
 
 
 def _is_seqish(t: Type) -> bool:
