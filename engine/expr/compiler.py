@@ -290,6 +290,13 @@ class _Compiler:
                 return self.where(node.args[0], counting=True)
             a0 = self.compile(node.args[0])
             return lambda env, el: len(a0(env, el))
+        if name == "any" and fn is BUILTINS.get(name) and isinstance(node.args[0], Where):
+            # Every element a where-test kept is a record (it had a field), so it is true:
+            # `any(xs where test)` is whether the count is at least one.
+            where = node.args[0]
+            test = self._elem_test(where.cond)
+            if test is not None:
+                return self._where_fused(where, self.compile(where.source), test, True, (operator.ge, 1))
         args = [self.compile(a) for a in node.args]
         if len(args) == 1:
             (a0,) = args
@@ -361,6 +368,9 @@ class _Compiler:
             if lt is not INT or rt is not INT:
                 return lambda env, el: _add_any(left(env, el), right(env, el), pos)
         if lt is INT and rt is INT:
+            const = _constant(node.right)
+            if op in ("+", "-", "*") and const is not _NO_CONST:
+                return _int_op_literal(op, left, const, pos)
             return _int_op(op, left, right, pos)
         return _guarded_int_op(op, left, right, pos)
 
@@ -696,6 +706,36 @@ def _int_op(op: str, left: Fn, right: Fn, pos: int) -> Fn:
         return _power(left(env, el), right(env, el), pos)
 
     return power
+
+
+def _int_op_literal(op: str, left: Fn, const: int, pos: int) -> Fn:
+    # `seat.tokens + 1`: the literal is applied inline rather than called for.
+    if op == "+":
+
+        def add_literal(env: Env, el: Any) -> Value:
+            v = left(env, el) + const
+            if -MAX_INT <= v <= MAX_INT:
+                return v
+            raise _overflow(pos)
+
+        return add_literal
+    if op == "-":
+
+        def sub_literal(env: Env, el: Any) -> Value:
+            v = left(env, el) - const
+            if -MAX_INT <= v <= MAX_INT:
+                return v
+            raise _overflow(pos)
+
+        return sub_literal
+
+    def mul_literal(env: Env, el: Any) -> Value:
+        v = left(env, el) * const
+        if -MAX_INT <= v <= MAX_INT:
+            return v
+        raise _overflow(pos)
+
+    return mul_literal
 
 
 def _guarded_int_op(op: str, left: Fn, right: Fn, pos: int) -> Fn:

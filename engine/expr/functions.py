@@ -287,16 +287,19 @@ def _max(*args: Value) -> Value:
         raise EvalError("max() of values that cannot be ordered together") from None
 
 
-def _truthy(x: Value) -> bool:
-    return x is not False and x is not None
-
-
+# Plain loops: on a game's short lists a generator expression costs more than the work it does.
 def _any(xs: Sequence[Value]) -> bool:
-    return any(_truthy(x) for x in xs)
+    for x in xs:
+        if x is not False and x is not None:
+            return True
+    return False
 
 
 def _all(xs: Sequence[Value]) -> bool:
-    return all(_truthy(x) for x in xs)
+    for x in xs:
+        if x is False or x is None:
+            return False
+    return True
 
 
 def _freeze(x: Value) -> Value:
@@ -326,7 +329,10 @@ def _sorted(xs: Sequence[Value]) -> tuple[Value, ...]:
 
 def _is_sorted(xs: Sequence[Value]) -> bool:
     try:
-        return all(a <= b for a, b in zip(xs, xs[1:]))
+        for i in range(1, len(xs)):
+            if not xs[i - 1] <= xs[i]:
+                return False
+        return True
     except TypeError:
         raise EvalError("is_sorted() of values that cannot be ordered together") from None
 
