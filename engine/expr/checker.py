@@ -8,8 +8,10 @@ fields are visible as bare names; these shadow the outer scope.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
 
 from davinci.engine.errors import DavinciError, ExprTypeError
 from davinci.engine.expr.functions import BUILTINS, Function, FunctionLibrary
@@ -71,6 +73,11 @@ class ElemRef:
 
 Binding = ScopeRef | ElemRef
 
+# Bindings are immutable values, and a game has few distinct ones: share them rather than build
+# one per name node.
+_scope_ref = lru_cache(maxsize=4096)(ScopeRef)
+_elem_ref = lru_cache(maxsize=4096)(ElemRef)
+
 
 @dataclass
 class Checked:
@@ -103,56 +110,42 @@ class _Checker:
         self.functions = functions
         self.locate = locate
         self.out: Checked | None = None
+        self.types: dict[int, Type] = {}
 
     def fail(self, reason: str, offset: int) -> ExprTypeError:
         return ExprTypeError(located_message(reason, self.source, offset), self.locate(offset))
 
     def run(self, root: Node) -> Checked:
         self.out = Checked(root, ANY)
+        self.types = self.out.types
         self.out.type = self.check(root, ())
         return self.out
 
     # Each frame is the element type bound by one enclosing where/select, innermost first.
     def check(self, node: Node, frames: tuple[Type, ...]) -> Type:
-        t = self._check(node, frames)
-        assert self.out is not None
-        self.out.types[id(node)] = t
+        # One dictionary lookup on the node's class instead of a chain of isinstance tests.
+        cls = node.__class__
+        t = _LITERAL_TYPES.get(cls)
+        if t is None:
+            rule = _RULES.get(cls)
+            t = rule(self, node, frames) if rule is not None else self._check(node, frames)
+        self.types[id(node)] = t
         return t
 
     def _check(self, node: Node, frames: tuple[Type, ...]) -> Type:
-        if isinstance(node, IntLit):
-            return INT
-        if isinstance(node, StrLit):
-            return STR
-        if isinstance(node, BoolLit):
-            return BOOL
-        if isinstance(node, NoneLit):
-            return NONE
-        if isinstance(node, Name):
-            return self.name(node, frames)
-        if isinstance(node, ListLit):
-            return self.list_lit(node, frames)
-        if isinstance(node, Field):
-            return self.field(node, frames)
-        if isinstance(node, Index):
-            return self.index(node, frames)
-        if isinstance(node, Call):
-            return self.call(node, frames)
-        if isinstance(node, Unary):
-            return self.unary(node, frames)
-        if isinstance(node, BinOp):
-            return self.binop(node, frames)
-        if isinstance(node, BoolOp):
-            for side in (node.left, node.right):
-                self.need_bool(side, frames, f"'{node.op}'")
-            return BOOL
-        if isinstance(node, Compare):
-            return self.compare(node, frames)
-        if isinstance(node, IfElse):
-            return self.ifelse(node, frames)
-        if isinstance(node, Where | Select):
-            return self.query(node, frames)
+        # Subclasses of the node classes (none in this package) take the slow, general route.
+        for cls, t in _LITERAL_TYPES.items():
+            if isinstance(node, cls):
+                return t
+        for cls, rule in _RULES.items():
+            if isinstance(node, cls):
+                return rule(self, node, frames)
         raise AssertionError(f"unknown node {node!r}")  # pragma: no cover
+
+    def boolop(self, node: BoolOp, frames: tuple[Type, ...]) -> Type:
+        for side in (node.left, node.right):
+            self.need_bool(side, frames, f"'{node.op}'")
+        return BOOL
 
     def need_bool(self, node: Node, frames: tuple[Type, ...], what: str) -> None:
         t = self.check(node, frames)
@@ -170,18 +163,24 @@ class _Checker:
         return names
 
     def name(self, node: Name, frames: tuple[Type, ...]) -> Type:
-        assert self.out is not None
-        if node.name == "it" and frames:
-            self.out.bindings[id(node)] = ElemRef(0)
-            return frames[0]
-        for depth, t in enumerate(frames):
-            if isinstance(t, RecordType) and node.name in t.fields:
-                self.out.bindings[id(node)] = ElemRef(depth, node.name)
-                return t.fields[node.name]
-        if node.name in self.scope:
-            self.out.bindings[id(node)] = ScopeRef(node.name)
-            self.out.names.add(node.name)
-            return self.scope[node.name]
+        out = self.out
+        assert out is not None
+        name = node.name
+        if frames:
+            if name == "it":
+                out.bindings[id(node)] = _elem_ref(0, None)
+                return frames[0]
+            for depth, t in enumerate(frames):
+                if isinstance(t, RecordType):
+                    fields = t.fields
+                    if name in fields:
+                        out.bindings[id(node)] = _elem_ref(depth, name)
+                        return fields[name]
+        declared = self.scope.get(name)
+        if declared is not None:
+            out.bindings[id(node)] = _scope_ref(name)
+            out.names.add(name)
+            return declared
         if node.name == "it":
             raise self.fail("'it' is only defined inside 'where' or 'select'", node.pos)
         if node.name in self.functions:
@@ -310,7 +309,8 @@ class _Checker:
         return INT
 
     def compare(self, node: Compare, frames: tuple[Type, ...]) -> Type:
-        types = [self.check(op, frames) for op in node.operands]
+        check = self.check
+        types = [check(op, frames) for op in node.operands]
         for i, op in enumerate(node.ops):
             lt, rt = types[i], types[i + 1]
             at = node.op_pos[i] if node.op_pos else node.pos
@@ -358,8 +358,25 @@ class _Checker:
         inner = (elem, *frames)
         if isinstance(node, Where):
             self.need_bool(node.cond, inner, "the condition after 'where'")
-            return ListType(elem)
+            return st if isinstance(st, ListType) else ListType(elem)
         return ListType(self.check(node.expr, inner))
+
+
+_LITERAL_TYPES: dict[type[Node], Type] = {IntLit: INT, StrLit: STR, BoolLit: BOOL, NoneLit: NONE}
+_RULES: dict[type[Node], Callable[[_Checker, Any, tuple[Type, ...]], Type]] = {
+    Name: _Checker.name,
+    ListLit: _Checker.list_lit,
+    Field: _Checker.field,
+    Index: _Checker.index,
+    Call: _Checker.call,
+    Unary: _Checker.unary,
+    BinOp: _Checker.binop,
+    BoolOp: _Checker.boolop,
+    Compare: _Checker.compare,
+    IfElse: _Checker.ifelse,
+    Where: _Checker.query,
+    Select: _Checker.query,
+}
 
 
 def check(

@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar, overload
 
 from davinci.engine.errors import EvalError, ExprTypeError
 from davinci.engine.expr.types import (
@@ -32,6 +32,7 @@ MAX_INT = 2**63
 MAX_RANGE = 10_000
 
 TypeRule = Callable[[list[Type]], Type]
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True)
@@ -99,6 +100,19 @@ class FunctionLibrary(Mapping[str, Function]):
 
     def __getitem__(self, name: str) -> Function:
         return self._table[name]
+
+    @overload
+    def get(self, name: str, /) -> Function | None: ...
+
+    @overload
+    def get(self, name: str, /, default: Function | _T) -> Function | _T: ...
+
+    def get(self, name: str, /, default: Any = None) -> Any:
+        """The function called `name`, or `default` (one dictionary lookup: checking calls it often)."""
+        return self._table.get(name, default)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._table
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._table)
