@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from davinci.engine.errors import ExprSyntaxError, SourceLocation
 
@@ -249,57 +249,60 @@ class _Tok:
         return self.start + len(self.text)
 
 
+_KEYWORD_TYPES = {
+    w: w.upper() for w in ("where", "select", "if", "else", "or", "and", "not", "in", "true", "false", "none")
+}
+
+# Each match is one token with the white space before it; the group that matched is the token's
+# type, except KW: a keyword, whose type `_KEYWORD_TYPES` gives. A keyword is a whole word (`\b`),
+# so `index` and `order` are names.
 _SCAN = re.compile(
     r"""
-    (?P<ws>\s+)
-  | (?P<str>"(?:[^"\\\n]|\\.)*"?|'(?:[^'\\\n]|\\.)*'?)
-  | (?P<name>[A-Za-z_][A-Za-z0-9_]*)
-  | (?P<int>[0-9]+)
-  | (?P<op>\*\*|//|==|!=|<=|>=|[-+*%<>.,])
-  | (?P<open>[(\[])
-  | (?P<close>[)\]])
-  | (?P<other>.)
+    \s*
+    (?:
+      (?P<KW>(?:"""
+    + "|".join(_KEYWORD_TYPES)
+    + r""")\b)
+    | (?P<NAME>[A-Za-z_][A-Za-z0-9_]*)
+    | (?P<INT>[0-9]+)
+    | (?P<STRING>"(?:[^"\\\n]|\\.)*"?|'(?:[^'\\\n]|\\.)*'?)
+    | (?P<LPAR>\() | (?P<RPAR>\)) | (?P<LSQB>\[) | (?P<RSQB>\]) | (?P<COMMA>,) | (?P<DOT>\.)
+    | (?P<EQ>==) | (?P<NE>!=) | (?P<LE><=) | (?P<GE>>=) | (?P<LT><) | (?P<GT>>)
+    | (?P<PLUS>\+) | (?P<MINUS>-) | (?P<POW>\*\*) | (?P<STAR>\*) | (?P<DSLASH>//) | (?P<PERCENT>%)
+    | (?P<other>\S)
+    )
     """,
     re.VERBOSE | re.DOTALL,
 )
 
 _PAIRS = {")": "(", "]": "["}
-_PREFIX_OPS = {"not", "-"}
-_OP_TYPES = {
-    "**": "POW", "//": "DSLASH", "==": "EQ", "!=": "NE", "<=": "LE", ">=": "GE", "-": "MINUS", "+": "PLUS",
-    "*": "STAR", "%": "PERCENT", "<": "LT", ">": "GT", ".": "DOT", ",": "COMMA", "(": "LPAR", ")": "RPAR",
-    "[": "LSQB", "]": "RSQB",
-}  # fmt: skip
-_KEYWORD_TYPES = {
-    w: w.upper() for w in ("where", "select", "if", "else", "or", "and", "not", "in", "true", "false", "none")
-}
 _KIND_OF_TYPE = {"NAME": "name", "INT": "int", "STRING": "str", "LPAR": "open", "LSQB": "open"}
 _KIND_OF_TYPE.update({"RPAR": "close", "RSQB": "close"})
 _KIND_OF_TYPE.update({t: "name" for t in _KEYWORD_TYPES.values()})
+# Token types that need more than a lookup: the scan loop handles them one by one.
+_SPECIAL = frozenset({"KW", "INT", "STRING", "LPAR", "LSQB", "RPAR", "RSQB", "MINUS", "other"})
 
 
-class _Token:
-    """A token as the parser tables need it: a terminal name, its text and its offset."""
+class _Token(NamedTuple):
+    """A token as the parser tables need it: a terminal name, its text and its offset.
 
-    __slots__ = ("type", "value", "start_pos")
+    A named tuple, so that the scanner makes one with a single C call; the field names are the
+    ones Lark's own tokens have, so the rule callbacks accept either.
+    """
 
-    def __init__(self, type_: str, value: str, start_pos: int) -> None:
-        self.type = type_
-        self.value = value
-        self.start_pos = start_pos
+    type: str
+    value: str
+    start_pos: int
 
-    def __str__(self) -> str:
-        return self.value
 
-    def __repr__(self) -> str:
-        return f"{self.type}({self.value!r}@{self.start_pos})"
+_new_token = tuple.__new__
 
 
 def _scan(source: str, locate: Locator | None) -> list[_Token]:
     """Tokenise for Lark and enforce the limits that protect the parser, in one pass over the text.
 
-    Lark's own lexer costs tens of microseconds per token here; one regular expression and two
-    dictionaries do the same work several times faster.
+    Lark's own lexer costs tens of microseconds per token here; one regular expression whose
+    groups are named after the terminals does the same work several times faster.
     """
     if len(source) > MAX_SOURCE_CHARS:
         raise syntax_error(
@@ -309,32 +312,38 @@ def _scan(source: str, locate: Locator | None) -> list[_Token]:
             locate,
         )
     toks: list[_Token] = []
+    push = toks.append
     stack: list[tuple[str, int]] = []
-    run = 0
+    run = 0  # prefix operators (`not`, `-`) in a row
     for m in _SCAN.finditer(source):
-        kind = m.lastgroup
-        if kind == "ws":
+        ttype = m.lastgroup
+        assert ttype is not None
+        i: Any = m.lastindex
+        text = m.group(i)
+        start = m.start(i)
+        if ttype not in _SPECIAL:
+            run = 0
+            push(_new_token(_Token, (ttype, text, start)))
             continue
-        text = m.group()
-        start = m.start()
-        if kind == "name":
-            ttype = _KEYWORD_TYPES.get(text, "NAME")
-        elif kind == "int":
-            if len(text.lstrip("0")) > MAX_INT_DIGITS:
-                raise syntax_error(
-                    f"integer literal is too large (the limit is {MAX_INT})", source, start, locate
-                )
-            ttype = "INT"
-        elif kind == "str":
-            if len(text) < 2 or text[-1] != text[0]:
-                raise syntax_error("unclosed string: add the closing quote", source, start, locate)
-            ttype = "STRING"
-        elif kind == "other":
-            reason = _BAD_CHARS.get(text, f"unexpected character {text!r}")
-            raise syntax_error(reason, source, start, locate)
+        if ttype == "KW":
+            ttype = _KEYWORD_TYPES[text]
+            run = run + 1 if ttype == "NOT" else 0
+        elif ttype == "MINUS":
+            run += 1
         else:
-            ttype = _OP_TYPES[text]
-            if kind == "open":
+            run = 0
+            if ttype == "INT":
+                if len(text.lstrip("0")) > MAX_INT_DIGITS:
+                    raise syntax_error(
+                        f"integer literal is too large (the limit is {MAX_INT})", source, start, locate
+                    )
+            elif ttype == "STRING":
+                if len(text) < 2 or text[-1] != text[0]:
+                    raise syntax_error("unclosed string: add the closing quote", source, start, locate)
+            elif ttype == "other":
+                reason = _BAD_CHARS.get(text, f"unexpected character {text!r}")
+                raise syntax_error(reason, source, start, locate)
+            elif ttype == "LPAR" or ttype == "LSQB":
                 stack.append((text, start))
                 if len(stack) > MAX_BRACKET_DEPTH:
                     raise syntax_error(
@@ -343,7 +352,7 @@ def _scan(source: str, locate: Locator | None) -> list[_Token]:
                         start,
                         locate,
                     )
-            elif kind == "close":
+            else:
                 if not stack:
                     raise syntax_error(f"unexpected '{text}': nothing to close", source, start, locate)
                 opener = stack.pop()[0]
@@ -354,15 +363,11 @@ def _scan(source: str, locate: Locator | None) -> list[_Token]:
                         start,
                         locate,
                     )
-        if kind != "str" and text in _PREFIX_OPS:
-            run += 1
-            if run > MAX_OPERATOR_RUN:
-                raise syntax_error(
-                    f"too many operators in a row (the limit is {MAX_OPERATOR_RUN})", source, start, locate
-                )
-        else:
-            run = 0
-        toks.append(_Token(ttype, text, start))
+        if run > MAX_OPERATOR_RUN:
+            raise syntax_error(
+                f"too many operators in a row (the limit is {MAX_OPERATOR_RUN})", source, start, locate
+            )
+        push(_new_token(_Token, (ttype, text, start)))
     if stack:
         opener, start = stack[-1]
         closer = ")" if opener == "(" else "]"
@@ -373,7 +378,7 @@ def _scan(source: str, locate: Locator | None) -> list[_Token]:
 
 
 def _plain_tokens(toks: list[_Token]) -> list[_Tok]:
-    return [_Tok(_KIND_OF_TYPE.get(t.type, "op"), str(t), t.start_pos) for t in toks]
+    return [_Tok(_KIND_OF_TYPE.get(t[0], "op"), t[1], t[2]) for t in toks]
 
 
 # --------------------------------------------------------------------------- building the AST
@@ -436,7 +441,7 @@ class _Builder:
 
     def str_lit(self, c: list[Any]) -> Node:
         tok = c[0]
-        return StrLit(_unescape(str(tok), tok.start_pos), pos=tok.start_pos, start=tok.start_pos)
+        return StrLit(_unescape(tok.value, tok.start_pos), pos=tok.start_pos, start=tok.start_pos)
 
     def bool_lit(self, c: list[Any]) -> Node:
         tok = c[0]
@@ -447,7 +452,7 @@ class _Builder:
 
     def name(self, c: list[Any]) -> Node:
         tok = c[0]
-        return Name(str(tok), pos=tok.start_pos, start=tok.start_pos)
+        return Name(tok.value, pos=tok.start_pos, start=tok.start_pos)
 
     def args(self, c: list[Any]) -> list[Node]:
         return [x for x in c if isinstance(x, Node)]
@@ -456,7 +461,7 @@ class _Builder:
         tok = c[0]
         args = tuple(c[2]) if isinstance(c[2], list) else ()
         return Call(
-            str(tok), args, pos=tok.start_pos, start=tok.start_pos, depth=_depth(*args) if args else 1
+            tok.value, args, pos=tok.start_pos, start=tok.start_pos, depth=_depth(*args) if args else 1
         )
 
     def list_lit(self, c: list[Any]) -> Node:
@@ -470,7 +475,7 @@ class _Builder:
 
     def field(self, c: list[Any]) -> Node:
         obj, _dot, name = c
-        return Field(obj, str(name), pos=name.start_pos, start=obj.start, depth=_depth(obj))
+        return Field(obj, name.value, pos=name.start_pos, start=obj.start, depth=_depth(obj))
 
     def index(self, c: list[Any]) -> Node:
         obj, lsqb, idx, _ = c
@@ -478,18 +483,18 @@ class _Builder:
 
     def unary(self, c: list[Any]) -> Node:
         op, operand = c
-        return Unary(str(op), operand, pos=op.start_pos, start=op.start_pos, depth=_depth(operand))
+        return Unary(op.value, operand, pos=op.start_pos, start=op.start_pos, depth=_depth(operand))
 
     def binop(self, c: list[Any]) -> Node:
         left, op, right = c
-        return BinOp(str(op), left, right, pos=op.start_pos, start=left.start, depth=_depth(left, right))
+        return BinOp(op.value, left, right, pos=op.start_pos, start=left.start, depth=_depth(left, right))
 
     def boolop(self, c: list[Any]) -> Node:
         left, op, right = c
-        return BoolOp(str(op), left, right, pos=op.start_pos, start=left.start, depth=_depth(left, right))
+        return BoolOp(op.value, left, right, pos=op.start_pos, start=left.start, depth=_depth(left, right))
 
     def comp_op(self, c: list[Any]) -> tuple[str, int]:
-        return (" ".join(str(t) for t in c), c[0].start_pos)
+        return (" ".join(t.value for t in c), c[0].start_pos)
 
     def compare(self, c: list[Any]) -> Node:
         operands = tuple(c[0::2])
