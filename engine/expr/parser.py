@@ -423,36 +423,70 @@ def _unescape(text: str, start: int) -> str:
 
 
 def _depth(*nodes: Node) -> int:
-    d = 1 + (nodes[0].depth if len(nodes) == 1 else max([n.depth for n in nodes]))
+    d = 1 + max([n.depth for n in nodes])
     if d > MAX_TREE_DEPTH:
         raise _TooDeep(nodes[0].start)
     return d
 
 
+def _depth1(node: Node) -> int:
+    d = node.depth + 1
+    if d > MAX_TREE_DEPTH:
+        raise _TooDeep(node.start)
+    return d
+
+
+def _depth2(a: Node, b: Node) -> int:
+    d = (a.depth if a.depth > b.depth else b.depth) + 1
+    if d > MAX_TREE_DEPTH:
+        raise _TooDeep(a.start)
+    return d
+
+
+_new = object.__new__
+
+
 class _Builder:
-    """Callbacks Lark runs at each reduction (rule name → method)."""
+    """Callbacks Lark runs at each reduction (rule name → method).
+
+    Tokens are read by attribute (`type`, `value`, `start_pos`) so that Lark's own tokens work
+    too. Nodes are made without their dataclass `__init__`, which stores each field through
+    `object.__setattr__` (the price of `frozen`) and costs about three times as much; filling the
+    new instance's dictionary sets exactly the same fields.
+    """
 
     def int_lit(self, c: list[Any]) -> Node:
         tok = c[0]
         value = int(tok.value)
         if value > MAX_INT:
             raise _BadLiteral(f"integer literal is too large (the limit is {MAX_INT})", tok.start_pos)
-        return IntLit(value, pos=tok.start_pos, start=tok.start_pos)
+        n = _new(IntLit)
+        n.__dict__.update(value=value, pos=tok.start_pos, start=tok.start_pos, depth=1)
+        return n
 
     def str_lit(self, c: list[Any]) -> Node:
         tok = c[0]
-        return StrLit(_unescape(tok.value, tok.start_pos), pos=tok.start_pos, start=tok.start_pos)
+        n = _new(StrLit)
+        p = tok.start_pos
+        n.__dict__.update(value=_unescape(tok.value, p), pos=p, start=p, depth=1)
+        return n
 
     def bool_lit(self, c: list[Any]) -> Node:
         tok = c[0]
-        return BoolLit(tok.type == "TRUE", pos=tok.start_pos, start=tok.start_pos)
+        n = _new(BoolLit)
+        n.__dict__.update(value=tok.type == "TRUE", pos=tok.start_pos, start=tok.start_pos, depth=1)
+        return n
 
     def none_lit(self, c: list[Any]) -> Node:
-        return NoneLit(pos=c[0].start_pos, start=c[0].start_pos)
+        n = _new(NoneLit)
+        n.__dict__.update(pos=c[0].start_pos, start=c[0].start_pos, depth=1)
+        return n
 
     def name(self, c: list[Any]) -> Node:
         tok = c[0]
-        return Name(tok.value, pos=tok.start_pos, start=tok.start_pos)
+        n = _new(Name)
+        n.__dict__.update(name=tok.value, pos=tok.start_pos, start=tok.start_pos, depth=1)
+        return n
 
     def args(self, c: list[Any]) -> list[Node]:
         return [x for x in c if isinstance(x, Node)]
@@ -460,14 +494,18 @@ class _Builder:
     def call(self, c: list[Any]) -> Node:
         tok = c[0]
         args = tuple(c[2]) if isinstance(c[2], list) else ()
-        return Call(
-            tok.value, args, pos=tok.start_pos, start=tok.start_pos, depth=_depth(*args) if args else 1
-        )
+        n = _new(Call)
+        p = tok.start_pos
+        n.__dict__.update(func=tok.value, args=args, pos=p, start=p, depth=_depth(*args) if args else 1)
+        return n
 
     def list_lit(self, c: list[Any]) -> Node:
         tok = c[0]
         items = tuple(c[1]) if isinstance(c[1], list) else ()
-        return ListLit(items, pos=tok.start_pos, start=tok.start_pos, depth=_depth(*items) if items else 1)
+        n = _new(ListLit)
+        p = tok.start_pos
+        n.__dict__.update(items=items, pos=p, start=p, depth=_depth(*items) if items else 1)
+        return n
 
     def paren(self, c: list[Any]) -> Node:
         node: Node = c[1]
@@ -475,48 +513,80 @@ class _Builder:
 
     def field(self, c: list[Any]) -> Node:
         obj, _dot, name = c
-        return Field(obj, name.value, pos=name.start_pos, start=obj.start, depth=_depth(obj))
+        n = _new(Field)
+        n.__dict__.update(obj=obj, name=name.value, pos=name.start_pos, start=obj.start, depth=_depth1(obj))
+        return n
 
     def index(self, c: list[Any]) -> Node:
         obj, lsqb, idx, _ = c
-        return Index(obj, idx, pos=lsqb.start_pos, start=obj.start, depth=_depth(obj, idx))
+        n = _new(Index)
+        n.__dict__.update(obj=obj, index=idx, pos=lsqb.start_pos, start=obj.start, depth=_depth2(obj, idx))
+        return n
 
     def unary(self, c: list[Any]) -> Node:
         op, operand = c
-        return Unary(op.value, operand, pos=op.start_pos, start=op.start_pos, depth=_depth(operand))
+        n = _new(Unary)
+        p = op.start_pos
+        n.__dict__.update(op=op.value, operand=operand, pos=p, start=p, depth=_depth1(operand))
+        return n
 
     def binop(self, c: list[Any]) -> Node:
         left, op, right = c
-        return BinOp(op.value, left, right, pos=op.start_pos, start=left.start, depth=_depth(left, right))
+        n = _new(BinOp)
+        d = _depth2(left, right)
+        n.__dict__.update(op=op.value, left=left, right=right, pos=op.start_pos, start=left.start, depth=d)
+        return n
 
     def boolop(self, c: list[Any]) -> Node:
         left, op, right = c
-        return BoolOp(op.value, left, right, pos=op.start_pos, start=left.start, depth=_depth(left, right))
+        n = _new(BoolOp)
+        d = _depth2(left, right)
+        n.__dict__.update(op=op.value, left=left, right=right, pos=op.start_pos, start=left.start, depth=d)
+        return n
 
     def comp_op(self, c: list[Any]) -> tuple[str, int]:
-        return (" ".join(t.value for t in c), c[0].start_pos)
+        if len(c) == 1:
+            return (c[0].value, c[0].start_pos)
+        return (" ".join([t.value for t in c]), c[0].start_pos)
 
     def compare(self, c: list[Any]) -> Node:
+        n = _new(Compare)
+        if len(c) == 3:
+            left, (op, p), right = c
+            d = _depth2(left, right)
+            n.__dict__.update(
+                operands=(left, right), ops=(op,), op_pos=(p,), pos=p, start=left.start, depth=d
+            )
+            return n
         operands = tuple(c[0::2])
-        ops = tuple(op for op, _ in c[1::2])
-        op_pos = tuple(p for _, p in c[1::2])
-        return Compare(
-            operands, ops, op_pos=op_pos, pos=op_pos[0], start=operands[0].start, depth=_depth(*operands)
+        ops = tuple([op for op, _ in c[1::2]])
+        op_pos = tuple([p for _, p in c[1::2]])
+        d = _depth(*operands)
+        n.__dict__.update(
+            operands=operands, ops=ops, op_pos=op_pos, pos=op_pos[0], start=operands[0].start, depth=d
         )
+        return n
 
     def ifelse(self, c: list[Any]) -> Node:
         then, kw, cond, _else, orelse = c
-        return IfElse(
-            then, cond, orelse, pos=kw.start_pos, start=then.start, depth=_depth(then, cond, orelse)
-        )
+        n = _new(IfElse)
+        d = _depth(then, cond, orelse)
+        n.__dict__.update(then=then, cond=cond, orelse=orelse, pos=kw.start_pos, start=then.start, depth=d)
+        return n
 
     def where(self, c: list[Any]) -> Node:
         source, kw, cond = c
-        return Where(source, cond, pos=kw.start_pos, start=source.start, depth=_depth(source, cond))
+        n = _new(Where)
+        d = _depth2(source, cond)
+        n.__dict__.update(source=source, cond=cond, pos=kw.start_pos, start=source.start, depth=d)
+        return n
 
     def select(self, c: list[Any]) -> Node:
         source, kw, expr = c
-        return Select(source, expr, pos=kw.start_pos, start=source.start, depth=_depth(source, expr))
+        n = _new(Select)
+        d = _depth2(source, expr)
+        n.__dict__.update(source=source, expr=expr, pos=kw.start_pos, start=source.start, depth=d)
+        return n
 
 
 _PARSER: Any = None
@@ -667,16 +737,31 @@ class _Unexpected(Exception):
         self.expected = expected
 
 
+class _Chain(dict[int, int]):
+    """A run of single-child reductions: the state it ends in, by the state below the run."""
+
+    __slots__ = ("origin",)
+
+    def __init__(self, origin: str) -> None:
+        super().__init__()
+        self.origin = origin
+
+
+# An action in a row of the table: a state to shift (or go) to, a reduction
+# (children, callback, rule name), or a chain of single-child reductions.
+_Action = int | tuple[int, Callable[[list[Any]], Any], str] | _Chain
+
+
 class _Tables:
     """Lark's LALR table, recompiled for a tighter driver loop.
 
     Lark's own driver spends most of its time on bookkeeping; with twelve precedence levels every
     operand passes through about ten single-child reductions. Here those reductions only move the
     state (the value stays on the stack), which makes parsing several times faster. The grammar,
-    the table and the rule callbacks are all Lark's.
+    the table and the rule callbacks are all Lark's; the child filters Lark wraps around some
+    callbacks (inlining `_rule` helpers, placeholders for missing `[optional]` parts) are
+    recompiled by `_reducer` into plain functions.
     """
-
-    SHIFT, REDUCE, PASS = 0, 1, 2
 
     def __init__(self, lark: Any) -> None:
         from lark.parsers.lalr_analysis import Shift
@@ -686,23 +771,20 @@ class _Tables:
         callbacks = inner.callbacks
         self.start: int = table.start_states["start"]
         self.end: int = table.end_states["start"]
-        self.rows: dict[int, dict[str, tuple[int, Any, Any, str]]] = {}
+        self.rows: dict[int, dict[str, _Action]] = {}
         for state, row in table.states.items():
-            out: dict[str, tuple[int, Any, Any, str]] = {}
+            out: dict[str, _Action] = {}
             for sym, (action, arg) in row.items():
                 if action is Shift:
-                    out[str(sym)] = (self.SHIFT, arg, None, "")
+                    out[str(sym)] = int(arg)
                     continue
                 size = len(arg.expansion)
-                unit = bool(arg.options.expand1) and not arg.alias and size == 1
-                out[str(sym)] = (
-                    self.PASS if unit else self.REDUCE,
-                    size,
-                    callbacks[arg],
-                    str(arg.origin.name),
-                )
+                origin = str(arg.origin.name)
+                if bool(arg.options.expand1) and not arg.alias and size == 1:
+                    out[str(sym)] = _Chain(origin)
+                else:
+                    out[str(sym)] = (size, _reducer(callbacks[arg]), origin)
             self.rows[state] = out
-        self.chains: dict[tuple[int, int, str], int] = {}
 
     def _follow(self, below: int, top: int, ttype: str) -> int:
         rows = self.rows
@@ -710,49 +792,105 @@ class _Tables:
             if ttype == "$END" and top == self.end:
                 return top
             entry = rows[top].get(ttype)
-            if entry is None or entry[0] != 2:
+            if not isinstance(entry, _Chain):
                 return top
-            top = rows[below][entry[3]][1]
+            goto = rows[below][entry.origin]
+            assert isinstance(goto, int)
+            top = goto
 
     def drive(self, tokens: list[_Token], end_token: _Token) -> Any:
-        rows, end, chains, follow = self.rows, self.end, self.chains, self._follow
+        rows, end = self.rows, self.end
         states: list[int] = [self.start]
         values: list[Any] = []
         push_state, push_value = states.append, values.append
         tokens.append(end_token)
         for tok in tokens:
-            ttype = tok.type
+            ttype = tok[0]
             while True:
-                top = states[-1]
-                entry = rows[top].get(ttype)
-                if entry is None:
-                    raise _Unexpected(tok, {s for s in rows[top] if s.isupper()})
-                kind = entry[0]
-                if kind == 0:
-                    push_state(entry[1])
+                entry: Any = rows[states[-1]].get(ttype)
+                cls = entry.__class__
+                if cls is int:
+                    push_state(entry)
                     push_value(tok)
                     break
-                if kind == 2:
+                if cls is _Chain:
                     # A run of single-child reductions depends only on the two top states and
                     # the lookahead, so it is followed once and remembered.
-                    key = (states[-2], top, ttype)
-                    final = chains.get(key)
+                    below = states[-2]
+                    final = entry.get(below)
                     if final is None:
-                        final = chains[key] = follow(states[-2], top, ttype)
+                        final = entry[below] = self._follow(below, states[-1], ttype)
                     states[-1] = final
+                elif entry is None:
+                    raise _Unexpected(tok, {s for s in rows[states[-1]] if s.isupper()})
                 else:
-                    size = entry[1]
-                    if size:
+                    size, reduce, origin = entry
+                    if size == 1:
+                        # Half the reductions (names, literals, operators) take one child.
+                        values[-1] = reduce([values[-1]])
+                        states[-1] = rows[states[-2]][origin]  # type: ignore[assignment]  # a goto: an int
+                    else:
                         children = values[-size:]
                         del values[-size:]
                         del states[-size:]
-                    else:
-                        children = []
-                    push_value(entry[2](children))
-                    push_state(rows[states[-1]][entry[3]][1])
+                        push_value(reduce(children))
+                        push_state(rows[states[-1]][origin])  # type: ignore[arg-type]
                 if ttype == "$END" and states[-1] == end:
                     return values[-1]
         raise AssertionError("parser ended without accepting")  # pragma: no cover
+
+
+def _reducer(callback: Any) -> Callable[[list[Any]], Any]:
+    """A plain function doing what Lark's callback for one rule does, on the driver's values.
+
+    Lark wraps a rule's builder in child filters: children of `_helper` rules (the `x (sep x)*`
+    lists it generates) are spliced into the parent, and a missing `[optional]` part becomes
+    None. Here a helper rule's value is simply the list of its kept children.
+    """
+    from functools import partial
+
+    from lark import Tree
+    from lark.parse_tree_builder import ChildFilterLALR, ChildFilterLALR_NoPlaceholders, ExpandSingleChild
+
+    if isinstance(callback, partial) and callback.func is Tree:
+        return list
+    if isinstance(callback, ExpandSingleChild):
+        built = _reducer(callback.node_builder)
+        return lambda c: c[0] if len(c) == 1 else built(c)
+    if isinstance(callback, ChildFilterLALR | ChildFilterLALR_NoPlaceholders):
+        if isinstance(callback, ChildFilterLALR):
+            plan = [(i, bool(expand), int(nones)) for i, expand, nones in callback.to_include]
+            tail = int(callback.append_none)
+        else:
+            plan = [(i, bool(expand), 0) for i, expand in callback.to_include]
+            tail = 0
+        built = _reducer(callback.node_builder)
+        if not tail and all(nones == 0 for _, _, nones in plan):
+            # The shapes this grammar has, without a loop over the plan.
+            shape = [(i, expand) for i, expand, _ in plan]
+            if shape == [(i, False) for i in range(len(plan))]:
+                return lambda c: built(c[: len(shape)])
+            if shape == [(0, False), (1, True)]:
+                return lambda c: built([c[0], *c[1]])
+            if shape == [(0, True), (1, False), (2, False)]:
+                return lambda c: built([*c[0], c[1], c[2]])
+
+        def filtered(c: list[Any]) -> Any:
+            kept: list[Any] = []
+            for i, expand, nones in plan:
+                if nones:
+                    kept += [None] * nones
+                if expand:
+                    kept += c[i]
+                else:
+                    kept.append(c[i])
+            if tail:
+                kept += [None] * tail
+            return built(kept)
+
+        return filtered
+    method: Callable[[list[Any]], Any] = callback  # one of _Builder's methods
+    return method
 
 
 _TABLES: _Tables | None = None
@@ -787,7 +925,7 @@ def parse_uncached(source: str, locate: Locator | None = None) -> Node:
     """`parse` without the cache (for benchmarks and tests of the parser itself)."""
     toks = _scan(source, locate)
     try:
-        node: Node = _tables().drive(list(toks), _Token("$END", "", len(source)))
+        node: Node = _tables().drive(list(toks), _new_token(_Token, ("$END", "", len(source))))
     except _Unexpected as exc:
         ttype = exc.token.type
         offset = exc.token.start_pos if exc.token.start_pos is not None else len(source)
