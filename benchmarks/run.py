@@ -19,6 +19,12 @@ figures use the CPU time of this process by default (steadier than wall time on 
 machine); `--wall` switches to wall time. Subprocess figures give both the wall time and the
 children's CPU time. `simulate --jobs` is always wall time: that is what parallelism buys.
 
+To measure exactly one commit while others edit the checkout, export it and put it first on
+the path (the editable install then steps aside, for the `davinci` subprocesses too):
+
+    mkdir -p /tmp/snap/davinci && git archive HEAD | tar -x -C /tmp/snap/davinci
+    PYTHONPATH=/tmp/snap python /tmp/snap/davinci/benchmarks/run.py --label "commit $(git rev-parse --short HEAD)"
+
 Not part of the test suite.
 """
 
@@ -746,6 +752,25 @@ BENCHES: dict[str, Callable[[Options], list[Row]]] = {
 # report
 
 
+def source() -> dict[str, Any]:
+    """Which davinci was measured: its folder, and its git commit (and whether tracked files differ)."""
+    import davinci
+
+    root = Path(davinci.__file__).resolve().parent
+    out: dict[str, Any] = {"davinci_path": str(root), "commit": None, "modified": None}
+    try:
+        head = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+        if head.returncode == 0 and Path(root, ".git").exists():
+            status = subprocess.run(
+                ["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True
+            )
+            out["commit"] = head.stdout.strip()
+            out["modified"] = bool(status.stdout.strip())
+    except OSError:
+        pass
+    return out
+
+
 def machine(opts: Options) -> dict[str, Any]:
     """What the figures were measured on."""
     model = ""
@@ -757,6 +782,7 @@ def machine(opts: Options) -> dict[str, Any]:
     except OSError:
         pass
     return {
+        **source(),
         "cpu": model or platform.processor() or platform.machine(),
         "cores": os.cpu_count(),
         "load_average": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
@@ -801,7 +827,13 @@ def header(info: dict[str, Any], elapsed: float) -> list[str]:
     """Where and how the figures were measured."""
     load0 = " ".join(f"{x:.2f}" for x in info["load_average"] or [])
     load1 = " ".join(f"{x:.2f}" for x in info.get("load_average_end") or [])
+    if info.get("commit"):
+        what = f"commit {info['commit']}" + (" plus uncommitted changes" if info.get("modified") else "")
+    else:
+        what = "not a git checkout"
+    label = f"; {info['label']}" if info.get("label") else ""
     return [
+        f"measured: davinci from {info.get('davinci_path', '?')} ({what}){label}",
         f"machine: {info['cpu']}, {info['cores']} cores, {info['platform']}, Python {info['python']}",
         f"load average (1, 5, 15 min): {load0} at start, {load1} at end",
         f"in-process clock: {info['clock']}; median of {info['repeats']} repeats; total run {elapsed:.0f} s",
@@ -846,6 +878,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--wall", action="store_true", help="in-process figures in wall time instead of CPU time")
     ap.add_argument("--repeat", type=int, default=None, help="repeats per figure (default 5, quick 3)")
     ap.add_argument("--load", metavar="FILE", help="print a saved --json run as a table (or --markdown), measuring nothing")
+    ap.add_argument("--label", default="", help="a note kept with the run (e.g. the commit of an exported tree)")
     ap.add_argument("--only", default="", help=f"comma-separated sections: {','.join(SECTIONS)}")
     args = ap.parse_args(argv)
     only = [s.strip() for s in args.only.split(",") if s.strip()] or list(SECTIONS)
@@ -860,6 +893,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     repeat = args.repeat or (3 if args.quick else 5)
     opts = Options(args.quick, args.wall, max(1, repeat), 0.25 if args.quick else 1.0)
     info = machine(opts)
+    info["label"] = args.label
     started = time.perf_counter()
     rows: list[Row] = []
     for name in only:
