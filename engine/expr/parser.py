@@ -889,7 +889,11 @@ def _reducer(callback: Any) -> Callable[[list[Any]], Any]:
             return built(kept)
 
         return filtered
-    method: Callable[[list[Any]], Any] = callback  # one of _Builder's methods
+    # Anything else must be one of _Builder's methods: fail at start-up, not on some expression,
+    # if a Lark release wraps callbacks in a way this function does not know.
+    if not isinstance(getattr(callback, "__self__", None), _Builder):
+        raise AssertionError(f"unexpected Lark rule callback {callback!r}")
+    method: Callable[[list[Any]], Any] = callback
     return method
 
 
