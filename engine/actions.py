@@ -1,7 +1,7 @@
 """Actions: small immutable values with a text form that parses back.
 
 An action is a verb plus a tuple of string arguments, e.g. `guess row.1.2 7` or
-`answer 12.5 mona lisa`. Text arguments that may contain spaces (free answers) are
+`answer 12.5 north star`. Text arguments that may contain spaces (free answers) are
 the last argument and take the rest of the line.
 """
 

@@ -1,6 +1,6 @@
 """The public entry point: find a game in the installed packs, merge a variant, build it.
 
-    game = load_game("da-vinci-code", variant="advanced", settings={"hand_size": 3})
+    game = load_game("my-card-game", variant="advanced", settings={"hand_size": 3})
     state = game.new_state(2, seed=7)
     while not state.is_terminal():
         seat = state.current_seats[0]

@@ -58,11 +58,11 @@ Failing:
 
 ```yaml
 kind: deck
-id: codex
-name: Codex
-category: codex
+id: riddles
+name: Riddles
+category: riddles
 cards:
-  - id: codex-001
+  - id: riddles-001
     difficulty: 1
     answer: candle          # neither a clue nor an anagram
 ```
@@ -83,14 +83,14 @@ the card would quietly use a default.
 Failing:
 
 ```yaml
-  - id: codex-001
+  - id: riddles-001
     dificulty: 2
 ```
 
 Passing:
 
 ```yaml
-  - id: codex-001
+  - id: riddles-001
     difficulty: 2
 ```
 """)
@@ -122,7 +122,7 @@ Why: a card without an answer, or a deck without an id, cannot be used.
 Failing:
 
 ```yaml
-  - id: codex-001
+  - id: riddles-001
     difficulty: 1
     clue: Wax and a wick, it lights up the room.
 ```
@@ -130,7 +130,7 @@ Failing:
 Passing:
 
 ```yaml
-  - id: codex-001
+  - id: riddles-001
     difficulty: 1
     clue: Wax and a wick, it lights up the room.
     answer: candle
@@ -165,14 +165,14 @@ a malformed one breaks either.
 Failing:
 
 ```yaml
-id: Codex Deck
+id: Riddle Deck
 lengths: 4,5
 ```
 
 Passing:
 
 ```yaml
-id: codex-deck
+id: riddle-deck
 lengths: "(4,5)"
 ```
 """)

@@ -74,14 +74,14 @@ JSON equivalent, so the schema could not describe them.
 Failing:
 
 ```yaml
-name: "Codex
+name: "Riddles
 cards: []
 ```
 
 Passing:
 
 ```yaml
-name: "Codex"
+name: "Riddles"
 cards: []
 ```
 """)
@@ -95,16 +95,16 @@ and nobody notices.
 Failing:
 
 ```yaml
-id: codex
-name: Codex
-id: rose
+id: riddles
+name: Riddles
+id: places
 ```
 
 Passing:
 
 ```yaml
-id: codex
-name: Codex
+id: riddles
+name: Riddles
 ```
 """)
 
@@ -202,10 +202,10 @@ Failing:
 
 ```yaml
 kind: deck
-id: codex
+id: riddles
 ---
 kind: deck
-id: rose
+id: places
 ```
 
 Passing: put the second deck in its own file.

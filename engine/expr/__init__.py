@@ -5,7 +5,7 @@ Typical use by the engine::
     from davinci.engine.expr import BOOL, INT, RecordType, ListType, compile_expr
 
     card = RecordType("card", {"symbol": STR})
-    cond = compile_expr('count(hand where symbol == "skull") >= 2', {"hand": ListType(card)}, expect=BOOL)
+    cond = compile_expr('count(hand where symbol == "star") >= 2', {"hand": ListType(card)}, expect=BOOL)
     cond({"hand": hand_records})
 
 Importing this package does not import Lark; the parser is built on first use.

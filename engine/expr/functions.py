@@ -409,7 +409,7 @@ BUILTINS = FunctionLibrary(
         Function(
             "count",
             "Number of elements of a list; with a second argument, how many elements equal it.",
-            ('count(hand where symbol == "skull")', 'count(row select colour, "black")'),
+            ('count(hand where symbol == "star")', 'count(row select colour, "black")'),
             (LIST, ANY),
             _count_rule,
             _count,
@@ -530,7 +530,7 @@ BUILTINS = FunctionLibrary(
             "contains",
             "True when the list has an element equal to the value (or the str contains the str); "
             "the same as `value in container`.",
-            ('contains(card.symbols, "skull")',),
+            ('contains(card.symbols, "star")',),
             (ANY, ANY),
             _contains_rule,
             _contains,

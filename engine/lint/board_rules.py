@@ -519,7 +519,7 @@ def one_space_per_value(ctx: LintContext) -> Iterator[Problem]:
     """For each `lint.one_space_per` entry, the spaces of that `type` carry the attribute `attr`
     with each of `values` exactly once, and no other value.
 
-    Why: rules such as "one Treasure space per category" are properties of the board data; a
+    Why: rules such as "one goal space per colour" are properties of the board data; a
     copy-paste slip (two red goals, no blue one) would otherwise only show in play.
 
     Failing:
@@ -590,18 +590,18 @@ def space_attr_values(ctx: LintContext) -> Iterator[Problem]:
 
     ```yaml
     board:
-      spaces: [{id: c1, type: clue, category: roses}]
+      spaces: [{id: c1, type: clue, category: place}]
     lint:
-      space_attr_values: [{type: clue, attr: category, values: [rose, codex]}]
+      space_attr_values: [{type: clue, attr: category, values: [places, riddles]}]
     ```
 
     Passing:
 
     ```yaml
     board:
-      spaces: [{id: c1, type: clue, category: rose}]
+      spaces: [{id: c1, type: clue, category: places}]
     lint:
-      space_attr_values: [{type: clue, attr: category, values: [rose, codex]}]
+      space_attr_values: [{type: clue, attr: category, values: [places, riddles]}]
     ```
     """
     board = _board(ctx) or {}

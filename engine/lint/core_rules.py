@@ -91,8 +91,8 @@ def overlay_extends_known_deck(ctx: LintContext) -> Iterator[Problem]:
 
     ```yaml
     kind: deck-overlay
-    id: codex-extra
-    extends: codx
+    id: riddles-extra
+    extends: ridles
     cards: [...]
     ```
 
@@ -100,8 +100,8 @@ def overlay_extends_known_deck(ctx: LintContext) -> Iterator[Problem]:
 
     ```yaml
     kind: deck-overlay
-    id: codex-extra
-    extends: codex
+    id: riddles-extra
+    extends: riddles
     cards: [...]
     ```
     """
@@ -128,26 +128,26 @@ def unique_file_ids(ctx: LintContext) -> Iterator[Problem]:
     the id; every later one is reported, with the position of the first.
 
     Why: games and decks are chosen by id on the command line and in saves; two decks called
-    `codex` would make one of them unreachable (to add cards to a deck, use a `deck-overlay`).
+    `riddles` would make one of them unreachable (to add cards to a deck, use a `deck-overlay`).
 
     Failing (two files in one pack):
 
     ```yaml
-    # content/codex.yaml
+    # content/riddles.yaml
     kind: deck
-    id: codex
-    # content/more-codex.yaml
+    id: riddles
+    # content/more-riddles.yaml
     kind: deck
-    id: codex
+    id: riddles
     ```
 
     Passing:
 
     ```yaml
-    # content/more-codex.yaml
+    # content/more-riddles.yaml
     kind: deck-overlay
-    id: more-codex
-    extends: codex
+    id: more-riddles
+    extends: riddles
     ```
     """
     ident = ctx.data.get("id")

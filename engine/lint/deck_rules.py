@@ -164,16 +164,16 @@ def duplicate_card_id(ctx: LintContext) -> Iterator[Problem]:
 
     ```yaml
     cards:
-      - {id: codex-001, difficulty: 1, clue: "...", answer: candle}
-      - {id: codex-001, difficulty: 2, clue: "...", answer: kettle}
+      - {id: riddles-001, difficulty: 1, clue: "...", answer: candle}
+      - {id: riddles-001, difficulty: 2, clue: "...", answer: kettle}
     ```
 
     Passing:
 
     ```yaml
     cards:
-      - {id: codex-001, difficulty: 1, clue: "...", answer: candle}
-      - {id: codex-002, difficulty: 2, clue: "...", answer: kettle}
+      - {id: riddles-001, difficulty: 1, clue: "...", answer: candle}
+      - {id: riddles-002, difficulty: 2, clue: "...", answer: kettle}
     ```
     """
     seen: dict[str, int] = {}
@@ -212,16 +212,16 @@ def duplicate_answer(ctx: LintContext) -> Iterator[Problem]:
 
     ```yaml
     cards:
-      - {id: rose-001, difficulty: 1, clue: "...", answer: The Louvre}
-      - {id: rose-002, difficulty: 2, clue: "...", answer: louvre}
+      - {id: places-001, difficulty: 1, clue: "...", answer: The Louvre}
+      - {id: places-002, difficulty: 2, clue: "...", answer: louvre}
     ```
 
     Passing:
 
     ```yaml
     cards:
-      - {id: rose-001, difficulty: 1, clue: "...", answer: The Louvre}
-      - {id: rose-002, difficulty: 2, clue: "...", answer: The Prado}
+      - {id: places-001, difficulty: 1, clue: "...", answer: The Louvre}
+      - {id: places-002, difficulty: 2, clue: "...", answer: The Prado}
     ```
     """
     seen: dict[str, tuple[int, Path]] = {}
@@ -276,14 +276,14 @@ def blank_card_text(ctx: LintContext) -> Iterator[Problem]:
 
     ```yaml
     cards:
-      - {id: logic-key-001, difficulty: 1, clue: "   ", answer: 8}
+      - {id: puzzles-001, difficulty: 1, clue: "   ", answer: 8}
     ```
 
     Passing:
 
     ```yaml
     cards:
-      - {id: logic-key-001, difficulty: 1, clue: How many legs has a spider?, answer: 8}
+      - {id: puzzles-001, difficulty: 1, clue: How many legs has a spider?, answer: 8}
     ```
     """
     for i, card in _cards(ctx.doc.data):
@@ -326,13 +326,13 @@ def anagram_letters(ctx: LintContext) -> Iterator[Problem]:
     Failing:
 
     ```yaml
-    - {id: vm-001, difficulty: 1, anagram: Salon Mea, hint: ..., lengths: "(4,4)", answer: Mona Lisa}
+    - {id: anagrams-001, difficulty: 1, anagram: Moon stares, hint: ..., lengths: "(10)", answer: Astronomer}
     ```
 
     Passing:
 
     ```yaml
-    - {id: vm-001, difficulty: 1, anagram: Salon Mia, hint: ..., lengths: "(4,4)", answer: Mona Lisa}
+    - {id: anagrams-001, difficulty: 1, anagram: Moon starer, hint: ..., lengths: "(10)", answer: Astronomer}
     ```
     """
     for i, card in _cards(ctx.doc.data):
@@ -361,13 +361,13 @@ def anagram_lengths(ctx: LintContext) -> Iterator[Problem]:
     Failing:
 
     ```yaml
-    - {id: vm-001, difficulty: 1, anagram: Salon Mia, hint: ..., lengths: "(3,5)", answer: Mona Lisa}
+    - {id: anagrams-001, difficulty: 1, anagram: Moon starer, hint: ..., lengths: "(4,6)", answer: Astronomer}
     ```
 
     Passing:
 
     ```yaml
-    - {id: vm-001, difficulty: 1, anagram: Salon Mia, hint: ..., lengths: "(4,4)", answer: Mona Lisa}
+    - {id: anagrams-001, difficulty: 1, anagram: Moon starer, hint: ..., lengths: "(10)", answer: Astronomer}
     ```
     """
     for i, card in _cards(ctx.doc.data):
@@ -388,18 +388,18 @@ def anagram_lengths(ctx: LintContext) -> Iterator[Problem]:
 def anagram_is_answer(ctx: LintContext) -> Iterator[Problem]:
     """An anagram must not simply be the answer (or an accepted alternate), respaced or repunctuated.
 
-    Why: "Mon Alisa" for "Mona Lisa" is not a puzzle.
+    Why: "Astro Nomer" for "Astronomer" is not a puzzle.
 
     Failing:
 
     ```yaml
-    - {id: vm-001, difficulty: 1, anagram: "Mon-A-Lisa", hint: ..., lengths: "(4,4)", answer: Mona Lisa}
+    - {id: anagrams-001, difficulty: 1, anagram: "Astro-nomer", hint: ..., lengths: "(10)", answer: Astronomer}
     ```
 
     Passing:
 
     ```yaml
-    - {id: vm-001, difficulty: 1, anagram: Salon Mia, hint: ..., lengths: "(4,4)", answer: Mona Lisa}
+    - {id: anagrams-001, difficulty: 1, anagram: Moon starer, hint: ..., lengths: "(10)", answer: Astronomer}
     ```
     """
     for i, card in _cards(ctx.doc.data):
@@ -435,16 +435,18 @@ def numeric_answer(ctx: LintContext) -> Iterator[Problem]:
 
     ```yaml
     cards:
-      - {id: logic-key-001, difficulty: 1, clue: Sides of a hexagon?, answer: 6}
-      - {id: logic-key-002, difficulty: 1, clue: Legs on a spider?, answer: "eight"}
+      - {id: puzzles-001, difficulty: 1, clue: Sides of a hexagon?, answer: 6}
+      - {id: puzzles-002, difficulty: 1, clue: Legs on a spider?, answer: "eight"}
+      - {id: puzzles-003, difficulty: 1, clue: Days in a week?, answer: 7}
     ```
 
     Passing:
 
     ```yaml
     cards:
-      - {id: logic-key-001, difficulty: 1, clue: Sides of a hexagon?, answer: 6}
-      - {id: logic-key-002, difficulty: 1, clue: Legs on a spider?, answer: 8}
+      - {id: puzzles-001, difficulty: 1, clue: Sides of a hexagon?, answer: 6}
+      - {id: puzzles-002, difficulty: 1, clue: Legs on a spider?, answer: 8}
+      - {id: puzzles-003, difficulty: 1, clue: Days in a week?, answer: 7}
     ```
     """
     if not is_numeric_deck(_style_cards(ctx)):
@@ -473,13 +475,13 @@ def letter_count(ctx: LintContext) -> Iterator[Problem]:
     Failing:
 
     ```yaml
-    - {id: codex-001, difficulty: 1, clue: "...", answer: candle, letters: 7}
+    - {id: riddles-001, difficulty: 1, clue: "...", answer: candle, letters: 7}
     ```
 
     Passing:
 
     ```yaml
-    - {id: codex-001, difficulty: 1, clue: "...", answer: candle, letters: 6}
+    - {id: riddles-001, difficulty: 1, clue: "...", answer: candle, letters: 6}
     ```
     """
     for i, card in _cards(ctx.doc.data):
@@ -515,7 +517,7 @@ def couplet_lines(ctx: LintContext) -> Iterator[Problem]:
     Failing:
 
     ```yaml
-    - id: codex-001
+    - id: riddles-001
       difficulty: 1
       clue: I weep wax tears and lose my height, but while I shrink I give you light.
       answer: candle
@@ -524,7 +526,7 @@ def couplet_lines(ctx: LintContext) -> Iterator[Problem]:
     Passing:
 
     ```yaml
-    - id: codex-001
+    - id: riddles-001
       difficulty: 1
       clue: |
         I weep wax tears and lose my height,
@@ -693,7 +695,7 @@ def couplet_rhyme(ctx: LintContext) -> Iterator[Problem]:
     Failing:
 
     ```yaml
-    - id: codex-001
+    - id: riddles-001
       difficulty: 1
       clue: |
         I weep wax tears and lose my height,
@@ -704,7 +706,7 @@ def couplet_rhyme(ctx: LintContext) -> Iterator[Problem]:
     Passing:
 
     ```yaml
-    - id: codex-001
+    - id: riddles-001
       difficulty: 1
       clue: |
         I weep wax tears and lose my height,
@@ -820,7 +822,7 @@ def answer_in_clue(ctx: LintContext) -> Iterator[Problem]:
     Failing:
 
     ```yaml
-    - id: codex-001
+    - id: riddles-001
       difficulty: 1
       clue: |
         A candle's flame will give you light,
@@ -831,7 +833,7 @@ def answer_in_clue(ctx: LintContext) -> Iterator[Problem]:
     Passing:
 
     ```yaml
-    - id: codex-001
+    - id: riddles-001
       difficulty: 1
       clue: |
         I weep wax tears and lose my height,
@@ -874,7 +876,7 @@ def card_line_length(ctx: LintContext) -> Iterator[Problem]:
     Failing:
 
     ```yaml
-    - id: rose-001
+    - id: places-001
       difficulty: 1
       clue: |
         Where gondolas glide through the water and the tourists all stop and stare,
@@ -884,7 +886,7 @@ def card_line_length(ctx: LintContext) -> Iterator[Problem]:
     Passing:
 
     ```yaml
-    - id: rose-001
+    - id: places-001
       difficulty: 1
       clue: |
         Where gondolas glide and the tourists all stare,
@@ -931,24 +933,24 @@ def overlay_card_id_clash(ctx: LintContext) -> Iterator[Problem]:
     Why: the engine refuses to merge two cards with one id, so the pack would not load.
     Prefix the ids of added cards with the pack's id.
 
-    Failing (the built-in codex deck already has codex-001):
+    Failing (deck `riddles` already has a card riddles-001):
 
     ```yaml
     kind: deck-overlay
-    id: my-codex-extra
-    extends: codex
+    id: my-riddles-extra
+    extends: riddles
     cards:
-      - {id: codex-001, difficulty: 1, clue: "...", answer: lantern}
+      - {id: riddles-001, difficulty: 1, clue: "...", answer: lantern}
     ```
 
     Passing:
 
     ```yaml
     kind: deck-overlay
-    id: my-codex-extra
-    extends: codex
+    id: my-riddles-extra
+    extends: riddles
     cards:
-      - {id: my-pack-codex-001, difficulty: 1, clue: "...", answer: lantern}
+      - {id: my-pack-riddles-001, difficulty: 1, clue: "...", answer: lantern}
     ```
     """
     base = _base_index(ctx)
@@ -974,24 +976,24 @@ def overlay_answer_clash(ctx: LintContext) -> Iterator[Problem]:
 
     Why: the same answer twice in one deck lets players answer from memory.
 
-    Failing (the built-in codex deck already has a candle):
+    Failing (deck `riddles` already has a card whose answer is candle):
 
     ```yaml
     kind: deck-overlay
-    id: my-codex-extra
-    extends: codex
+    id: my-riddles-extra
+    extends: riddles
     cards:
-      - {id: my-pack-codex-001, difficulty: 1, clue: "...", answer: Candle}
+      - {id: my-pack-riddles-001, difficulty: 1, clue: "...", answer: Candle}
     ```
 
     Passing:
 
     ```yaml
     kind: deck-overlay
-    id: my-codex-extra
-    extends: codex
+    id: my-riddles-extra
+    extends: riddles
     cards:
-      - {id: my-pack-codex-001, difficulty: 1, clue: "...", answer: lantern}
+      - {id: my-pack-riddles-001, difficulty: 1, clue: "...", answer: lantern}
     ```
     """
     base = _base_index(ctx)

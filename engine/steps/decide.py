@@ -143,11 +143,11 @@ def _choose(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str
 
     ```yaml
     - choose:
-        prompt: Guess a hidden tile
+        prompt: Guess a hidden card
         options:
           - action: guess
-            args: {target: "opponent_tiles", value: "values"}
-            when: "target.colour == 'black' or value != 'joker'"
+            args: {target: "opponent_cards", value: "values"}
+            when: "target.colour == 'black' or value != 'wild'"
             do: [...]
           - action: stop
             if: "correct > 0"
