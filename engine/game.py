@@ -20,7 +20,7 @@ from typing import Any
 from davinci.engine.actions import Action, parse_action
 from davinci.engine.build import GameDef, build_game
 from davinci.engine.definition import Locator
-from davinci.engine.errors import DavinciError, DefinitionError, SaveError, UsageError
+from davinci.engine.errors import DavinciError, DefinitionError, RefError, SaveError, UsageError
 from davinci.engine.state import State
 
 MAX_EXTENDS = 16
@@ -137,19 +137,26 @@ def merge(base: Any, over: Any) -> Any:
 def resolve_variant(src: GameSource, variant: str) -> tuple[dict[str, Any], list[Any]]:
     """The merged data of a variant (following `extends` chains) and its docs, nearest first."""
     chain: list[Any] = []
-    seen: set[str] = set()
+    names: list[str] = []
     cur = variant
     while True:
-        if cur in seen or len(chain) > MAX_EXTENDS:
-            doc = chain[-1]
-            raise DefinitionError(f"variant '{variant}' extends itself in a cycle", doc.loc(["extends"]), code="DV054")
-        seen.add(cur)
+        if cur in names:
+            cycle = " -> ".join([*names[names.index(cur):], cur])
+            raise DefinitionError(f"variant '{cur}' extends itself in a cycle ({cycle})",
+                                  chain[-1].loc(["extends"]), code="DV054")
+        if len(chain) > MAX_EXTENDS:
+            raise DefinitionError(f"variant '{variant}' extends a chain of more than {MAX_EXTENDS} variants",
+                                  chain[-1].loc(["extends"]), code="DV054")
         doc = src.variants.get(cur)
         if doc is None:
             near = get_close_matches(cur, list(src.variants), 1)
             hint = f" (did you mean '{near[0]}'?)" if near else ""
+            if chain:  # named by an `extends:` line, not by the user
+                raise RefError(f"variant '{names[-1]}' extends '{src.id}/{cur}', which does not exist{hint}",
+                               chain[-1].loc(["extends"]))
             known = ", ".join(sorted(src.variants)) or "none"
             raise UsageError(f"game '{src.id}' has no variant '{cur}'{hint}; variants: {known}")
+        names.append(cur)
         chain.append(doc)
         ext = str(doc.data.get("extends", ""))
         if "/" in ext:

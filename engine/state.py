@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from davinci.engine.actions import Action, parse_action
 from davinci.engine.errors import DavinciError, EvalError, IllegalAction
+from davinci.engine.expr.budget import METER as _WORK
 from davinci.engine.legal import LegalActions
 from davinci.engine.rng import Rng
 from davinci.engine.values import (
@@ -30,6 +31,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from davinci.engine.build import GameDef
 
 STEP_BUDGET = 200_000  # instructions per action: a runaway loop in content is an error, not a hang
+# Expression work between two decisions (list elements visited, see expr/budget.py): each
+# evaluation is capped on its own, and this caps a loop of evaluations that each stay under it.
+DECISION_WORK = 5_000_000
 MAX_EVENTS = 40
 
 
@@ -323,6 +327,7 @@ class State:
     def _advance(self) -> None:
         g = self.game
         budget = STEP_BUDGET
+        work = _WORK[0] + DECISION_WORK
         self._legal = None
         while self.pending is None and not self.terminal:
             if self.dirty:
@@ -346,6 +351,13 @@ class State:
                     e.location = code[pc].loc
                 raise
             budget -= 1
+            if _WORK[0] > work:
+                raise EvalError(
+                    f"the flow's expressions visited over {DECISION_WORK:,} list elements without asking for a "
+                    "decision (a loop over a costly query in the game's YAML?)",
+                    code[pc].loc,
+                    code="DV043",
+                )
             if budget <= 0:
                 # Located at the step that used up the budget: it lies inside the runaway loop.
                 raise EvalError(

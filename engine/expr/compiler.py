@@ -14,6 +14,8 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypeAlias
 
 from davinci.engine.errors import EvalError
+from davinci.engine.expr.budget import MAX_WORK, charge
+from davinci.engine.expr.budget import METER as _METER
 from davinci.engine.expr.checker import Checked, ElemRef, ScopeRef, check
 from davinci.engine.expr.functions import BUILTINS, FunctionLibrary, same_value
 from davinci.engine.expr.parser import (
@@ -94,6 +96,7 @@ class Compiled:
 
     def __call__(self, env: Env) -> Value:
         """Evaluate; failures raise EvalError showing the expression and pointing at the culprit."""
+        _METER[1] = _METER[0] + MAX_WORK  # a fresh work allowance (budget.start, inlined)
         try:
             return self._fn(env, ())
         except _Fail as exc:
@@ -129,10 +132,37 @@ def _overflow(pos: int) -> _Fail:
 
 def _as_list(v: Value, pos: int, what: str) -> Any:
     if isinstance(v, list | tuple):
+        _METER[0] += len(v)
+        if _METER[0] > _METER[1]:
+            charge(0)  # raises the work-budget error
         return v
     if v is None:
         raise _Fail(f"{what} needs a list, got none", pos)
     raise _Fail(f"{what} needs a list, got {type(v).__name__}", pos)
+
+
+def _budget_message() -> str:
+    try:
+        charge(0)
+    except EvalError as exc:
+        message: str = exc.message
+        return message
+    return "the expression does too much work"  # pragma: no cover
+
+
+def _charged(impl: Callable[..., Value]) -> Callable[..., Value]:
+    """`impl` counting the lists it receives and returns against the work budget."""
+
+    def run(*args: Value) -> Value:
+        for a in args:
+            if a.__class__ is tuple or a.__class__ is list:
+                charge(len(a))
+        out = impl(*args)
+        if out.__class__ is tuple or out.__class__ is list:
+            charge(len(out))
+        return out
+
+    return run
 
 
 class _Compiler:
@@ -298,6 +328,8 @@ class _Compiler:
             if test is not None:
                 return self._where_fused(where, self.compile(where.source), test, True, (operator.ge, 1))
         args = [self.compile(a) for a in node.args]
+        if any(isinstance(self.type_of(a), ListType) for a in node.args) or isinstance(self.type_of(node), ListType):
+            impl = _charged(impl)
         if len(args) == 1:
             (a0,) = args
 
@@ -538,6 +570,10 @@ class _Compiler:
             xs = env[key] if key is not None else source(env, el)
             if xs.__class__ is not tuple and xs.__class__ is not list:
                 xs = _as_list(xs, pos, "'where'")
+            else:
+                _METER[0] += len(xs)
+                if _METER[0] > _METER[1]:
+                    raise _Fail(_budget_message(), pos)
             out = []
             try:
                 if plain_eq:
@@ -832,6 +868,7 @@ def _comparator(op: str, lt: Type, rt: Type, pos: int) -> Callable[[Value, Value
 
         def member(a: Value, b: Value) -> bool:
             try:
+                charge(len(b))
                 return contains(a, b)
             except TypeError:
                 raise _Fail(f"'{op}' needs a list or a str on its right, got {_kind(b)}", pos) from None

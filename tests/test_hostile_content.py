@@ -1,0 +1,388 @@
+"""Hostile content packs: every attack is refused quickly, with little memory, at file:line:col.
+
+A content pack is data written by strangers. Each test below puts one hostile file into a copy
+of a small, well-behaved pack (tests/corpus/hostile/: the game `coin`) and checks three things:
+
+- `lint_paths` reports exactly the expected problems (code, file, line, column), and no
+  internal error;
+- `load_game` (what `davinci play --pack` does) raises a DavinciError with the expected code and
+  location, or loads the game when the file is only suspicious-looking data;
+- both together cost less than 2 s of CPU time and 200 MB of memory above what the test process
+  already used.
+
+Memory is the growth of the peak resident set (VmHWM, reset through /proc/self/clear_refs), so it
+counts the C YAML parser's allocations too; where /proc is unavailable tracemalloc stands in.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import time
+import tracemalloc
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from davinci.engine.errors import DavinciError
+from davinci.engine.game import load_game
+from davinci.engine.lint.runner import lint_paths
+
+CORPUS = Path(__file__).parent / "corpus" / "hostile"
+BASE_GAME = (CORPUS / "game.yaml").read_text(encoding="utf-8")
+BASE_MANIFEST = (CORPUS / "pack.yaml").read_text(encoding="utf-8")
+SECONDS = 2.0
+MEGABYTES = 200
+
+# ------------------------------------------------------------------------------- budgets
+
+
+def _status_kib(field: str) -> int:
+    with open("/proc/self/status", encoding="ascii") as f:
+        for line in f:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    raise OSError(field)
+
+
+def _reset_peak() -> bool:
+    try:
+        with open("/proc/self/clear_refs", "w", encoding="ascii") as f:
+            f.write("5")  # resets VmHWM, the peak resident set size, to the current size
+        _status_kib("VmHWM")
+        return True
+    except OSError:
+        return False
+
+
+@dataclass
+class Cost:
+    """What a block used: CPU seconds, wall seconds and extra peak memory in MB."""
+
+    cpu: float = 0.0
+    wall: float = 0.0
+    megabytes: float = 0.0
+
+
+@contextmanager
+def bounded(seconds: float = SECONDS, megabytes: float = MEGABYTES) -> Iterator[Cost]:
+    """Run a block and assert it stayed within the CPU time and memory budget."""
+    cost = Cost()
+    use_proc = _reset_peak()
+    if use_proc:
+        before = _status_kib("VmRSS")
+    else:  # pragma: no cover - platforms without /proc
+        tracemalloc.start()
+    cpu, wall = time.process_time(), time.perf_counter()
+    try:
+        yield cost
+    finally:
+        cost.cpu = time.process_time() - cpu
+        cost.wall = time.perf_counter() - wall
+        if use_proc:
+            cost.megabytes = (_status_kib("VmHWM") - before) / 1024
+        else:  # pragma: no cover
+            cost.megabytes = tracemalloc.get_traced_memory()[1] / 2**20
+            tracemalloc.stop()
+    assert cost.cpu < seconds, f"took {cost.cpu:.2f} s of CPU (budget {seconds} s)"
+    assert cost.wall < 10 * seconds, f"took {cost.wall:.2f} s of wall time: a hang?"
+    assert cost.megabytes < megabytes, f"used {cost.megabytes:.0f} MB (budget {megabytes} MB)"
+
+
+@pytest.fixture(autouse=True)
+def no_network(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Any attempt to open a network connection fails the test (nothing may be fetched)."""
+
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError(f"network access attempted: {args!r}")
+
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setattr(socket, "create_connection", refuse)
+    monkeypatch.setattr(socket, "getaddrinfo", refuse)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def warm() -> None:
+    """Build the parser, schemas and installed packs once, so budgets measure the attack only."""
+    assert lint_paths([str(CORPUS)]) == []
+    load_game("coin", None, {}, [str(CORPUS)])
+
+
+# ------------------------------------------------------------------------------- packs
+
+
+def make_pack(tmp_path: Path, files: dict[str, str | bytes], manifest: str = BASE_MANIFEST) -> Path:
+    """A copy of the corpus pack with some files replaced or added."""
+    folder = tmp_path / "pack"
+    folder.mkdir(parents=True)
+    (folder / "pack.yaml").write_text(manifest, encoding="utf-8")
+    everything: dict[str, str | bytes] = {"game.yaml": BASE_GAME, **files}
+    for rel, content in everything.items():
+        path = folder / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8")
+    return folder
+
+
+def problems_of(folder: Path) -> list[tuple[str, str, int, int]]:
+    """(file relative to the pack, code, line, col) of every lint problem."""
+    out = []
+    for p in lint_paths([str(folder)]):
+        assert p.code != "DV999", str(p)
+        out.append((Path(p.location.path).name, p.code, p.location.line, p.location.col))
+    return out
+
+
+def load_error(folder: Path, variant: str | None = None, game: str = "coin") -> tuple[str, str, int, int] | None:
+    """What `load_game` (and a first state) raises for the pack, or None when it loads."""
+    try:
+        load_game(game, variant, {}, [str(folder)]).new_state(2, seed=1)
+    except DavinciError as e:
+        assert e.location is not None, str(e)
+        return (Path(e.location.path).name, e.code, e.location.line, e.location.col)
+    return None
+
+
+def check(folder: Path, lint: list[tuple[str, str, int, int]], load: tuple[str, str, int, int] | None,
+          variant: str | None = None) -> None:
+    """Lint and load the pack within budget and compare with the expected results."""
+    with bounded():
+        found = problems_of(folder)
+        failure = load_error(folder, variant)
+    assert found == lint
+    assert failure == load
+
+
+# ------------------------------------------------------------------------------- corpus files
+
+# games/<name>.yaml replaces game.yaml -> (lint problems, load error)
+GAME_FILES: dict[str, tuple[list[tuple[str, str, int, int]], tuple[str, str, int, int] | None]] = {
+    # YAML-level attacks: refused by the loader before anything is built.
+    "alias-bomb": ([("game.yaml", "DV003", 25, 5)], ("game.yaml", "DV003", 25, 5)),
+    "duplicate-key": ([("game.yaml", "DV002", 7, 1)], ("game.yaml", "DV002", 7, 1)),
+    "python-object": ([("game.yaml", "DV009", 5, 14)], ("game.yaml", "DV009", 5, 14)),
+    "python-name": ([("game.yaml", "DV009", 9, 5)], ("game.yaml", "DV009", 9, 5)),
+    # A reference to a remote schema is an unknown key, never a download.
+    "remote-ref": ([("game.yaml", "DV013", 7, 10), ("game.yaml", "DV013", 7, 10), ("game.yaml", "DV011", 7, 11)],
+                   ("game.yaml", "DV013", 7, 10)),
+    # Expressions: bounded depth, bounded integers, bounded work.
+    "deep-expression": ([("game.yaml", "DV040", 22, 74)], ("game.yaml", "DV040", 22, 74)),
+    "huge-numbers": ([("game.yaml", "DV042", 22, 12)], ("game.yaml", "DV042", 22, 12)),
+    "nested-ranges": ([("game.yaml", "DV042", 22, 65)], ("game.yaml", "DV042", 22, 65)),
+    # Flows and definitions: bounded steps per decision, per random game, and pieces per game.
+    "runaway-loop": ([("game.yaml", "DV043", 16, 11)], ("game.yaml", "DV043", 16, 11)),
+    "costly-loop": ([("game.yaml", "DV043", 15, 7)], ("game.yaml", "DV043", 15, 7)),
+    "busy-turns": ([("game.yaml", "DV055", 13, 3)], None),
+    "piece-explosion": ([("game.yaml", "DV050", 11, 14)], ("game.yaml", "DV050", 11, 14)),
+    # Names that look like Python entry points are plain data (see the play test below).
+    "bot-entry-point": ([], None),
+}
+
+
+def test_every_hostile_game_file_has_an_expectation() -> None:
+    assert sorted(p.stem for p in (CORPUS / "games").glob("*.yaml")) == sorted(GAME_FILES)
+
+
+@pytest.mark.parametrize("name", sorted(GAME_FILES))
+def test_hostile_game_file(tmp_path: Path, name: str) -> None:
+    text = (CORPUS / "games" / f"{name}.yaml").read_text(encoding="utf-8")
+    lint, load = GAME_FILES[name]
+    check(make_pack(tmp_path, {"game.yaml": text}), lint, load)
+
+
+def test_python_tags_never_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    for name in ("python-object", "python-name"):
+        folder = make_pack(tmp_path / name, {"game.yaml": (CORPUS / "games" / f"{name}.yaml").read_text()})
+        problems_of(folder)
+        load_error(folder)
+    assert not (tmp_path / "pwned.txt").exists()
+
+
+def test_entry_point_strings_are_only_names(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from davinci.cli import main
+
+    folder = make_pack(tmp_path, {"game.yaml": (CORPUS / "games" / "bot-entry-point.yaml").read_text()})
+    # The default seats come from the game's `bots` list: a name no bot is registered under.
+    result = CliRunner().invoke(main, ["play", "coin", "--pack", str(folder), "--seed", "1"], input="")
+    assert result.exit_code == 2
+    assert "unknown player" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_a_pack_listing_python_source_reads_it_as_yaml(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    evil = "import pathlib\npathlib.Path('imported.txt').write_text('ran')\n"
+    manifest = BASE_MANIFEST + "decks:\n  - evil.py\n"
+    folder = make_pack(tmp_path, {"evil.py": evil}, manifest)
+    # Python source happens to be one long YAML string: a file of no known kind.
+    assert problems_of(folder) == [("evil.py", "DV017", 1, 1)]
+    assert load_error(folder) is None  # coin needs no deck; the file is never imported either way
+    assert not (tmp_path / "imported.txt").exists()
+
+
+# ------------------------------------------------------------------------------- generated attacks
+
+
+def _replace(old: str, new: str) -> str:
+    assert old in BASE_GAME
+    return BASE_GAME.replace(old, new, 1)
+
+
+def test_file_over_the_size_cap(tmp_path: Path) -> None:
+    big = BASE_GAME + "# " + "x" * (6 * 2**20) + "\n"
+    folder = make_pack(tmp_path, {"game.yaml": big})
+    check(folder, [("game.yaml", "DV006", 1, 1)], ("game.yaml", "DV006", 1, 1))
+
+
+def test_huge_scalar_under_the_cap_is_only_data(tmp_path: Path) -> None:
+    huge = "x" * (5 * 2**20 - 4096)
+    folder = make_pack(tmp_path, {"game.yaml": _replace("description: Flip", f"description: {huge} Flip")})
+    check(folder, [], None)
+
+
+def test_deep_flow_nesting(tmp_path: Path) -> None:
+    deep = _replace("bots: [random]", "bots: " + "[" * 100_000 + "]" * 100_000)
+    check(make_pack(tmp_path, {"game.yaml": deep}), [("game.yaml", "DV007", 6, 1006)], ("game.yaml", "DV007", 6, 1006))
+
+
+def test_deep_block_nesting(tmp_path: Path) -> None:
+    block = "".join("  " * (i + 1) + f"k{i}:\n" for i in range(2000))
+    folder = make_pack(tmp_path, {"game.yaml": BASE_GAME + "extra:\n" + block})
+    check(folder, [("game.yaml", "DV007", 88, 129)], ("game.yaml", "DV007", 88, 129))
+
+
+def test_wide_document_of_many_small_keys(tmp_path: Path) -> None:
+    wide = "".join(f"  k{i}: {i}\n" for i in range(60_000))  # ~700 kB of keys, all reported as one
+    folder = make_pack(tmp_path, {"game.yaml": BASE_GAME + "extra:\n" + wide})
+    check(folder, [("game.yaml", "DV011", 24, 1)], ("game.yaml", "DV011", 24, 1))
+
+
+@pytest.mark.parametrize(
+    ("raw", "where"),
+    [
+        (_replace("Flip a coin", "Flip a caf\u00e9 coin").encode("latin-1"), (4, 24)),
+        (_replace("Flip a coin", "Flip a\x00coin").encode(), (4, 20)),
+        (_replace("Flip a coin", "Flip a\x1bcoin").encode(), (4, 20)),
+        (BASE_GAME.encode("utf-16"), (1, 1)),
+    ],
+    ids=["latin-1", "nul", "escape", "utf-16"],
+)
+def test_bytes_that_are_not_utf8_text(tmp_path: Path, raw: bytes, where: tuple[int, int]) -> None:
+    folder = make_pack(tmp_path, {"game.yaml": raw})
+    check(folder, [("game.yaml", "DV005", *where)], ("game.yaml", "DV005", *where))
+
+
+# ------------------------------------------------------------------------------- paths out of the pack
+
+ESCAPES = BASE_MANIFEST + "decks:\n  - {path}\n"
+
+
+@pytest.mark.parametrize("path", ["../outside.yaml", "sub/../../outside.yaml", "/etc/passwd"])
+def test_manifest_paths_leaving_the_pack(tmp_path: Path, path: str) -> None:
+    (tmp_path / "outside.yaml").write_text("kind: deck\n", encoding="utf-8")
+    folder = make_pack(tmp_path, {}, ESCAPES.format(path=path))
+    check(folder, [("pack.yaml", "DV015", 9, 5)], ("pack.yaml", "DV015", 9, 5))
+
+
+@pytest.mark.parametrize("target", ["/etc/passwd", "../outside.yaml"])
+def test_symlinked_file_leaving_the_pack(tmp_path: Path, target: str) -> None:
+    (tmp_path / "outside.yaml").write_text("kind: deck\nid: secret\n", encoding="utf-8")
+    folder = make_pack(tmp_path, {}, ESCAPES.format(path="deck.yaml"))
+    os.symlink(target, folder / "deck.yaml")
+    check(folder, [("pack.yaml", "DV030", 9, 5)], ("pack.yaml", "DV030", 9, 5))
+
+
+def test_symlinked_game_leaving_the_pack(tmp_path: Path) -> None:
+    outside = tmp_path / "game.yaml"
+    outside.write_text(BASE_GAME, encoding="utf-8")
+    folder = make_pack(tmp_path, {})
+    (folder / "game.yaml").unlink()
+    os.symlink(outside, folder / "game.yaml")
+    check(folder, [("pack.yaml", "DV030", 7, 5)], ("pack.yaml", "DV030", 7, 5))
+
+
+def test_symlinked_folder_leaving_the_pack(tmp_path: Path) -> None:
+    folder = make_pack(tmp_path, {}, ESCAPES.format(path="etc/passwd"))
+    os.symlink("/etc", folder / "etc")
+    check(folder, [("pack.yaml", "DV030", 9, 5)], ("pack.yaml", "DV030", 9, 5))
+
+
+def test_symlink_loop_inside_the_pack(tmp_path: Path) -> None:
+    folder = make_pack(tmp_path, {}, ESCAPES.format(path="loop.yaml"))
+    os.symlink("loop.yaml", folder / "loop.yaml")
+    with bounded():
+        found = problems_of(folder)
+    assert found == [("pack.yaml", "DV030", 9, 5)]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_named_pipe_is_not_read(tmp_path: Path) -> None:
+    # Opening a FIFO for reading blocks until a writer appears: it must be refused unopened.
+    folder = make_pack(tmp_path, {}, ESCAPES.format(path="pipe.yaml"))
+    os.mkfifo(folder / "pipe.yaml")
+    check(folder, [("pack.yaml", "DV022", 9, 5)], None)
+
+
+# ------------------------------------------------------------------------------- variants
+
+
+def _variant_pack(tmp_path: Path, names: list[str]) -> Path:
+    files = {n: (CORPUS / "variants" / n).read_text(encoding="utf-8") for n in names}
+    manifest = BASE_MANIFEST + "variants:\n" + "".join(f"  - {n}\n" for n in names)
+    return make_pack(tmp_path, files, manifest)
+
+
+def test_variants_extending_each_other(tmp_path: Path) -> None:
+    folder = _variant_pack(tmp_path, ["cycle-a.yaml", "cycle-b.yaml"])
+    check(folder, [("cycle-a.yaml", "DV054", 4, 10), ("cycle-b.yaml", "DV054", 3, 10)],
+          ("cycle-b.yaml", "DV054", 3, 10), variant="cycle-a")
+    with pytest.raises(DavinciError, match=r"cycle \(cycle-a -> cycle-b -> cycle-a\)"):
+        load_game("coin", "cycle-a", {}, [str(folder)])
+
+
+def test_variant_extending_itself(tmp_path: Path) -> None:
+    folder = _variant_pack(tmp_path, ["self.yaml"])
+    check(folder, [("self.yaml", "DV054", 4, 10)], ("self.yaml", "DV054", 4, 10), variant="self")
+
+
+def test_variant_extending_a_missing_variant(tmp_path: Path) -> None:
+    folder = _variant_pack(tmp_path, ["missing-base.yaml"])
+    check(folder, [("missing-base.yaml", "DV020", 4, 10)], ("missing-base.yaml", "DV020", 4, 10), variant="orphan")
+
+
+def test_very_long_extends_chain_is_not_called_a_cycle(tmp_path: Path) -> None:
+    files: dict[str, str | bytes] = {
+        f"v{i}.yaml": f"kind: variant\nid: v{i}\nextends: coin/v{i + 1}\nname: V{i}\n" for i in range(40)
+    }
+    files["v40.yaml"] = "kind: variant\nid: v40\nextends: coin\nname: V40\n"
+    manifest = BASE_MANIFEST + "variants:\n" + "".join(f"  - v{i}.yaml\n" for i in range(41))
+    folder = make_pack(tmp_path, files, manifest)
+    with bounded():
+        found = problems_of(folder)
+        with pytest.raises(DavinciError, match="chain of more than 16 variants") as info:
+            load_game("coin", "v0", {}, [str(folder)])
+    assert info.value.code == "DV054"
+    assert {code for _, code, _, _ in found} == {"DV054"}
+    assert load_error(folder, "v30") is None  # a chain of 11 is fine
+
+
+# ------------------------------------------------------------------------------- no surprises
+
+
+def test_hostile_files_do_not_break_the_installed_games(tmp_path: Path) -> None:
+    # After all the above, the built-in games still load and lint as before (no state leaked).
+    folder = make_pack(tmp_path, {"game.yaml": (CORPUS / "games" / "alias-bomb.yaml").read_text()})
+    problems_of(folder)
+    shutil.rmtree(folder)
+    assert load_game("da-vinci-code").new_state(2, seed=1).legal_actions(0)

@@ -1,0 +1,197 @@
+"""The terminal front end under bad input: end of input, closed stdin, Ctrl-C, invalid options.
+
+`davinci play` must never hang waiting on an input that will not come, never show a traceback,
+and never lose a game in progress: end of input stops cleanly with a message, Ctrl-C (SIGINT)
+and SIGTERM exit 130 after saving when `--save` was given, and every invalid option value is a
+usage error (exit 2) or a clear error (exit 1).
+
+The signal and stdin tests run the real command in a subprocess (with a timeout, so a hang
+fails the test instead of blocking the suite).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from rich.console import Console
+
+from davinci.cli import main
+from davinci.engine.game import load_game
+from davinci.engine.play import parse_seats, run_play
+
+GAME = "da-vinci-code"
+TIMEOUT = 60  # generous: a loaded CI machine starts Python slowly; a hang still fails
+
+
+def davinci(*args: str, stdin: int | None = subprocess.DEVNULL, **kw: object) -> subprocess.CompletedProcess[str]:
+    """Run the real `davinci` command (as `python -m`-style entry) with a timeout."""
+    return subprocess.run(
+        [sys.executable, "-c", "from davinci.cli import main; main()", *args],
+        stdin=stdin, capture_output=True, text=True, timeout=TIMEOUT, **kw,  # type: ignore[call-overload]
+    )
+
+
+def cli(*args: str, stdin: str = "") -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args), input=stdin)
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    assert "Traceback" not in result.output
+    return result.exit_code, result.output
+
+
+# ------------------------------------------------------------------------------- end of input
+
+
+def test_end_of_input_at_a_prompt_ends_the_game_cleanly() -> None:
+    done = davinci("play", GAME, "--seed", "1", "--no-clear")
+    assert done.returncode == 0
+    assert "Input closed: the game stops here." in done.stdout
+    assert "Traceback" not in done.stdout + done.stderr
+
+
+def test_closed_stdin_does_not_hang_or_crash() -> None:
+    # `davinci play <&-`: no standard input at all (Python sees sys.stdin as None).
+    done = davinci("play", GAME, "--seed", "1", "--no-clear", stdin=None, preexec_fn=lambda: os.close(0))
+    assert done.returncode == 0, done.stderr
+    assert "Input closed" in done.stdout
+    assert "Traceback" not in done.stdout + done.stderr
+
+
+def test_end_of_input_at_the_game_menu() -> None:
+    code, out = cli("play", "--no-clear")
+    assert code == 0
+    assert "Input closed: no game chosen." in out
+
+
+def test_end_of_input_with_save_keeps_the_game(tmp_path: Path) -> None:
+    save = tmp_path / "g.json"
+    code, out = cli("play", GAME, "--seed", "3", "--save", str(save), "--no-clear")
+    assert code == 0 and "Saved to" in out and save.exists()
+    code, out = cli("play", "--resume", str(save), "--no-clear")
+    assert code == 0 and "Input closed" in out
+
+
+# ------------------------------------------------------------------------------- prompts
+
+
+def _screen(game_id: str, players: str, lines: list[str], seed: int = 1) -> tuple[int, str]:
+    game = load_game(game_id)
+    feed = iter(lines)
+
+    def ask(prompt: str) -> str:
+        try:
+            return next(feed)
+        except StopIteration:
+            raise EOFError from None
+
+    console = Console(file=io.StringIO(), width=120)
+    code = run_play(game, parse_seats(players, game), seed, {}, console, ask, clear=False, timer=False)
+    return code, console.file.getvalue()
+
+
+def test_an_invalid_move_is_explained_and_asked_again() -> None:
+    code, out = _screen(GAME, "human,random", ["fly to the moon", "guess row.1.1 3", "999", "?"])
+    assert code == 0
+    assert "not possible now" in out or "not legal" in out
+    assert "Type the number of an action or the action itself" in out  # the help after '?'
+    assert "Input closed" in out
+
+
+def test_quit_offers_to_stop_with_exit_130() -> None:
+    code, out = _screen(GAME, "human,random", ["quit"])
+    assert code == 130 and "Interrupted" in out
+
+
+# ------------------------------------------------------------------------------- signals
+
+
+def _start_at_prompt(tmp_path: Path, save: Path) -> subprocess.Popen[bytes]:
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "from davinci.cli import main; main()", "play", GAME, "--players", "human,random",
+         "--seed", "5", "--save", str(save), "--no-clear"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path,
+    )
+    assert proc.stdout is not None
+    seen = b""
+    deadline = time.monotonic() + TIMEOUT
+    while b"> " not in seen and time.monotonic() < deadline:
+        ready, _, _ = select.select([proc.stdout], [], [], 1)
+        if ready:
+            chunk = os.read(proc.stdout.fileno(), 65536)
+            if not chunk:
+                break
+            seen += chunk
+    assert b"> " in seen, seen.decode(errors="replace")
+    return proc
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_interrupt_at_a_prompt_saves_and_exits_130(tmp_path: Path, signum: int) -> None:
+    save = tmp_path / "interrupted.json"
+    proc = _start_at_prompt(tmp_path, save)
+    proc.send_signal(signum)
+    out, err = proc.communicate(timeout=TIMEOUT)
+    assert proc.returncode == 130, err.decode()
+    assert b"Traceback" not in out + err
+    assert b"Interrupted" in out and b"Saved to" in out
+    doc = json.loads(save.read_text(encoding="utf-8"))
+    game = load_game(GAME)
+    assert game.state_from_json(doc["saved"]).legal_actions(0)
+    code, text = cli("play", "--resume", str(save), "--no-clear")
+    assert code == 0 and "Input closed" in text
+
+
+def test_interrupt_while_loading_exits_130_without_a_traceback(tmp_path: Path) -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "from davinci.cli import main; main()", "simulate", GAME, "--players",
+         "random,random", "--games", "100000", "--json"],
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )
+    time.sleep(3)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=TIMEOUT)
+    assert proc.returncode == 130, err.decode()
+    assert b"Traceback" not in out + err
+    assert b"interrupted" in err
+
+
+# ------------------------------------------------------------------------------- options
+
+BAD_OPTIONS: list[tuple[list[str], int, str]] = [
+    (["play", GAME, "--players", "nobody"], 2, "unknown player 'nobody'"),
+    (["play", GAME, "--players", "random"], 2, "takes 2-4 players"),
+    (["play", GAME, "--players", ",,,"], 2, "takes 2-4 players"),
+    (["play", GAME, "--setting", "hand_small=banana", "--players", "random,random"], 1, "must be an integer"),
+    (["play", GAME, "--setting", "hand_small=99999999999999999999", "--players", "random,random"], 1, "must be <="),
+    (["play", GAME, "--setting", "hand_size=3", "--players", "random,random"], 1, "unknown setting 'hand_size'"),
+    (["play", GAME, "--setting", "=3"], 2, "is not KEY=VALUE"),
+    (["play", GAME, "--seed", "abc"], 2, "is not a valid integer"),
+    (["play", GAME, "--variant", "nope", "--players", "random,random"], 2, "has no variant 'nope'"),
+    (["play", "chess"], 2, "unknown game 'chess'"),
+    (["play", GAME, "--log", "/"], 2, "is a directory"),
+    (["simulate", GAME, "--games", "-5", "--players", "random,random"], 2, "-5 is not in the range"),
+    (["simulate", GAME, "--games", "0", "--players", "random,random"], 2, "0 is not in the range"),
+    (["simulate", GAME, "--jobs", "0", "--players", "random,random"], 2, "0 is not in the range"),
+    (["simulate", GAME, "--players", "random,nobody", "--games", "2"], 2, "nobody"),
+    (["simulate", "chess", "--players", "random,random"], 2, "unknown game 'chess'"),
+    (["replay", "/nonexistent/log.json"], 1, "cannot read log"),
+    (["lint", "/nonexistent/pack"], 2, "no such file or folder"),
+    (["rule", "DV99999"], 2, "DV99999"),
+]
+
+
+@pytest.mark.parametrize(("args", "code", "words"), BAD_OPTIONS, ids=[" ".join(a[:3]) for a, _, _ in BAD_OPTIONS])
+def test_invalid_option_values(args: list[str], code: int, words: str) -> None:
+    got, out = cli(*args)
+    assert got == code, out
+    assert words in out
+    assert "internal error" not in out

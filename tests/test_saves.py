@@ -1,0 +1,295 @@
+"""Saves and logs: written atomically after every turn, refused with a clear message when damaged.
+
+A save or a log may come from someone else (a shared file, a bug report) or be cut short by a
+full disk. Resuming (`davinci play --resume FILE`) and replaying (`davinci replay FILE --verify`)
+must refuse anything truncated, edited or made for other content with exit 1 and a message
+naming the file and the problem: never a traceback, never a hang, never a position the rules
+could not reach.
+"""
+
+from __future__ import annotations
+
+import copy
+import io
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from rich.console import Console
+
+from davinci.cli import main
+from davinci.engine import play as play_module
+from davinci.engine.errors import SaveError
+from davinci.engine.game import load_game
+from davinci.engine.play import atomic_write, parse_seats, run_play
+from davinci.engine.serial import checksum
+
+GAME = "da-vinci-code"
+
+
+def feeder(lines: int) -> Callable[[str], str]:
+    """A scripted player: shows the whole action list, picks the first action; EOF after `lines`."""
+    count = [0]
+
+    def ask(prompt: str) -> str:
+        count[0] += 1
+        if count[0] > lines:
+            raise EOFError
+        return "list" if count[0] % 2 else "1"
+
+    return ask
+
+
+def play(tmp_path: Path, lines: int, players: str = "human,random", seed: int = 7, **kw: Any) -> tuple[int, str]:
+    """Run a terminal game quietly; return the exit code and the screen text."""
+    game = load_game(GAME)
+    console = Console(file=io.StringIO(), width=120)
+    code = run_play(game, parse_seats(players, game), seed, {}, console, feeder(lines), clear=False, timer=False, **kw)
+    return code, console.file.getvalue()
+
+
+@pytest.fixture(scope="module")
+def save_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A save of a game in progress (a few human moves, then end of input)."""
+    path = tmp_path_factory.mktemp("saves") / "game.json"
+    code, screen = play(path.parent, 9, save_path=str(path))
+    assert code == 0 and "Input closed" in screen
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    assert doc["saved"]["state"]["history"] and not doc["saved"]["state"]["terminal"]
+    return path
+
+
+@pytest.fixture(scope="module")
+def log_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The log of a finished bot game."""
+    path = tmp_path_factory.mktemp("logs") / "game.log.json"
+    code, _ = play(path.parent, 0, players="random,random", log_path=str(path))
+    assert code == 0
+    assert json.loads(path.read_text(encoding="utf-8"))["result"] is not None
+    return path
+
+
+def cli(*args: str, stdin: str = "") -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args), input=stdin)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert "Traceback" not in result.output
+    return result.exit_code, result.output
+
+
+# ------------------------------------------------------------------------------- writing
+
+
+def test_autosave_after_every_turn(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    writes: list[dict[str, Any]] = []
+    real = play_module.atomic_write
+
+    def spy(path: str, data: str) -> None:
+        real(path, data)
+        writes.append(json.loads(Path(path).read_text(encoding="utf-8")))
+
+    monkeypatch.setattr(play_module, "atomic_write", spy)
+    save = tmp_path / "auto.json"
+    code, _ = play(tmp_path, 0, players="random,random", save_path=str(save))
+    assert code == 0
+    turns = [w["saved"]["state"]["turn"] for w in writes]
+    final = writes[-1]["saved"]["state"]
+    assert final["terminal"]
+    # One save before the first move (to find an unwritable path early), then one per turn.
+    assert sorted(set(turns)) == list(range(1, final["turn"] + 1))
+    assert turns == sorted(turns)
+    histories = [w["saved"]["state"]["history"] for w in writes]
+    for shorter, longer in zip(histories, histories[1:]):
+        assert longer[: len(shorter)] == shorter  # each save extends the previous one
+
+
+def test_atomic_write_keeps_the_old_file_when_writing_fails(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    target = tmp_path / "save.json"
+    atomic_write(str(target), '{"old": true}')
+
+    def broken_fsync(fd: int) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", broken_fsync)
+    with pytest.raises(SaveError, match="No space left on device"):
+        atomic_write(str(target), '{"new": true}' * 1000)
+    assert json.loads(target.read_text()) == {"old": True}
+    assert [p.name for p in tmp_path.iterdir()] == ["save.json"]  # no temporary file left behind
+
+
+def test_atomic_write_interrupted_before_the_rename(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    target = tmp_path / "save.json"
+    atomic_write(str(target), '{"old": true}')
+
+    def interrupted(src: str, dst: str) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "replace", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        atomic_write(str(target), '{"new": true}')
+    assert json.loads(target.read_text()) == {"old": True}
+    assert [p.name for p in tmp_path.iterdir()] == ["save.json"]
+
+
+def test_unwritable_save_path_is_refused_before_the_game(tmp_path: Path) -> None:
+    code, out = cli("play", GAME, "--players", "random,random", "--seed", "1", "--save",
+                    str(tmp_path / "missing" / "x.json"))
+    assert code == 1
+    assert "DV070 cannot write" in out and "Game over" not in out
+
+
+# ------------------------------------------------------------------------------- resuming
+
+
+def test_a_good_save_resumes_at_the_saved_position(save_file: Path, tmp_path: Path) -> None:
+    again = tmp_path / "again.json"
+    code, out = cli("play", "--resume", str(save_file), "--save", str(again), "--no-clear")
+    assert code == 0 and "Input closed" in out
+    before = json.loads(save_file.read_text())
+    after = json.loads(again.read_text())
+    assert after == before
+
+
+def _damaged(save_file: Path, tmp_path: Path, change: Callable[[dict[str, Any]], Any], fix_checksum: bool) -> Path:
+    doc = json.loads(save_file.read_text())
+    change(doc)
+    if fix_checksum:
+        doc["saved"]["checksum"] = checksum(doc["saved"]["state"])
+    path = tmp_path / "damaged.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    return path
+
+
+def _set(path: str, value: Any) -> Callable[[dict[str, Any]], None]:
+    def change(doc: dict[str, Any]) -> None:
+        *parents, last = path.split(".")
+        node: Any = doc
+        for p in parents:
+            node = node[int(p)] if isinstance(node, list) else node[p]
+        if isinstance(node, list):
+            node[int(last)] = value
+        else:
+            node[last] = value
+
+    return change
+
+
+EDITS: dict[str, tuple[Callable[[dict[str, Any]], Any], bool, str]] = {
+    # name: (edit, recompute the checksum afterwards?, expected words in the message)
+    "edited turn": (_set("saved.state.turn", 99), False, "checksum does not match"),
+    "edited turn, checksum recomputed": (_set("saved.state.turn", 99), True, "does not follow from its moves"),
+    "tiles swapped": (lambda d: d["saved"]["state"]["zones"].update(
+        {k: list(reversed(v)) for k, v in d["saved"]["state"]["zones"].items()}), True, "does not follow"),
+    "a move rewritten": (_set("saved.state.history.0.1", "guess row.2.1 11"), True, "cannot be replayed"),
+    "current seat off the table": (_set("saved.state.current", 99), True, "not at the table"),
+    "step out of the flow": (_set("saved.state.stack.0.1", -5), True, "has no step"),
+    "a piece missing": (lambda d: next(v for v in d["saved"]["state"]["zones"].values() if v).pop(), True,
+                        "missing or duplicated"),
+    "unknown zone": (lambda d: d["saved"]["state"]["zones"].update({"vault": []}), True, "unknown zone"),
+    "pending decision forged": (_set("saved.state.pending", {"type": "choose", "seat": 0}), True, "does not follow"),
+    "content hash": (_set("saved.content_hash", "0" * 16), False, "other game content or settings"),
+    "other game": (_set("saved.game", "leonardos-riddle"), False, "other game content"),
+    "unknown game": (_set("saved.game", "chess"), False, "cannot be loaded: unknown game 'chess'"),
+    "other variant": (_set("saved.variant", "advanced"), False, "other game content"),
+    "variant not text": (_set("saved.variant", ["advanced"]), False, "does not name its game and variant"),
+    "settings not a mapping": (_set("settings_override", "fast"), False, "settings are damaged"),
+    "settings changed": (_set("settings_override", {"hand_small": 3}), False, "other game content or settings"),
+    "seat list damaged": (_set("seats", "two"), False, "seat list is damaged"),
+    "seed not a number": (_set("seed", "seven"), False, "seed is damaged"),
+    "not a save": (lambda d: d.pop("davinci_save"), False, "not a davinci save"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(EDITS))
+def test_edited_or_mismatched_saves_are_refused(save_file: Path, tmp_path: Path, name: str) -> None:
+    change, fix, words = EDITS[name]
+    path = _damaged(save_file, tmp_path, change, fix)
+    code, out = cli("play", "--resume", str(path), "--no-clear")
+    assert code == 1, out
+    assert "DV070" in out and str(path) in out and words in out
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        (None, "not valid JSON"),  # truncated: filled in below
+        ("", "not valid JSON"),
+        ("[1, 2]", "not a JSON object"),
+        ('{"davinci_save": 1, "saved": {"game": NaN}}', "NaN"),
+        ('{"davinci_save": 1, "seed": ' + "9" * 5000 + "}", "not valid JSON"),
+        ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+        (b"\xff\xfe{}", "not UTF-8"),
+    ],
+    ids=["truncated", "empty", "array", "nan", "huge-int", "deep", "binary"],
+)
+def test_unreadable_save_files_are_refused(save_file: Path, tmp_path: Path, text: str | bytes | None,
+                                            words: str) -> None:
+    path = tmp_path / "bad.json"
+    if text is None:
+        text = save_file.read_text()[:-40]
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text, encoding="utf-8")
+    for args in (["play", "--resume", str(path)], ["play", GAME, "--resume", str(path)]):
+        code, out = cli(*args, "--no-clear")
+        assert code == 1, out
+        assert "DV070" in out and words in out
+
+
+def test_missing_save_file(tmp_path: Path) -> None:
+    code, out = cli("play", "--resume", str(tmp_path / "nope.json"))
+    assert code == 1 and "cannot read save file" in out
+
+
+def test_resume_names_the_wrong_game(save_file: Path) -> None:
+    code, out = cli("play", "leonardos-riddle", "--resume", str(save_file), "--no-clear")
+    assert code == 1 and "DV070" in out and "for game 'da-vinci-code'" in out
+
+
+# ------------------------------------------------------------------------------- logs
+
+
+def test_a_good_log_verifies(log_file: Path) -> None:
+    code, out = cli("replay", str(log_file), "--verify")
+    assert code == 0 and "verified" in out
+
+
+LOG_EDITS: dict[str, tuple[Callable[[dict[str, Any]], Any], str, str]] = {
+    "move made illegal": (_set("actions.2.1", "guess row.9.9 1"), "DV071", "diverges"),
+    "moves cut short": (lambda d: d["actions"].pop(), "DV071", "the log recorded"),
+    "result edited": (lambda d: d["result"].update({"winners": [0, 1]}), "DV071", "the log recorded"),
+    "seat out of range": (_set("actions.0.0", -1), "DV071", "diverges"),
+    "content hash": (_set("content_hash", "0" * 16), "DV070", "other game content"),
+    "unknown game": (_set("game", "chess"), "DV070", "cannot be loaded"),
+    "unknown variant": (_set("variant", "nope"), "DV070", "cannot be loaded"),
+    "variant not text": (_set("variant", ["x"]), "DV070", "damaged"),
+    "too many seats": (lambda d: d["seats"].extend(d["seats"] * 3), "DV070", "seats cannot start"),
+    "actions not a list": (_set("actions", "all of them"), "DV070", "damaged"),
+    "settings not a mapping": (_set("settings_override", "x"), "DV070", "damaged"),
+    "huge action text": (_set("actions.1.1", "x" * 100_000), "DV071", "..."),
+    "not a log": (lambda d: d.pop("davinci_log"), "DV070", "not a davinci log"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LOG_EDITS))
+def test_edited_or_mismatched_logs_are_refused(log_file: Path, tmp_path: Path, name: str) -> None:
+    change, code_word, words = LOG_EDITS[name]
+    doc = copy.deepcopy(json.loads(log_file.read_text()))
+    change(doc)
+    path = tmp_path / "edited.log.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    code, out = cli("replay", str(path), "--verify")
+    assert code == 1, out
+    assert code_word in out and str(path) in out and words in out
+    assert len(out) < 2000  # a huge action is shortened in the message
+
+
+def test_truncated_log_is_refused(log_file: Path, tmp_path: Path) -> None:
+    path = tmp_path / "cut.log.json"
+    path.write_text(log_file.read_text()[:300], encoding="utf-8")
+    code, out = cli("replay", str(path), "--verify")
+    assert code == 1 and "DV070" in out and "truncated?" in out
