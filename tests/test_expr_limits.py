@@ -57,6 +57,24 @@ def test_source_at_the_length_cap_is_accepted() -> None:
     assert compile_expr(source, SCOPE)({"x": 1}) == 1
 
 
+@pytest.mark.parametrize(
+    "source",
+    [
+        "x" + " " * (MAX_SOURCE_CHARS - 1),
+        " " * (MAX_SOURCE_CHARS - 1) + "x",
+        "x" + " " * 1998 + "+" + " " * 1999 + "x",
+        "x" + "\n\t " * 1300,
+    ],
+)
+def test_long_runs_of_white_space_are_scanned_quickly(source: str) -> None:
+    _quick(lambda: compile_expr(source, SCOPE), seconds=0.2)
+
+
+def test_white_space_alone_is_an_empty_expression() -> None:
+    with pytest.raises(ExprSyntaxError, match="empty expression"):
+        compile_expr(" " * (MAX_SOURCE_CHARS - 1), SCOPE)
+
+
 def test_sixty_four_nested_parentheses_are_accepted() -> None:
     assert compile_expr("(" * 64 + "x" + ")" * 64, SCOPE)({"x": 3}) == 3
 

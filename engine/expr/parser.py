@@ -315,7 +315,9 @@ def _scan(source: str, locate: Locator | None) -> list[_Token]:
     push = toks.append
     stack: list[tuple[str, int]] = []
     run = 0  # prefix operators (`not`, `-`) in a row
-    for m in _SCAN.finditer(source):
+    # Trailing white space is left out: `\s*` with no token after it would otherwise be retried
+    # from every position of the run, which is quadratic in its length.
+    for m in _SCAN.finditer(source, 0, len(source.rstrip())):
         ttype = m.lastgroup
         assert ttype is not None
         i: Any = m.lastindex
