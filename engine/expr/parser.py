@@ -875,6 +875,16 @@ def _reducer(callback: Any) -> Callable[[list[Any]], Any]:
             if shape == [(0, False), (1, True)]:
                 return lambda c: built([c[0], *c[1]])
             if shape == [(0, True), (1, False), (2, False)]:
+                if built is list:
+                    # A left-recursive `x (sep x)*` list grows in place: each value on the stack
+                    # is used once, and copying it at every item would be quadratic.
+                    def grow(c: list[Any]) -> Any:
+                        items: list[Any] = c[0]
+                        items.append(c[1])
+                        items.append(c[2])
+                        return items
+
+                    return grow
                 return lambda c: built([*c[0], c[1], c[2]])
 
         def filtered(c: list[Any]) -> Any:
