@@ -45,6 +45,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -154,6 +155,10 @@ def random_playouts(game: Game, seats: int, seeds: Iterable[int]) -> int:
     return actions
 
 
+def _one_playout(game: Game, seats: int, seed: int) -> int:
+    return random_playouts(game, seats, [seed])
+
+
 def calibrate(opts: Options, one: Callable[[int], object], lo: int = 2, hi: int = 2000) -> int:
     """How many items (games) make one batch last about the budget, from a short trial."""
     t0 = opts.clock()
@@ -224,7 +229,7 @@ def bench_playouts(opts: Options) -> list[Row]:
             game = load_game(entry["id"], variant)
             d = game.definition
             for seats in seat_counts(d.min_players, d.max_players):
-                n = calibrate(opts, lambda i, g=game, k=seats: random_playouts(g, k, [i]), lo=2)
+                n = calibrate(opts, partial(_one_playout, game, seats), lo=2)
                 times, actions = [], 0
                 for _ in range(opts.repeat):
                     t0 = opts.clock()
@@ -258,7 +263,7 @@ def bench_reference(opts: Options) -> list[Row]:
     game = load_game("da-vinci-code")
     rows: list[Row] = []
     for seats in (2, 4):
-        n = calibrate(opts, lambda i, k=seats: random_playouts(game, k, [i]), lo=20)
+        n = calibrate(opts, partial(_one_playout, game, seats), lo=20)
         eng_t, ref_t = [], []
         eng_actions = ref_actions = 0
         # The same n seeds, played `passes` times over so the hand-written batch is long enough to time.
@@ -540,10 +545,8 @@ def bench_expressions(opts: Options) -> list[Row]:
         parse, parse_uncached = bx.parse, bx.parse_uncached
         check, compile_expr = bx.check, bx.compile_expr
         reference = bx._reference
-    except (ImportError, AttributeError) as e:
-        return [Row("expressions", f"skipped: bench_expr.py not importable ({e})", math.nan, "")]
-    from functools import partial
-
+    except (ImportError, AttributeError) as err:
+        return [Row("expressions", f"skipped: bench_expr.py not importable ({err})", math.nan, "")]
     def per_call(fn: Callable[[], object], number: int) -> float:
         times = []
         for _ in range(opts.repeat):
