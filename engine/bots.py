@@ -44,12 +44,20 @@ BotFactory = Callable[..., Any]
 BUILTIN: dict[str, BotFactory] = {"random": RandomBot}
 
 
+_EPS: dict[str, Any] | None = None
+_LOADED: dict[str, Any] = {}
+
+
 def _entry_points() -> dict[str, Any]:
-    try:
-        eps = metadata.entry_points(group="davinci.bots")
-    except Exception:  # a broken installation must not break the CLI
-        return {}
-    return {ep.name: ep for ep in eps}
+    # Scanning installed metadata costs milliseconds; once per process is enough.
+    global _EPS
+    if _EPS is None:
+        try:
+            eps = metadata.entry_points(group="davinci.bots")
+        except Exception:  # a broken installation must not break the CLI
+            eps = ()  # type: ignore[assignment]
+        _EPS = {ep.name: ep for ep in eps}
+    return _EPS
 
 
 def bot_names() -> list[str]:
@@ -66,7 +74,8 @@ def make_bot(name: str, seed: int, game_id: str | None = None, settings: dict[st
             hint = f" (did you mean '{near[0]}'?)" if near else ""
             raise UsageError(f"unknown bot '{name}'{hint}; bots: {', '.join(bot_names())}")
         try:
-            factory = ep.load()
+            factory = _LOADED[name] if name in _LOADED else ep.load()
+            _LOADED[name] = factory
         except Exception as e:
             raise UsageError(f"bot '{name}' failed to load: {type(e).__name__}: {e}") from None
     bot = factory(seed=seed, settings=settings or {})
