@@ -8,7 +8,7 @@ from collections.abc import Callable
 import pytest
 
 from davinci.engine.errors import EvalError, ExprSyntaxError, ExprTypeError
-from davinci.engine.expr import INT, MAX_SOURCE_CHARS, ListType, compile_expr
+from davinci.engine.expr import INT, MAX_SOURCE_CHARS, ListType, budget, compile_expr
 
 SCOPE = {"x": INT, "xs": ListType(INT)}
 
@@ -128,3 +128,30 @@ def test_powers_within_the_cap_are_exact() -> None:
 def test_python_names_and_attributes_are_clean_errors(source: str) -> None:
     with pytest.raises((ExprSyntaxError, ExprTypeError)):
         compile_expr(source, SCOPE)
+
+
+@pytest.mark.parametrize(
+    ("source", "units"),
+    [
+        ("sorted(xs)", 5 + 5),  # the list it receives and the list it returns
+        ("max(xs)", 5),
+        ("count(xs, 3)", 5),
+        ("max(xs select it + 1)", 5 + 5),  # the select walks xs; max receives its result
+    ],
+)
+def test_calls_count_their_lists_against_the_work_budget(source: str, units: int) -> None:
+    compiled = compile_expr(source, SCOPE)
+    before = budget.METER[0]
+    compiled({"xs": [4, 1, 3, 5, 2]})
+    assert budget.METER[0] - before == units
+
+
+def test_a_call_over_the_work_budget_is_an_eval_error_at_the_call() -> None:
+    compiled = compile_expr("sum(range(10000) select sum(range(10000)))", SCOPE)
+
+    def attempt() -> None:
+        with pytest.raises(EvalError, match="too much work") as info:
+            compiled({})
+        assert info.value.location is not None and info.value.location.col == 29
+
+    _quick(attempt)

@@ -152,14 +152,20 @@ def _budget_message() -> str:
 
 def _charged(impl: Callable[..., Value]) -> Callable[..., Value]:
     """`impl` counting the lists it receives and returns against the work budget."""
+    meter = _METER
 
+    # `charge` inlined: the call is only made to raise the budget error.
     def run(*args: Value) -> Value:
         for a in args:
             if a.__class__ is tuple or a.__class__ is list:
-                charge(len(a))
+                meter[0] += len(a)
+                if meter[0] > meter[1]:
+                    charge(0)
         out = impl(*args)
         if out.__class__ is tuple or out.__class__ is list:
-            charge(len(out))
+            meter[0] += len(out)
+            if meter[0] > meter[1]:
+                charge(0)
         return out
 
     return run
@@ -328,7 +334,35 @@ class _Compiler:
             if test is not None:
                 return self._where_fused(where, self.compile(where.source), test, True, (operator.ge, 1))
         args = [self.compile(a) for a in node.args]
-        if any(isinstance(self.type_of(a), ListType) for a in node.args) or isinstance(self.type_of(node), ListType):
+        charged = any(isinstance(self.type_of(a), ListType) for a in node.args) or isinstance(
+            self.type_of(node), ListType
+        )
+        if charged and len(args) == 1:
+            # max(row select number) and the like: the work budget counted in this closure, as
+            # `_charged` would count it, without a wrapper call around `impl`.
+            (a0,) = args
+            meter = _METER
+
+            def call1_charged(env: Env, el: Any) -> Value:
+                try:
+                    a = a0(env, el)
+                    if a.__class__ is tuple or a.__class__ is list:
+                        meter[0] += len(a)
+                        if meter[0] > meter[1]:
+                            charge(0)
+                    out = impl(a)
+                    if out.__class__ is tuple or out.__class__ is list:
+                        meter[0] += len(out)
+                        if meter[0] > meter[1]:
+                            charge(0)
+                    return out
+                except EvalError as exc:
+                    raise _Fail(exc.message, pos) from None
+                except TypeError as exc:
+                    raise _Fail(f"{name}() failed: {exc}", pos) from None
+
+            return call1_charged
+        if charged:
             impl = _charged(impl)
         if len(args) == 1:
             (a0,) = args
