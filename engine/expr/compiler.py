@@ -496,7 +496,7 @@ class _Compiler:
         return chain
 
     def _compare_literal(self, left: Node, opf: Callable[[Any, Any], Any] | None, const: Any) -> Fn | None:
-        # `seat.score < 3` and `count(hand where symbol == "skull") >= 2`, the two commonest
+        # `seat.score < 3` and `count(hand where symbol == "star") >= 2`, the two commonest
         # condition shapes, read and compare in one closure instead of a comparison calling a read.
         if opf is None:
             return None
@@ -556,7 +556,7 @@ class _Compiler:
         counting: bool,
         bound: tuple[Callable[[Any, Any], Any], Any] | None = None,
     ) -> Fn:
-        # `hand where symbol == "skull"`, `hand where "skull" in symbols`, `row where number > 4`:
+        # `hand where symbol == "star"`, `hand where "star" in symbols`, `row where number > 4`:
         # the condition compares one field of the element with a literal, so the loop tests the
         # field itself, with no closure call and no scope link per element. A list named in the
         # environment is read directly; `count(...)` of the query builds no tuple, and `bound`
