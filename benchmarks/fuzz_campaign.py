@@ -11,9 +11,11 @@ Four targets share the time, round robin:
   on positions reached by random play (only IllegalAction is allowed);
 - `prompts`: `run_play` with a scripted input function feeding random lines, then EOF.
 
-Every input tried is counted per target; every failure (an exception that is not a located
-DavinciError, an internal DV999 problem, a traceback in the terminal output) is recorded with a
-reproducer (target, seed) and printed at the end. The exit code is 1 when anything was found.
+Cases and inputs are counted per target (a `yaml` or `bytes` case is one file; an `actions`
+case is 200 action texts; a `prompts` case is every line typed). Every failure (an exception
+that is not a located DavinciError, an internal DV999 problem, a traceback in the terminal
+output) is recorded with a reproducer (target, seed) and printed at the end. The exit code is
+1 when anything was found.
 """
 
 from __future__ import annotations
@@ -50,13 +52,13 @@ def _noise(rnd: random.Random, n: int) -> str:
     return "".join(rnd.choice(NOISE) for _ in range(rnd.randint(0, n)))
 
 
-def target_yaml(rnd: random.Random, tmp: Path) -> str:
+def target_yaml(rnd: random.Random, tmp: Path) -> tuple[str, int]:
     """One structurally mutated shipped file through lint (and play when clean)."""
     seed = rnd.choice(fz.seeds())
-    return fz.run_example(seed, rnd, rnd.randint(1, 4), tmp)
+    return fz.run_example(seed, rnd, rnd.randint(1, 4), tmp), 1
 
 
-def target_bytes(rnd: random.Random, tmp: Path) -> str:
+def target_bytes(rnd: random.Random, tmp: Path) -> tuple[str, int]:
     """One byte-damaged shipped file through lint."""
     seed = rnd.choice(fz.seeds())
     raw = bytearray(fz._dump(fz._renamed(fz.yaml.safe_load(seed.path.read_text(encoding="utf-8")), seed)).encode())
@@ -73,7 +75,7 @@ def target_bytes(rnd: random.Random, tmp: Path) -> str:
     bad = fz.internal_errors(problems)
     assert not bad, "\n".join(str(p) for p in bad)
     fz.shutil.rmtree(folder, ignore_errors=True)
-    return "problems" if problems else "clean"
+    return ("problems" if problems else "clean"), 1
 
 
 def _games() -> list[tuple[str, str | None]]:
@@ -84,7 +86,7 @@ def _games() -> list[tuple[str, str | None]]:
     return out
 
 
-def target_actions(rnd: random.Random, tmp: Path) -> str:
+def target_actions(rnd: random.Random, tmp: Path) -> tuple[str, int]:
     """A random position of a random game, then 200 hostile action texts against it."""
     gid, variant = rnd.choice(_games())
     game = load_game(gid, variant)
@@ -116,10 +118,10 @@ def target_actions(rnd: random.Random, tmp: Path) -> str:
             accepted += 1
         except IllegalAction:
             pass
-    return f"actions:{accepted}"
+    return ("some-accepted" if accepted else "all-refused"), 200
 
 
-def target_prompts(rnd: random.Random, tmp: Path) -> str:
+def target_prompts(rnd: random.Random, tmp: Path) -> tuple[str, int]:
     """A terminal game fed random lines by a scripted input function, then end of input."""
     from rich.console import Console
 
@@ -155,10 +157,10 @@ def target_prompts(rnd: random.Random, tmp: Path) -> str:
         doc = json.loads(save.read_text(encoding="utf-8"))
         game.state_from_json(doc["saved"])
         save.unlink()
-    return "prompts"
+    return ("exit-" + str(code)), count[0]
 
 
-TARGETS: dict[str, Callable[[random.Random, Path], str]] = {
+TARGETS: dict[str, Callable[[random.Random, Path], tuple[str, int]]] = {
     "yaml": target_yaml,
     "bytes": target_bytes,
     "actions": target_actions,
@@ -179,6 +181,7 @@ def main(argv: list[str] | None = None) -> int:
     tmp = Path(tempfile.mkdtemp(prefix="davinci-campaign-"))
     deadline = time.monotonic() + args.minutes * 60
     tried: Counter[str] = Counter()
+    inputs: Counter[str] = Counter()
     outcomes: Counter[str] = Counter()
     findings: list[dict[str, Any]] = []
     seen: set[str] = set()
@@ -190,7 +193,9 @@ def main(argv: list[str] | None = None) -> int:
         case_seed = master.randrange(2**32)
         tried[name] += 1
         try:
-            outcomes[f"{name}:{TARGETS[name](random.Random(case_seed), tmp)}"] += 1
+            outcome, n = TARGETS[name](random.Random(case_seed), tmp)
+            outcomes[f"{name}:{outcome}"] += 1
+            inputs[name] += n
         except Exception as e:  # noqa: BLE001 - every escape is a finding
             if isinstance(e, DavinciError) and e.location is not None and name == "yaml":
                 outcomes[f"{name}:located-error"] += 1
@@ -202,12 +207,14 @@ def main(argv: list[str] | None = None) -> int:
                 findings.append({"target": name, "seed": case_seed, "error": sig, "traceback": tb})
                 print(f"FOUND {sig}\n  reproduce: target {name}, case seed {case_seed}", flush=True)
         if i % 50 == 0:
-            print(f"{time.monotonic() - start:7.0f}s tried {dict(tried)} findings {len(findings)}", flush=True)
+            print(f"{time.monotonic() - start:7.0f}s cases {dict(tried)} inputs {dict(inputs)} findings {len(findings)}",
+                  flush=True)
     report = {
         "seed": args.seed,
         "minutes": args.minutes,
-        "tried": dict(tried),
-        "total": sum(tried.values()),
+        "cases": dict(tried),
+        "inputs": dict(inputs),
+        "total_inputs": sum(inputs.values()),
         "outcomes": dict(sorted(outcomes.items())),
         "findings": findings,
     }
@@ -220,7 +227,7 @@ def main(argv: list[str] | None = None) -> int:
     return 1 if findings else 0
 
 
-def reproduce(target: str, case_seed: int) -> str:
+def reproduce(target: str, case_seed: int) -> tuple[str, int]:
     """Run one recorded case again (for debugging a finding)."""
     tmp = Path(tempfile.mkdtemp(prefix="davinci-repro-"))
     return TARGETS[target](random.Random(case_seed), tmp)

@@ -10,6 +10,7 @@ import importlib
 import json
 import os
 import signal
+import stat
 import sys
 import tempfile
 import threading
@@ -140,7 +141,10 @@ def log_document(game: Any, seats: Sequence[SeatSpec], seed: int, settings: dict
 
 
 def read_json_file(path: str, what: str) -> dict[str, Any]:
+    """Read a JSON object (a save or a log) of at most 50 MiB; SaveError naming any problem."""
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise SaveError(f"cannot read {what} {path}: not a regular file")  # a pipe would block
         with open(path, encoding="utf-8") as f:
             text = f.read(50 * 2**20 + 1)
     except OSError as e:
@@ -340,17 +344,24 @@ class Session:
         lim = f"{limit} seconds" if limit else "no time limit"
         self.console.print(f"[bold]{self.seats[seat].name}[/bold]: type your answer and press Enter ({lim}); empty line to pass.")
         t0 = time.monotonic()
-        text = self.input_fn("answer> ").strip()
-        secs = time.monotonic() - t0
-        full_limit = int(p.get("time_limit") or 0)
-        if not self.timer and full_limit:
-            # Untimed play: keep the order in which answers came, but never count one as late.
-            secs = min(secs, full_limit)
-        if not text:
-            return st.parse_action("pass")
-        if limit and secs > limit:
-            self.console.print(f"[yellow]{secs:.0f} s: too late[/yellow]")
-        return st.parse_action(f"answer {secs:.1f} {text}")
+        while True:
+            text = self.input_fn("answer> ").strip()
+            secs = time.monotonic() - t0
+            full_limit = int(p.get("time_limit") or 0)
+            if not self.timer and full_limit:
+                # Untimed play: keep the order in which answers came, but never count one as late.
+                secs = min(secs, full_limit)
+            if not text:
+                return st.parse_action("pass")
+            if limit and secs > limit:
+                self.console.print(f"[yellow]{secs:.0f} s: too late[/yellow]")
+            try:
+                action = st.parse_action(f"answer {secs:.1f} {text}")
+                st._check(seat, action)
+            except DavinciError as e:  # a NUL byte, a 10,000-character answer...: ask again
+                self.console.print(f"[red]{e.message}[/red] - type your answer again (empty line to pass)")
+                continue
+            return action
 
     def show_help(self, legal: Sequence[Any]) -> None:
         mod = screen_module(self.game.id)
@@ -406,8 +417,15 @@ class Session:
                 st.apply(s, a)
         for s in humans:
             r = results.get(s)
+            action = st.parse_action("pass")
+            if r is not None:
+                try:
+                    action = st.parse_action(f"answer {r[0]:.1f} {r[1]}")
+                    st._check(s, action)
+                except DavinciError:  # typed text no action can carry (a NUL byte...): a pass
+                    action = st.parse_action("pass")
             with deferred_interrupts():
-                st.apply(s, "pass" if r is None else f"answer {r[0]:.1f} {r[1]}")
+                st.apply(s, action)
 
     def loop(self) -> int:
         st = self.state

@@ -30,6 +30,7 @@ import bisect
 import gc
 import os
 import re
+import stat
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -878,7 +879,11 @@ def load_yaml_file(
     if root is not None:
         check_inside(p, Path(root), shown)
     try:
-        size = p.stat().st_size
+        info = p.stat()
+        if not stat.S_ISREG(info.st_mode):
+            # A named pipe would block the read forever, a device never ends: data lives in files.
+            raise UsageError(f"cannot read {shown}: not a regular file", SourceLocation(shown))
+        size = info.st_size
         if size > max_bytes:
             raise _err(TOO_LARGE, f"file is {size:,} bytes, over the {max_bytes:,}-byte limit", shown, 1, 1)
         with p.open("rb") as fh:

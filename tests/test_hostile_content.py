@@ -334,6 +334,17 @@ def test_named_pipe_is_not_read(tmp_path: Path) -> None:
     check(folder, [("pack.yaml", "DV022", 9, 5)], None)
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_named_pipe_or_device_given_to_lint_is_not_read(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "pipe.yaml")
+    with bounded():
+        found = lint_paths([str(tmp_path / "pipe.yaml"), "/dev/zero"])
+    assert [(p.code, p.message) for p in found] == [
+        ("DV022", "cannot read /dev/zero: not a regular file"),
+        ("DV022", f"cannot read {tmp_path / 'pipe.yaml'}: not a regular file"),
+    ]
+
+
 # ------------------------------------------------------------------------------- variants
 
 

@@ -106,6 +106,27 @@ def test_an_invalid_move_is_explained_and_asked_again() -> None:
     assert "Input closed" in out
 
 
+def test_an_answer_no_action_can_carry_is_asked_again() -> None:
+    # A NUL byte (Ctrl-@ on many terminals) or a 5,000-character answer at a challenge prompt
+    # once ended the game with an error; it is now explained and asked again.
+    game = load_game("da-vinci-game")
+    asked: list[str] = []
+
+    def ask(prompt: str) -> str:
+        asked.append(prompt)
+        if len(asked) > 300:
+            raise EOFError
+        if prompt == "answer> ":
+            return ["\x00", "x" * 5000, ""][min(asked.count(prompt) - 1, 2)]
+        return "list" if len(asked) % 2 else "1"
+
+    console = Console(file=io.StringIO(), width=120)
+    code = run_play(game, parse_seats("human,random,random", game), 3, {}, console, ask, clear=False, timer=False)
+    assert code == 0
+    assert asked.count("answer> ") >= 3
+    assert "type your answer again" in console.file.getvalue()
+
+
 def test_quit_offers_to_stop_with_exit_130() -> None:
     code, out = _screen(GAME, "human,random", ["quit"])
     assert code == 130 and "Interrupted" in out

@@ -245,6 +245,15 @@ def test_missing_save_file(tmp_path: Path) -> None:
     assert code == 1 and "cannot read save file" in out
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_a_named_pipe_as_save_file_is_not_waited_on(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "pipe.json")
+    code, out = cli("play", "--resume", str(tmp_path / "pipe.json"))
+    assert code == 1 and "not a regular file" in out
+    code, out = cli("replay", str(tmp_path / "pipe.json"))
+    assert code == 1 and "not a regular file" in out
+
+
 def test_resume_names_the_wrong_game(save_file: Path) -> None:
     code, out = cli("play", "leonardos-riddle", "--resume", str(save_file), "--no-clear")
     assert code == 1 and "DV070" in out and "for game 'da-vinci-code'" in out
