@@ -33,18 +33,25 @@ GLYPHS: dict[str, tuple[str, str]] = {
 }
 
 HELP = """\
-[bold]Leonardo's Riddle - commands[/bold]  (cells are x,y: x grows to the right, y downwards; 0,0 is the first card)
-  place hand.1.3 1,0    put your 3rd card on the free cell 1,0 (touching a card, diagonals count)
-  p 3 1,0               the same, short; [bold]3 1,0[/bold] also places on an empty cell
-  cover hand.1.3 0,0    lay your 3rd card on the card at 0,0 - they must share a symbol; short: [bold]c 3 0,0[/bold]
-  swap hand.1.3 0,0     exchange your 3rd card for the top card at 0,0 (sharing a symbol); short: [bold]s 3 0,0[/bold]
-  skip                  only when you cannot play at all
-After placing or covering you draw back to 6 cards; after a swap the replaced card joins your hand and you draw nothing.
-A Key: three top cards in a row or column (diagonals too with the diagonals variant) that share a symbol, one
-of them the card you just played. You receive it at the end of your turn, at most one Key of each symbol.
-The grid never grows past 5x5. When the deck runs out, everyone plays once more, the player who drew the last
-card last. Most Keys wins; on a tie, the most senior Key (Eclipse highest by default).
-In the grid, [bold]+[/bold] marks a free cell where a card may be placed and [bold]xN[/bold] a stack of N cards."""
+[bold]Leonardo's Riddle - commands[/bold]
+Cells are x,y: x grows to the right, y downwards; 0,0 is the first card.
+  place hand.1.3 1,0   put your 3rd card on the free cell 1,0 (it must touch
+                       a card; diagonals count)
+  p 3 1,0              the same, short ([bold]3 1,0[/bold] also places on an empty cell)
+  cover hand.1.3 0,0   lay your 3rd card on the card at 0,0; the two must
+                       share a symbol; short: [bold]c 3 0,0[/bold]
+  swap hand.1.3 0,0    exchange your 3rd card for the top card at 0,0 (sharing
+                       a symbol); short: [bold]s 3 0,0[/bold]
+  skip                 only when you cannot play at all
+After placing or covering you draw back to 6 cards. After a swap the replaced
+card joins your hand and you draw nothing.
+A Key: three top cards in a row or column (diagonals too in the diagonals
+variant) sharing a symbol, one of them the card you just played. You receive
+it at the end of your turn; nobody holds two Keys of one symbol.
+The grid never grows past 5x5. When the deck runs out everyone plays once
+more, the player who drew the last card last. Most Keys wins; on a tie, the
+most senior Key (Eclipse is the highest by default).
+In the grid [bold]+[/bold] marks a free cell and [bold]xN[/bold] a stack of N cards."""
 
 
 def glyph(symbol: str) -> Text:
@@ -64,10 +71,12 @@ def card_text(symbols: list[str] | tuple[str, ...]) -> Text:
 
 
 def legend() -> Text:
-    """The glyph of every symbol, with its name, in seniority order (junior first)."""
+    """The glyph of every symbol, with its name, in seniority order (junior first), six a line."""
     out = Text("Symbols: ", style="bold")
-    for i, (name, _g) in enumerate(GLYPHS.items()):
-        if i:
+    for i, name in enumerate(GLYPHS):
+        if i == 6:
+            out.append("\n         ")
+        elif i:
             out.append("  ")
         out.append_text(glyph(name))
         out.append(f" {name}")
