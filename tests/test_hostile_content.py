@@ -372,6 +372,13 @@ def test_variant_extending_a_missing_variant(tmp_path: Path) -> None:
     check(folder, [("missing-base.yaml", "DV020", 4, 10)], ("missing-base.yaml", "DV020", 4, 10), variant="orphan")
 
 
+def test_variant_extending_another_games_variant(tmp_path: Path) -> None:
+    # Lint once resolved `coin/advanced` against da-vinci-code's variant and merged it into coin.
+    folder = _variant_pack(tmp_path, ["other-games-variant.yaml"])
+    check(folder, [("other-games-variant.yaml", "DV020", 4, 10)], ("other-games-variant.yaml", "DV020", 4, 10),
+          variant="borrowed")
+
+
 def test_very_long_extends_chain_is_not_called_a_cycle(tmp_path: Path) -> None:
     files: dict[str, str | bytes] = {
         f"v{i}.yaml": f"kind: variant\nid: v{i}\nextends: coin/v{i + 1}\nname: V{i}\n" for i in range(40)

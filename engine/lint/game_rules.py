@@ -206,7 +206,12 @@ def _build(ctx: LintContext) -> Any:
         near = get_close_matches(base_id, list(ctx.project.games()), 1)
         hint = f" (did you mean '{near[0]}'?)" if near else ""
         raise DavinciError(f"variant extends unknown game '{base_id}'{hint}", ctx.at(["extends"]), code="DV020")
-    variants = {str(v.data.get("id")): v for v in ctx.project.variants().values() if isinstance(v.data, dict)}
+    # Only this game's variants: `extends: GAME/OTHER` names a variant of GAME, as when playing.
+    variants = {
+        str(v.data.get("id")): v
+        for v in ctx.project.variants().values()
+        if isinstance(v.data, dict) and str(v.data.get("extends", "")).split("/")[0] == base_id
+    }
     variants[str(data.get("id"))] = ctx.doc
     src = GameSource(base_id, base, variants, ())
     merged, chain = resolve_variant(src, str(data.get("id")))
