@@ -100,8 +100,14 @@ class Builder:
 
     def get(self, path: Path) -> Any:
         cur: Any = self.data
-        for p in path:
-            cur = cur[p]
+        for i, p in enumerate(path):
+            try:
+                cur = cur[p]
+            except (KeyError, IndexError, TypeError):
+                # A step the schema lets through without a key its builder needs (`move` with no
+                # `piece`): a located definition error, not a crash.
+                owner = f"'{path[i - 1]}'" if i and isinstance(path[i - 1], str) else "this"
+                raise self.fail(f"{owner} needs a '{p}'", tuple(path[:i])) from None
         return cur
 
     def expr(self, path: Path, scope: Mapping[str, Type], expect: Type | None = None) -> Any:

@@ -182,6 +182,8 @@ GAME_FILES: dict[str, tuple[list[tuple[str, str, int, int]], tuple[str, str, int
     "costly-loop": ([("game.yaml", "DV043", 15, 7)], ("game.yaml", "DV043", 15, 7)),
     "busy-turns": ([("game.yaml", "DV055", 13, 3)], None),
     "piece-explosion": ([("game.yaml", "DV050", 11, 14)], ("game.yaml", "DV050", 11, 14)),
+    # Found by the fuzz campaign: a key the schema does not require but the step needs (was DV999).
+    "step-missing-key": ([("game.yaml", "DV050", 25, 23)], ("game.yaml", "DV050", 25, 23)),
     # Names that look like Python entry points are plain data (see the play test below).
     "bot-entry-point": ([], None),
 }
