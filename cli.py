@@ -53,6 +53,18 @@ def guarded(fn: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+def reader(console: Any) -> Callable[[str], str]:
+    """An input function for prompts: EOFError, like Ctrl-D, when there is no standard input at all."""
+
+    def ask(prompt: str) -> str:
+        if sys.stdin is None:  # started with standard input closed (`davinci play <&-`)
+            raise EOFError
+        answer: str = console.input(prompt)
+        return answer
+
+    return ask
+
+
 def parse_settings(items: Sequence[str]) -> dict[str, str]:
     out: dict[str, str] = {}
     for item in items:
@@ -113,11 +125,7 @@ def play(
     from davinci.engine.play import parse_seats, read_save, run_play
 
     console = Console()
-
-    def ask(prompt: str) -> str:
-        if sys.stdin is None:  # started with standard input closed (`davinci play <&-`)
-            raise EOFError
-        return console.input(prompt)
+    ask = reader(console)
 
     saved = read_save(resume) if resume else None
     if saved is not None:
@@ -359,7 +367,7 @@ def clue(category: str | None, difficulty: int | None, no_timer: bool, seed: int
     from davinci.engine.practice import run_practice
 
     console = Console()
-    sys.exit(run_practice(category, difficulty, not no_timer, seed, console, console.input, packs=packs))
+    sys.exit(run_practice(category, difficulty, not no_timer, seed, console, reader(console), packs=packs))
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -66,6 +66,13 @@ def test_closed_stdin_does_not_hang_or_crash() -> None:
     assert "Traceback" not in done.stdout + done.stderr
 
 
+def test_clue_practice_with_closed_stdin() -> None:
+    done = davinci("clue", "--seed", "1", stdin=None, preexec_fn=lambda: os.close(0))
+    assert done.returncode == 0, done.stderr
+    assert "No answer given." in done.stdout
+    assert "Traceback" not in done.stdout + done.stderr
+
+
 def test_end_of_input_at_the_game_menu() -> None:
     code, out = cli("play", "--no-clear")
     assert code == 0
