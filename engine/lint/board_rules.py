@@ -42,12 +42,14 @@ SECTION_KEYS: dict[str, str] = {
     "space_attr_values": "a list of {type, attr, values}",
     "min_spaces": "a list of {type, count_expr}",
     "numbered_spaces": "a list of {type, attr}",
+    "achievable": "a list of {values_of, in, at_least}",
 }
 ENTRY_KEYS: dict[str, tuple[str, ...]] = {
     "one_space_per": ("type", "attr", "values"),
     "space_attr_values": ("type", "attr", "values"),
     "min_spaces": ("type", "count_expr"),
     "numbered_spaces": ("type", "attr"),
+    "achievable": ("values_of", "in", "at_least"),
 }
 
 
@@ -805,6 +807,76 @@ def lint_section(ctx: LintContext) -> Iterator[Problem]:
                 )
             if "values" in need and "values" in item and not isinstance(item["values"], list):
                 yield Problem(ctx.at(["lint", key, i, "values"]), "DV313", "`values` must be a list", "lint-section")
+
+
+def _component_values(data: Any, ref: Any) -> list[Any] | None:
+    """Every instance's value of `component.field` (items and products, times copies)."""
+    if not isinstance(ref, str) or "." not in ref:
+        return None
+    comp_name, fname = ref.split(".", 1)
+    comps = data.get("components") if isinstance(data, dict) else None
+    comp = comps.get(comp_name) if isinstance(comps, dict) else None
+    if not isinstance(comp, dict) or fname not in (comp.get("fields") or {}):
+        return None
+    from davinci.engine.definition import product_items
+
+    items = [i for i in comp.get("items") or [] if isinstance(i, dict)]
+    if isinstance(comp.get("product"), dict):
+        items.extend(product_items(comp["product"]))
+    copies = comp.get("copies", 1) if isinstance(comp.get("copies", 1), int) else 1
+    return [i.get(fname) for i in items for _ in range(copies)]
+
+
+@rule("DV314", "values-achievable", kinds=("game",))
+def values_achievable(ctx: LintContext) -> Iterator[Problem]:
+    """Every value of one component field can be collected: for each entry of the game's
+    `lint.achievable`, each distinct value of `values_of` (COMPONENT.FIELD) appears on at least
+    `at_least` instances of `in` (COMPONENT.FIELD; a list field counts when it contains the value).
+
+    Why: a goal that needs three matching pieces is unwinnable when the pieces do not exist.
+
+    Failing:
+
+    ```yaml
+    lint:
+      achievable:
+        - {values_of: goal.colour, in: card.colours, at_least: 3}
+    # ...but only two cards show "green"
+    ```
+
+    Passing: every goal colour is on three or more cards.
+    """
+    data = ctx.data
+    sec = data.get("lint") if isinstance(data, dict) else None
+    entries = sec.get("achievable") if isinstance(sec, dict) else None
+    if not isinstance(entries, list):
+        return
+    for i, e in enumerate(entries):
+        if not isinstance(e, dict):
+            continue
+        wanted = _component_values(data, e.get("values_of"))
+        pool = _component_values(data, e.get("in"))
+        for key, got in (("values_of", wanted), ("in", pool)):
+            if got is None:
+                yield Problem(
+                    ctx.at(["lint", "achievable", i, key]),
+                    "DV314",
+                    f"'{e.get(key)}' is not COMPONENT.FIELD of a declared component field",
+                    "values-achievable",
+                )
+        if wanted is None or pool is None:
+            continue
+        need = e.get("at_least", 1)
+        need = need if isinstance(need, int) else 1
+        for value in sorted({v for v in wanted if v is not None}, key=str):
+            n = sum(1 for p in pool if (value in p if isinstance(p, list) else p == value))
+            if n < need:
+                yield Problem(
+                    ctx.at(["lint", "achievable", i]),
+                    "DV314",
+                    f"'{value}' ({e.get('values_of')}) is on {n} of {e.get('in')}, fewer than {need}: it cannot be achieved",
+                    "values-achievable",
+                )
 
 
 __all__ = ["SECTION_KEYS"]
