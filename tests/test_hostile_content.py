@@ -177,6 +177,7 @@ GAME_FILES: dict[str, tuple[list[tuple[str, str, int, int]], tuple[str, str, int
     "deep-expression": ([("game.yaml", "DV040", 22, 74)], ("game.yaml", "DV040", 22, 74)),
     "huge-numbers": ([("game.yaml", "DV042", 22, 12)], ("game.yaml", "DV042", 22, 12)),
     "nested-ranges": ([("game.yaml", "DV042", 22, 65)], ("game.yaml", "DV042", 22, 65)),
+    "growing-text": ([("game.yaml", "DV042", 17, 22)], ("game.yaml", "DV042", 17, 22)),
     # Flows and definitions: bounded steps per decision, per random game, and pieces per game.
     "runaway-loop": ([("game.yaml", "DV043", 16, 11)], ("game.yaml", "DV043", 16, 11)),
     "costly-loop": ([("game.yaml", "DV043", 15, 7)], ("game.yaml", "DV043", 15, 7)),

@@ -2,10 +2,11 @@
 
 Length, depth and integer size are capped when an expression is parsed, and `range()` makes at
 most 10,000 numbers, but queries nest: three nested `where`s over `range(10000)` would visit
-10**12 elements. Evaluation therefore counts its work: every list a query walks, a function
-receives or makes, or `in` searches, adds its length to one meter. One evaluation may do at most
-`MAX_WORK` units (an EvalError beyond that); the flow interpreter reads the same meter to cap the
-work between two decisions.
+10**12 elements, and a text doubled in a loop reaches 2**60 characters in sixty steps.
+Evaluation therefore counts its work: every list a query walks, a function receives or makes,
+`in` searches, and every text or list `+` joins, adds its length to one meter. One evaluation may
+do at most `MAX_WORK` units (an EvalError beyond that); the flow interpreter reads the same meter
+to cap the work between two decisions.
 
 The meter is a module-level list rather than state passed around: the compiled closures are the
 hot path of every game, and one shared counter costs an addition per list, nothing per element.
@@ -34,8 +35,8 @@ def charge(units: int) -> None:
     m[0] += units
     if m[0] > m[1]:
         raise EvalError(
-            f"the expression does too much work (over {MAX_WORK:,} list elements visited): "
-            "nested queries over long lists multiply"
+            f"the expression does too much work (over {MAX_WORK:,} list elements or characters): "
+            "nested queries over long lists, or text and lists that keep growing"
         )
 
 

@@ -427,10 +427,12 @@ class _Compiler:
         left, right, pos, op = self.compile(node.left), self.compile(node.right), node.pos, node.op
         lt, rt = self.type_of(node.left), self.type_of(node.right)
         if op == "+":
+            # Joined text and lists count their length as work: a variable doubled in a loop
+            # (`set: {s: s + s}`) would otherwise fill the memory in a few dozen steps.
             if lt is STR and rt is STR:
-                return lambda env, el: left(env, el) + right(env, el)
+                return lambda env, el: _grown(left(env, el) + right(env, el), pos)
             if isinstance(lt, ListType) and isinstance(rt, ListType):
-                return lambda env, el: (*left(env, el), *right(env, el))
+                return lambda env, el: _grown((*left(env, el), *right(env, el)), pos)
             if lt is not INT or rt is not INT:
                 return lambda env, el: _add_any(left(env, el), right(env, el), pos)
         if lt is INT and rt is INT:
@@ -841,10 +843,18 @@ def _add_any(a: Value, b: Value, pos: int) -> Value:
             return v
         raise _overflow(pos)
     if isinstance(a, str) and isinstance(b, str):
-        return a + b
+        return _grown(a + b, pos)
     if isinstance(a, list | tuple) and isinstance(b, list | tuple):
-        return (*a, *b)
+        return _grown((*a, *b), pos)
     raise _Fail(f"cannot add {_kind(a)} and {_kind(b)}", pos)
+
+
+def _grown(v: Any, pos: int) -> Any:
+    """A joined text or list, its length counted against the work budget."""
+    _METER[0] += len(v)
+    if _METER[0] > _METER[1]:
+        raise _Fail(_budget_message(), pos)
+    return v
 
 
 def _eq(a: Value, b: Value) -> bool:
