@@ -119,6 +119,7 @@ def play(
     import time
 
     from rich.console import Console
+    from rich.markup import escape
 
     from davinci.engine.errors import SaveError, UsageError
     from davinci.engine.game import catalogue, load_game
@@ -136,7 +137,7 @@ def play(
         games = catalogue(packs)
         console.print("[bold]davinci[/bold] - choose a game:")
         for i, g in enumerate(games, 1):
-            console.print(f"  {i}. {g['name']} ({g['id']}, {g['players']['min']}-{g['players']['max']} players)")
+            console.print(f"  {i}. {escape(g['name'])} ({g['id']}, {g['players']['min']}-{g['players']['max']} players)")
         while True:
             try:
                 choice = ask("game number> ").strip()
@@ -218,6 +219,7 @@ def list_(as_json: bool, packs: tuple[str, ...]) -> None:
         click.echo(json.dumps({"games": games, "decks": decks}, indent=2))
         return
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     console = Console()
@@ -225,7 +227,7 @@ def list_(as_json: bool, packs: tuple[str, ...]) -> None:
     for col in ("id", "name", "players", "variants", "bots"):
         t.add_column(col)
     for g in games:
-        t.add_row(g["id"], g["name"], f"{g['players']['min']}-{g['players']['max']}", ", ".join(g["variants"]) or "-", ", ".join(g["bots"]))
+        t.add_row(g["id"], escape(g["name"]), f"{g['players']['min']}-{g['players']['max']}", ", ".join(g["variants"]) or "-", ", ".join(g["bots"]))
     console.print(t)
     d = Table(title="Clue decks")
     for col in ("id", "category", "cards"):
@@ -236,7 +238,7 @@ def list_(as_json: bool, packs: tuple[str, ...]) -> None:
     for g in games:
         console.print(f"\n[bold]{g['id']}[/bold] settings:")
         for name, s in g["settings"].items():
-            console.print(f"  {name} ({s['type']}, default {s['default']!r}): {s['doc']}".rstrip())
+            console.print(escape(f"  {name} ({s['type']}, default {s['default']!r}): {s['doc']}".rstrip()))
 
 
 @main.command()

@@ -20,6 +20,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from rich.markup import escape as esc
+
 from davinci.engine.errors import DavinciError, SaveError, UsageError
 
 InputFn = Callable[[str], str]
@@ -261,8 +263,8 @@ class Session:
             except DavinciError:
                 raise
             except Exception as e:  # a broken screen must not lose the game
-                self.console.print(f"[dim](screen failed: {type(e).__name__}: {e}; showing the plain view)[/dim]")
-        self.console.print(generic_render(view))
+                self.console.print(f"[dim](screen failed: {type(e).__name__}: {esc(str(e))}; showing the plain view)[/dim]")
+        self.console.print(generic_render(view), markup=False)
 
     def privacy(self, seat: int) -> None:
         """Between different humans at one screen: clear and wait, so no private view leaks."""
@@ -270,7 +272,7 @@ class Session:
             return
         if self.clear:
             self.console.clear()
-        self.console.print(f"\n[bold]Pass the keyboard to {self.seats[seat].name}[/bold] and press Enter.")
+        self.console.print(f"\n[bold]Pass the keyboard to {esc(self.seats[seat].name)}[/bold] and press Enter.")
         self.input_fn("")
         if self.clear:
             self.console.clear()
@@ -285,13 +287,13 @@ class Session:
             return self.ask_answer(seat)
         legal = st.legal_actions(seat)
         prompt = pending.get("prompt") or "Your move"
-        self.console.print(f"\n[bold]{self.seats[seat].name}[/bold]: {prompt}")
+        self.console.print(f"\n[bold]{esc(self.seats[seat].name)}[/bold]: {esc(str(prompt))}")
         show = list(legal) if len(legal) <= 12 else []
         for i, a in enumerate(show, 1):
-            self.console.print(f"  {i:>2}. {a}")
+            self.console.print(f"  {i:>2}. {esc(str(a))}")
         if not show:
             verbs = ", ".join(legal.verbs()) if hasattr(legal, "verbs") else ""
-            self.console.print(f"  {len(legal)} possible actions ({verbs}); 'list' shows them all, '?' explains.")
+            self.console.print(f"  {len(legal)} possible actions ({esc(verbs)}); 'list' shows them all, '?' explains.")
         mod = screen_module(self.game.id)
         expand = getattr(mod, "expand", None) if mod is not None else None
         while True:
@@ -303,7 +305,7 @@ class Session:
                 continue
             if text == "list":
                 for i, a in enumerate(legal, 1):
-                    self.console.print(f"  {i:>3}. {a}")
+                    self.console.print(f"  {i:>3}. {esc(str(a))}")
                 show = list(legal)
                 continue
             if text in ("quit", "exit"):
@@ -311,7 +313,7 @@ class Session:
             if text == "save":
                 if self.save_path:
                     self.autosave()
-                    self.console.print(f"saved to {self.save_path}")
+                    self.console.print(f"saved to {esc(self.save_path)}")
                 else:
                     self.console.print("start with --save FILE to save")
                 continue
@@ -327,14 +329,14 @@ class Session:
             try:
                 action = st.parse_action(text)
             except DavinciError as e:
-                self.console.print(f"[red]{e.message}[/red]")
+                self.console.print(f"[red]{esc(e.message)}[/red]")
                 continue
             if st.is_legal(seat, action):
                 return action
             try:
                 st._check(seat, action)
             except DavinciError as e:
-                self.console.print(f"[red]{e.message}[/red] - type ? for help")
+                self.console.print(f"[red]{esc(e.message)}[/red] - type ? for help")
 
     def ask_answer(self, seat: int) -> Any:
         st = self.state
@@ -342,7 +344,7 @@ class Session:
         limit = p.get("time_limit", 0) if self.timer else 0
         self.show_card(p.get("card") or {})
         lim = f"{limit} seconds" if limit else "no time limit"
-        self.console.print(f"[bold]{self.seats[seat].name}[/bold]: type your answer and press Enter ({lim}); empty line to pass.")
+        self.console.print(f"[bold]{esc(self.seats[seat].name)}[/bold]: type your answer and press Enter ({lim}); empty line to pass.")
         t0 = time.monotonic()
         while True:
             text = self.input_fn("answer> ").strip()
@@ -359,7 +361,7 @@ class Session:
                 action = st.parse_action(f"answer {secs:.1f} {text}")
                 st._check(seat, action)
             except DavinciError as e:  # a NUL byte, a 10,000-character answer...: ask again
-                self.console.print(f"[red]{e.message}[/red] - type your answer again (empty line to pass)")
+                self.console.print(f"[red]{esc(e.message)}[/red] - type your answer again (empty line to pass)")
                 continue
             return action
 
@@ -369,20 +371,20 @@ class Session:
             self.console.print(mod.HELP)
         self.console.print(
             "Type the number of an action or the action itself. 'save' saves (with --save), 'quit' stops. "
-            f"Actions now: {', '.join(sorted({a.verb for a in legal}))}"
+            f"Actions now: {esc(', '.join(sorted({a.verb for a in legal})))}"
         )
 
     def show_card(self, card: dict[str, Any]) -> None:
         """Show a challenge card; a two-step card (anagram) waits for Enter before the rest."""
         if card.get("anagram"):
-            self.console.print(f"\n[bold]Anagram:[/bold] {card['anagram']}")
+            self.console.print(f"\n[bold]Anagram:[/bold] {esc(str(card['anagram']))}")
             self.input_fn("Write it down, then press Enter to start the clock ")
             extra = [f"{k}: {card[k]}" for k in ("hint", "lengths") if card.get(k)]
-            self.console.print("\n".join(extra))
+            self.console.print("\n".join(extra), markup=False)
         elif card.get("clue"):
-            self.console.print(f"\n[bold]Clue:[/bold]\n{card['clue']}")
+            self.console.print(f"\n[bold]Clue:[/bold]\n{esc(str(card['clue']))}")
             if card.get("letters"):
-                self.console.print(f"({card['letters']} letters)")
+                self.console.print(f"({esc(str(card['letters']))} letters)")
 
     def race(self, seats: list[int]) -> None:
         """All responding seats at once: humans press their key to lock in, bots at their times."""
@@ -404,7 +406,7 @@ class Session:
                         bot_times[s] = float(a.args[0])
                     except ValueError:
                         pass
-        self.console.print(f"\n[bold]Challenge[/bold] for {', '.join(self.seats[s].name for s in seats)}")
+        self.console.print(f"\n[bold]Challenge[/bold] for {esc(', '.join(self.seats[s].name for s in seats))}")
         self.show_card(pend.get("card") or {})
 
         def write(text: str) -> None:
@@ -449,7 +451,7 @@ class Session:
                     view = st.view(seat) if getattr(bot, "wants_view", True) else {}
                     action = bot.choose(view, st.legal_actions(seat))
                     if self.humans and (st.pending or {}).get("type") != "respond":
-                        self.console.print(f"[dim]{self.seats[seat].name}: {action}[/dim]")
+                        self.console.print(f"[dim]{esc(self.seats[seat].name)}: {esc(str(action))}[/dim]")
                 turn = st.turn
                 with deferred_interrupts():
                     st.apply(seat, action)
@@ -460,7 +462,7 @@ class Session:
         self.render(seat)
         r = st.result()
         names = [self.seats[w].name for w in r["winners"]]
-        self.console.print(f"\n[bold green]Game over.[/bold green] Winner: {', '.join(names) or 'nobody'} ({r['reason']})")
+        self.console.print(f"\n[bold green]Game over.[/bold green] Winner: {esc(', '.join(names) or 'nobody')} ({esc(str(r['reason']))})")
         return 0
 
 
@@ -541,7 +543,7 @@ def run_play(
         return session.loop()
     except EOFError:
         session.autosave()
-        console.print("\n[yellow]Input closed: the game stops here.[/yellow]" + (f" Saved to {save_path}." if save_path else ""))
+        console.print("\n[yellow]Input closed: the game stops here.[/yellow]" + (f" Saved to {esc(save_path)}." if save_path else ""))
         return 0
     except KeyboardInterrupt:
         console.print("\n[yellow]Interrupted.[/yellow]")
@@ -554,7 +556,7 @@ def run_play(
             path = answer or None
         if path:
             atomic_write(path, json.dumps(save_document(state, seats, seed, settings)))
-            console.print(f"Saved to {path}; resume with: davinci play {game.id} --resume {path}")
+            console.print(f"Saved to {esc(path)}; resume with: davinci play {game.id} --resume {esc(path)}")
         return 130
     finally:
         if old is not None:

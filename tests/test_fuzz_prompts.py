@@ -39,7 +39,7 @@ lines = st.one_of(
     st.text(alphabet=string.printable, max_size=30),
     st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=12),
     st.tuples(st.sampled_from(WORDS), st.integers(-5, 40)).map(lambda t: f"{t[0]} {t[1]}"),
-    st.sampled_from(["\x00", "a\x00b", "x" * 5000, "\x1b[2J", "\r", "\u2028"]),
+    st.sampled_from(["\x00", "a\x00b", "x" * 5000, "\x1b[2J", "\r", "\u2028", "[/red]", "[bold]x", "[link=x]y"]),
 )
 
 

@@ -187,6 +187,8 @@ GAME_FILES: dict[str, tuple[list[tuple[str, str, int, int]], tuple[str, str, int
     "step-missing-key": ([("game.yaml", "DV050", 25, 23)], ("game.yaml", "DV050", 25, 23)),
     # Names that look like Python entry points are plain data (see the play test below).
     "bot-entry-point": ([], None),
+    # Terminal markup in names and prompts is plain text on screen (see the play test below).
+    "terminal-markup": ([], None),
 }
 
 
@@ -221,6 +223,21 @@ def test_entry_point_strings_are_only_names(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert "unknown player" in result.output
     assert "Traceback" not in result.output
+
+
+def test_terminal_markup_in_content_is_shown_as_written(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from davinci.cli import main
+
+    folder = make_pack(tmp_path, {"game.yaml": (CORPUS / "games" / "terminal-markup.yaml").read_text()})
+    result = CliRunner().invoke(main, ["play", "coin", "--pack", str(folder), "--seed", "1", "--no-clear",
+                                       "--players", "human,random"], input="[/red]\n")
+    assert result.exit_code == 0, result.output
+    assert "[/red] Flip [link=file:///etc/passwd]the coin[/link]" in result.output
+    assert "'[/red]' is not" in result.output
+    result = CliRunner().invoke(main, ["list", "--pack", str(folder)])
+    assert result.exit_code == 0 and "[/bold]" in result.output
 
 
 def test_a_pack_listing_python_source_reads_it_as_yaml(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
