@@ -14,8 +14,13 @@ from typing import Any
 
 from davinci.engine.answers import answer_matches
 from davinci.engine.errors import EvalError
-from davinci.engine.expr import ANY, BOOL, BUILTINS, INT, STR, Function, ListType, RecordType, Type
+from davinci.engine.expr import ANY, BOOL, BUILTINS, INT, STR, Function, ListType, RecordType, Type, budget
 from davinci.engine.values import CellV, PieceV, SpaceV, ZoneV
+
+# Spaces one walk search may visit. The number of walks grows exponentially with their length on a
+# board with many crossings (13! walks of 13 steps where 14 spaces all touch); the shipped boards
+# need a few hundred visits.
+MAX_WALK = 200_000
 
 KING = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
 ORTHO = ((1, 0), (-1, 0), (0, 1), (0, -1))
@@ -49,6 +54,7 @@ def free_cells(zone: Any) -> list[CellV]:
     minx, maxx, miny, maxy = min(xs), max(xs), min(ys), max(ys)
     w, h = zdef.width or 1 << 20, zdef.height or 1 << 20
     dirs = KING if zdef.adjacency == "king" else ORTHO
+    budget.charge(len(stacks) * len(dirs))
     out: set[tuple[int, int]] = set()
     for x, y in stacks:
         for dx, dy in dirs:
@@ -78,6 +84,7 @@ def _lines(zone: Any, n: int, fname: str, value: Any, diagonals: bool, through: 
     if n < 1:
         raise EvalError("a line needs at least one cell")
     dirs = [(1, 0), (0, 1)] + ([(1, 1), (1, -1)] if diagonals else [])
+    budget.charge(len(dirs) * n)  # before building anything: `n` comes from the rule
     starts: set[tuple[int, int]]
     if through is not None:
         if not isinstance(through, CellV):
@@ -85,6 +92,7 @@ def _lines(zone: Any, n: int, fname: str, value: Any, diagonals: bool, through: 
         starts = {(through.x - dx * k, through.y - dy * k) for dx, dy in dirs for k in range(n)}
     else:
         starts = set(stacks)
+    budget.charge(len(starts) * len(dirs) * n)
     count = 0
     for dx, dy in dirs:
         for sx, sy in starts:
@@ -128,28 +136,38 @@ def distance(a: Any, b: Any) -> int:
     nb = st.game.board.neighbours
     seen = {sa: 0}
     q = deque([sa])
-    while q:
-        s = q.popleft()
-        if s == sb:
-            return seen[s]
-        for nxt, _t, _d in nb[s]:
-            if nxt not in seen:
-                seen[nxt] = seen[s] + 1
-                q.append(nxt)
-    return -1
+    try:
+        while q:
+            s = q.popleft()
+            if s == sb:
+                return seen[s]
+            for nxt, _t, _d in nb[s]:
+                if nxt not in seen:
+                    seen[nxt] = seen[s] + 1
+                    q.append(nxt)
+        return -1
+    finally:
+        budget.charge(len(seen))  # a search per element of a long list is work like any other
 
 
-def walk_ends(st: Any, start: str, steps: int, exact: bool, trail: Sequence[str] = ()) -> list[str]:
+def walk_ends(
+    st: Any, start: str, steps: int, exact: bool, trail: Sequence[str] = (), visits: list[int] | None = None
+) -> list[str]:
     """End spaces of walks from `start`: no space visited twice (nor any space already on this
     turn's trail), and at a `no_turn` space passed through, the walk keeps its track and
-    direction. With exact=False, walks of 1..steps all count."""
+    direction. With exact=False, walks of 1..steps all count. `visits[0]` (when given) is
+    increased by the number of spaces visited; EvalError past MAX_WALK."""
     board = st.game.board
     nb = board.neighbours
     ends: set[str] = set()
     banned = set(trail)
     banned.discard(start)
+    count = [0]
 
     def go(space: str, left: int, visited: frozenset[str], came: tuple[str, int] | None) -> None:
+        count[0] += 1
+        if count[0] > MAX_WALK:
+            raise EvalError(f"walks of {steps} steps visit over {MAX_WALK:,} spaces on this board (too many crossings)")
         if came is not None and (not exact or left == 0):
             ends.add(space)
         if left == 0:
@@ -163,7 +181,11 @@ def walk_ends(st: Any, start: str, steps: int, exact: bool, trail: Sequence[str]
             go(nxt, left - 1, visited | {nxt}, (track, direction))
 
     if steps > 0:
-        go(start, steps, frozenset({start}), None)
+        try:
+            go(start, steps, frozenset({start}), None)
+        finally:
+            if visits is not None:
+                visits[0] += count[0]
     return sorted(ends)
 
 
@@ -175,8 +197,12 @@ def walk_path(st: Any, start: str, dest: str, trail: Sequence[str] = (), max_ste
     nb = board.neighbours
     banned = set(trail)
     banned.discard(start)
+    count = [0]
 
     def go(space: str, left: int, path: list[str], came: tuple[str, int] | None) -> list[str] | None:
+        count[0] += 1
+        if count[0] > MAX_WALK:
+            raise EvalError(f"a walk to {dest} visits over {MAX_WALK:,} spaces on this board (too many crossings)")
         if left == 0:
             return path if space == dest else None
         sp = board.spaces[space]
@@ -202,7 +228,12 @@ def reachable(piece: Any, steps: int, exact: bool = True) -> list[SpaceV]:
     st, start = _board_of(piece)
     if steps > 64:
         raise EvalError("moves longer than 64 spaces are not supported")
-    return [SpaceV(st, s) for s in walk_ends(st, start, steps, exact, st.turn_trail)]
+    visits = [0]
+    try:
+        ends = walk_ends(st, start, steps, exact, st.turn_trail, visits)
+    finally:
+        budget.charge(visits[0])
+    return [SpaceV(st, s) for s in ends]
 
 
 def spaces(zone: Any) -> list[SpaceV]:

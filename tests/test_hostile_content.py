@@ -178,6 +178,9 @@ GAME_FILES: dict[str, tuple[list[tuple[str, str, int, int]], tuple[str, str, int
     "huge-numbers": ([("game.yaml", "DV042", 22, 12)], ("game.yaml", "DV042", 22, 12)),
     "nested-ranges": ([("game.yaml", "DV042", 22, 65)], ("game.yaml", "DV042", 22, 65)),
     "growing-text": ([("game.yaml", "DV042", 17, 22)], ("game.yaml", "DV042", 17, 22)),
+    # Engine helpers: board walks and grid lines are costed too.
+    "dense-board": ([("game.yaml", "DV042", 134, 24)], ("game.yaml", "DV042", 134, 24)),
+    "long-line": ([("game.yaml", "DV042", 23, 18)], ("game.yaml", "DV042", 23, 18)),
     # Flows and definitions: bounded steps per decision, per random game, and pieces per game.
     "runaway-loop": ([("game.yaml", "DV043", 16, 11)], ("game.yaml", "DV043", 16, 11)),
     "costly-loop": ([("game.yaml", "DV043", 15, 7)], ("game.yaml", "DV043", 15, 7)),
