@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from davinci.engine.errors import DefinitionError
+from davinci.engine.errors import DavinciError, DefinitionError
 from davinci.engine.expr.types import ANY, BOOL, INT, ListType, Type
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -215,7 +215,14 @@ class FlowCompiler:
             near = get_close_matches(kind, known, 1)
             hint = f" (did you mean '{near[0]}'?)" if near else ""
             raise DefinitionError(f"unknown step kind '{kind}'{hint}", self.b.loc.loc(path, key=True), code="DV051")
-        handler(self, st, path, scope)
+        try:
+            handler(self, st, path, scope)
+        except DavinciError:
+            raise
+        except (AttributeError, TypeError, KeyError, IndexError, ValueError) as e:
+            # The schema cannot pin down every step's inner shape (an option that is a number, a
+            # mapping where a list belongs); the step builder then trips on it: report the step.
+            raise DefinitionError(f"malformed '{kind}' step ({type(e).__name__}: {e})", self.b.loc.loc(path)) from None
 
     def compile_if(self, st: Mapping[str, Any], path: Path, scope: dict[str, Type]) -> None:
         cond = self.expr((*path, "if"), scope, BOOL)

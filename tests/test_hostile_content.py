@@ -188,6 +188,7 @@ GAME_FILES: dict[str, tuple[list[tuple[str, str, int, int]], tuple[str, str, int
     "piece-explosion": ([("game.yaml", "DV050", 11, 14)], ("game.yaml", "DV050", 11, 14)),
     # Found by the fuzz campaign: a key the schema does not require but the step needs (was DV999).
     "step-missing-key": ([("game.yaml", "DV050", 25, 23)], ("game.yaml", "DV050", 25, 23)),
+    "malformed-step": ([("game.yaml", "DV050", 12, 7)], ("game.yaml", "DV050", 12, 7)),
     # Names that look like Python entry points are plain data (see the play test below).
     "bot-entry-point": ([], None),
     # Terminal markup in names and prompts is plain text on screen (see the play test below).
