@@ -24,6 +24,7 @@ import argparse
 import io
 import json
 import random
+import re
 import string
 import sys
 import tempfile
@@ -200,7 +201,9 @@ def main(argv: list[str] | None = None) -> int:
             if isinstance(e, DavinciError) and e.location is not None and name == "yaml":
                 outcomes[f"{name}:located-error"] += 1
                 continue
-            sig = f"{name}: {type(e).__name__}: {str(e).splitlines()[0][:160] if str(e) else ''}"
+            first = str(e).splitlines()[0] if str(e) else ""
+            # One signature per bug, not per temporary folder it showed up in.
+            sig = f"{name}: {type(e).__name__}: " + re.sub(r"(/tmp|/var)/\S*?(?=[,:)'\" ]|$)", "<tmp>", first)[:200]
             tb = traceback.format_exc(limit=8)
             if sig not in seen:
                 seen.add(sig)

@@ -177,6 +177,17 @@ class FlowCompiler:
     def one(self, st: Any, path: Path, scope: dict[str, Type]) -> None:
         if not isinstance(st, dict) or not st:
             raise DefinitionError("a step is a mapping with one step kind", self.b.loc.loc(path))
+        try:
+            self._one(st, path, scope)
+        except DavinciError:
+            raise
+        except (AttributeError, TypeError, KeyError, IndexError, ValueError) as e:
+            # The schema cannot pin down every step's inner shape (an option that is a number, a
+            # mapping where a list belongs); the step builder then trips on it: report the step.
+            kind = next(iter(st))
+            raise DefinitionError(f"malformed '{kind}' step ({type(e).__name__}: {e})", self.b.loc.loc(path)) from None
+
+    def _one(self, st: dict[str, Any], path: Path, scope: dict[str, Type]) -> None:
         kind = next(iter(st))
         if kind in ("if",):
             self.compile_if(st, path, scope)
@@ -196,7 +207,7 @@ class FlowCompiler:
             return
         if kind == "call":
             name = st["call"]
-            if name not in self.procs:
+            if not isinstance(name, str) or name not in self.procs:
                 from difflib import get_close_matches
 
                 near = get_close_matches(str(name), list(self.procs), 1)
@@ -215,14 +226,7 @@ class FlowCompiler:
             near = get_close_matches(kind, known, 1)
             hint = f" (did you mean '{near[0]}'?)" if near else ""
             raise DefinitionError(f"unknown step kind '{kind}'{hint}", self.b.loc.loc(path, key=True), code="DV051")
-        try:
-            handler(self, st, path, scope)
-        except DavinciError:
-            raise
-        except (AttributeError, TypeError, KeyError, IndexError, ValueError) as e:
-            # The schema cannot pin down every step's inner shape (an option that is a number, a
-            # mapping where a list belongs); the step builder then trips on it: report the step.
-            raise DefinitionError(f"malformed '{kind}' step ({type(e).__name__}: {e})", self.b.loc.loc(path)) from None
+        handler(self, st, path, scope)
 
     def compile_if(self, st: Mapping[str, Any], path: Path, scope: dict[str, Type]) -> None:
         cond = self.expr((*path, "if"), scope, BOOL)
