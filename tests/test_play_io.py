@@ -178,13 +178,17 @@ def test_interrupt_at_a_prompt_saves_and_exits_130(tmp_path: Path, signum: int) 
     assert code == 0 and "Input closed" in text
 
 
-def test_interrupt_while_loading_exits_130_without_a_traceback(tmp_path: Path) -> None:
+def test_interrupt_outside_a_game_exits_130_without_a_traceback(tmp_path: Path) -> None:
+    # "ready" is printed once Python and the command group are imported; the command itself
+    # (loading the game, then a long simulation) is what gets interrupted.
     proc = subprocess.Popen(
-        [sys.executable, "-c", "from davinci.cli import main; main()", "simulate", GAME, "--players",
-         "random,random", "--games", "100000", "--json"],
+        [sys.executable, "-c", "from davinci.cli import main; print('ready', flush=True); main()", "simulate",
+         GAME, "--players", "random,random", "--games", "1000000", "--json"],
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
     )
-    time.sleep(3)
+    assert proc.stdout is not None
+    assert proc.stdout.readline() == b"ready\n"
+    time.sleep(1.5)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=TIMEOUT)
     assert proc.returncode == 130, err.decode()
