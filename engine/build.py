@@ -30,6 +30,7 @@ from davinci.engine.flow import FlowCompiler, Program
 
 Path = tuple[str | int, ...]
 
+_MISSING: Any = object()
 ZONE_KINDS = ("bag", "deck", "hand", "row", "grid", "board", "pile")
 MAX_PIECES = 20_000  # components of one game, all copies; far above any real game, far below trouble
 
@@ -66,12 +67,36 @@ class GameDef:
     variants: tuple[str, ...] = ()
     piece_cache: dict[Any, Any] = field(default_factory=dict)  # per-piece sort keys / free flags
     grid_zone: str | None = None  # the grid zone's name, if the game has one
+    label_cache: dict[str, tuple[str, str]] = field(default_factory=dict)  # zone key -> (kind, prefix)
+    seat_keys: dict[tuple[str, int], str | None] = field(default_factory=dict)  # (zone, seat) -> key
+    whole_zones: dict[str, bool] = field(default_factory=dict)  # zone key -> grid or board
+
+    def label_prefix(self, key: str) -> tuple[str, str]:
+        """A zone key's kind and the prefix of its pieces' labels (`row.2.`, `pile.`, `board.`)."""
+        hit = self.label_cache.get(key)
+        if hit is None:
+            name, _, seat = key.partition("#")
+            z = self.zones.get(name)
+            kind = z.kind if z is not None else ""
+            hit = (kind, f"{name}.{int(seat) + 1}." if seat else f"{name}.")
+            self.label_cache[key] = hit
+        return hit
 
     def seat_zone_key(self, name: str, seat: int) -> str | None:
-        z = self.zones.get(name)
-        if z is not None and z.per_seat:
-            return f"{name}#{seat}"
-        return None
+        """The key of seat `seat`'s zone `name` (None when `name` is no per-seat zone)."""
+        hit = self.seat_keys.get((name, seat), _MISSING)
+        if hit is _MISSING:
+            z = self.zones.get(name)
+            hit = f"{name}#{seat}" if z is not None and z.per_seat else None
+            self.seat_keys[(name, seat)] = hit
+        return hit  # type: ignore[return-value]
+
+    def zone_is_whole(self, key: str) -> bool:
+        """Whether expressions see zone `key` as a whole (grid, board) rather than a piece list."""
+        hit = self.whole_zones.get(key)
+        if hit is None:
+            hit = self.whole_zones[key] = self.zones[key.split("#")[0]].kind in ("grid", "board")
+        return hit
 
     def piece_field_default(self, name: str) -> Any:
         t = self.piece_fields.get(name)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from davinci.engine.errors import DavinciError, DefinitionError
 from davinci.engine.expr.types import ANY, BOOL, INT, ListType, Type
+from davinci.engine.values import encode
 
 if TYPE_CHECKING:  # pragma: no cover
     from davinci.engine.build import Builder
@@ -69,8 +70,6 @@ class IterInit(Instr):
         self.slot = slot
 
     def run(self, state: State) -> None:
-        from davinci.engine.values import encode
-
         state.locals[self.slot] = (encode(self.items(state.env())), 0)
 
 

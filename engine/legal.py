@@ -40,7 +40,7 @@ class Block:
         args = args or []
         self.labels = [[lab for _, lab in a] for a in args]
         self.values = [[v for v, _ in a] for a in args]
-        self.index = [{lab: i for i, lab in enumerate(labs)} for labs in self.labels]
+        self.index = []  # label -> position, per argument; built when first needed
         size = 1
         strides = []
         for labs in reversed(self.labels):
@@ -55,6 +55,14 @@ class Block:
         labels = tuple(labs[(i // st) % len(labs)] for labs, st in zip(self.labels, self.strides))
         return Action(self.verb, labels)
 
+    def action_binding(self, i: int) -> tuple[Action, Any]:
+        """The i-th action and what choosing it binds."""
+        if self.pairs is not None:
+            return self.pairs[i]
+        picks = [(i // st) % len(labs) for labs, st in zip(self.labels, self.strides)]
+        action = Action(self.verb, tuple([labs[k] for labs, k in zip(self.labels, picks)]))
+        return action, (self.option, tuple([vals[k] for vals, k in zip(self.values, picks)]))
+
     def binding(self, action: Action) -> Any:
         if self.pairs is not None:
             for a, b in self.pairs:
@@ -63,6 +71,8 @@ class Block:
             return None
         if action.verb != self.verb or len(action.args) != len(self.labels):
             return None
+        if not self.index and self.labels:
+            self.index = [{lab: i for i, lab in enumerate(labs)} for labs in self.labels]
         vals = []
         for lab, idx, values in zip(action.args, self.index, self.values):
             j = idx.get(lab)
@@ -75,11 +85,14 @@ class Block:
 class LegalActions(Sequence[Action]):
     """The legal actions of one seat, in a fixed order; lazy over product blocks."""
 
-    __slots__ = ("blocks", "_len")
+    __slots__ = ("blocks", "_len", "_picked")
 
     def __init__(self, blocks: list[Block]) -> None:
         self.blocks = [b for b in blocks if b.size]
         self._len = sum(b.size for b in self.blocks)
+        # The last action handed out by index, with its binding: applying the action a bot just
+        # picked then needs no search.
+        self._picked: tuple[Action, Any] | None = None
 
     @classmethod
     def of_pairs(cls, pairs: list[tuple[Action, Any]]) -> LegalActions:
@@ -103,7 +116,9 @@ class LegalActions(Sequence[Action]):
             raise IndexError(i)
         for b in self.blocks:
             if i < b.size:
-                return b.action(i)
+                picked = b.action_binding(i)
+                self._picked = picked
+                return picked[0]
             i -= b.size
         raise IndexError(i)  # pragma: no cover
 
@@ -117,6 +132,9 @@ class LegalActions(Sequence[Action]):
 
     def binding(self, action: Action) -> Any:
         """What choosing `action` binds (None when it is not legal)."""
+        picked = self._picked
+        if picked is not None and picked[0] == action:
+            return picked[1]
         for b in self.blocks:
             if b.verb and b.verb != action.verb:
                 continue

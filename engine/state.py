@@ -181,8 +181,7 @@ class State:
         raise EvalError(f"unknown name '{name}'")
 
     def zone_value(self, key: str) -> Any:
-        z = self.game.zones[key.split("#")[0]]
-        if z.kind in ("grid", "board"):
+        if self.game.zone_is_whole(key):
             return ZoneV(self, key)
         return [PieceV(self, p) for p in self.zones[key]]
 
@@ -240,19 +239,19 @@ class State:
     def pieces_on_space(self, space: str) -> list[int]:
         return [p for p, s in self.pos.items() if s == space]
 
-    def piece_label(self, pid: int) -> str:
+    def piece_label(self, pid: int, index: int | None = None) -> str:
+        """How actions name a piece: `zone.index` / `zone.seat.index` (1-based), `x,y` on a grid,
+        `zone.space` on a board. `index` saves the search when the caller knows the position."""
         key = self.zone_of[pid]
-        z = self.game.zones.get(key.split("#")[0])
-        if z is not None and z.kind == "grid":
+        kind, prefix = self.game.label_prefix(key)
+        if kind == "grid":
             c = self.pos[pid]
             return f"{c[0]},{c[1]}"
-        if z is not None and z.kind == "board":
-            return f"{z.name}.{self.pos[pid]}"
-        idx = self.zones[key].index(pid) + 1
-        if "#" in key:
-            name, seat = key.split("#")
-            return f"{name}.{int(seat) + 1}.{idx}"
-        return f"{key}.{idx}"
+        if kind == "board":
+            return f"{prefix}{self.pos[pid]}"
+        if index is None:
+            index = self.zones[key].index(pid) + 1
+        return f"{prefix}{index}"
 
     # ------------------------------------------------------------------ mutation primitives
     def _put(self, pid: int, key: str, index: int | None, where: Any = None) -> None:

@@ -211,14 +211,9 @@ class SeatV(Record):
 
     def field(self, name: str) -> Any:
         st = self.state
-        if name == "index":
-            return self.index + 1
-        if name == "name":
-            return st.seat_names[self.index]
-        if name == "active":
-            return st.active[self.index]
-        if name == "is_current":
-            return st.current == self.index
+        builtin = _SEAT_FIELDS.get(name)
+        if builtin is not None:
+            return builtin(st, self.index)
         vars_ = st.seat_vars[self.index]
         if name in vars_:
             return decode(vars_[name], st)
@@ -226,6 +221,14 @@ class SeatV(Record):
         if zkey is not None:
             return st.zone_value(zkey)
         raise EvalError(f"seat has no field '{name}'")
+
+
+_SEAT_FIELDS: dict[str, Any] = {
+    "index": lambda st, i: i + 1,
+    "name": lambda st, i: st.seat_names[i],
+    "active": lambda st, i: st.active[i],
+    "is_current": lambda st, i: st.current == i,
+}
 
 
 class PieceV(Record):

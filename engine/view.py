@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from davinci.engine.steps.core import render_value
 from davinci.engine.values import decode
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -77,15 +78,18 @@ def zone_view(state: State, key: str, seat: int | None) -> dict[str, Any]:
     return out
 
 
-def _public(value: Any, state: State) -> Any:
-    from davinci.engine.steps.core import render_value
+_PLAIN = (int, str, bool, type(None))
 
-    v = decode(value, state)
-    if isinstance(v, (int, str, bool)) or v is None:
-        return v
-    if isinstance(v, list) and all(isinstance(x, (int, str, bool)) for x in v):
-        return v
-    return render_value(v) if not isinstance(v, list) else None
+
+def _public(value: Any, state: State) -> Any:
+    """A variable's value as shown in views: plain values as they are, a single record by its
+    label, a list of plain values as a list; lists holding records are not shown (they may name
+    hidden pieces). Decided on the stored form, so a long list of references costs nothing."""
+    if isinstance(value, _PLAIN):
+        return value
+    if isinstance(value, tuple):
+        return list(value) if all(isinstance(x, (int, str, bool)) for x in value) else None
+    return render_value(decode(value, state))
 
 
 def build_view(state: State, seat: int | None) -> dict[str, Any]:

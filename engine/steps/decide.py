@@ -12,14 +12,14 @@ from davinci.engine.errors import DefinitionError, EvalError
 from davinci.engine.expr.types import ANY, BOOL, INT, STR, ListType, Type
 from davinci.engine.flow import FlowCompiler, Instr, Jump, Path, step
 from davinci.engine.legal import Block, LegalActions
-from davinci.engine.values import SeatV, Struct, decode, encode
+from davinci.engine.values import Env, PieceV, PRef, SeatV, Struct, decode, encode
 
 if TYPE_CHECKING:  # pragma: no cover
     from davinci.engine.state import State
 
 
 class Option:
-    __slots__ = ("verb", "names", "lists", "when", "start", "available", "cache")
+    __slots__ = ("verb", "names", "lists", "when", "start", "available", "cache", "modes")
 
     def __init__(self, verb: str, names: list[str], lists: list[Any], when: Any, available: Any) -> None:
         self.verb = verb
@@ -29,6 +29,17 @@ class Option:
         self.available = available
         self.start = -1
         self.cache: dict[int, list[tuple[Any, str]]] = {}
+        # How each argument list is computed: once per game (it reads only settings), once per
+        # decision (it reads no earlier argument), or once per combination of earlier arguments.
+        self.modes: list[str] = []
+        for d, fn in enumerate(lists):
+            used = set(getattr(fn, "names", ()) or ())
+            if used and used <= {"settings"}:
+                self.modes.append("game")
+            elif not (used & set(names[:d])):
+                self.modes.append("decision")
+            else:
+                self.modes.append("combination")
 
 
 class Choose(Instr):
@@ -53,8 +64,6 @@ class Choose(Instr):
     def enumerate(self, state: State) -> LegalActions:
         blocks: list[Block] = []
         base = state.locals
-        from davinci.engine.values import Env
-
         env = Env(state, base)
         for oi, opt in enumerate(self.options):
             if opt.available is not None and not opt.available(env):
@@ -65,16 +74,15 @@ class Choose(Instr):
             # Argument lists that do not use earlier arguments are computed once, not per
             # combination; lists that depend only on settings are computed once per game.
             pre: list[list[tuple[Any, str]] | None] = []
-            for d, fn in enumerate(opt.lists):
-                names = set(getattr(fn, "names", ()) or ())
-                if names and names <= {"settings"}:
+            for d, (fn, mode) in enumerate(zip(opt.lists, opt.modes)):
+                if mode == "game":
                     cached = opt.cache.get(d)
                     if cached is None:
-                        cached = [(encode(item), _label(item)) for item in fn(env)]
+                        cached = _labelled(state, fn(env))
                         opt.cache[d] = cached
                     pre.append(cached)
-                elif not (names & set(opt.names[:d])):
-                    pre.append([(encode(item), _label(item)) for item in fn(env)])
+                elif mode == "decision":
+                    pre.append(_labelled(state, fn(env)))
                 else:
                     pre.append(None)
             if opt.when is None and all(p is not None for p in pre):
@@ -97,11 +105,9 @@ class Choose(Instr):
         out: list[tuple[Action, Any]],
         pre: list[list[tuple[Any, str]] | None],
     ) -> None:
-        from davinci.engine.values import Env
-
         items = pre[depth]
         if items is None:
-            items = [(encode(item), _label(item)) for item in opt.lists[depth](Env(state, loc))]
+            items = _labelled(state, opt.lists[depth](Env(state, loc)))
         name = opt.names[depth]
         last = depth == len(opt.names) - 1
         for enc, lab in items:
@@ -119,6 +125,24 @@ class Choose(Instr):
         for name, v in zip(opt.names, values):
             state.locals[name] = v
         state.stack[-1][1] = opt.start
+
+
+def _labelled(state: State, items: list[Any]) -> list[tuple[Any, str]]:
+    """(stored value, label) for each item of an argument list. Pieces of one zone are labelled
+    in one pass over the zone rather than by searching it for each piece."""
+    out: list[tuple[Any, str]] = []
+    positions: dict[str, dict[int, int]] = {}
+    for item in items:
+        if item.__class__ is PieceV:
+            pid = item.pid
+            key = state.zone_of[pid]
+            index = positions.get(key)
+            if index is None:
+                index = positions[key] = {p: i for i, p in enumerate(state.zones[key], 1)}
+            out.append((PRef(pid), state.piece_label(pid, index[pid])))
+        else:
+            out.append((encode(item), _label(item)))
+    return out
 
 
 def _label(item: Any) -> str:
