@@ -66,6 +66,9 @@ class State:
         "turn_trail",
         "steps",
         "_stacks",
+        "_pv",
+        "_sv",
+        "_env",
     )
 
     def __init__(self, game: GameDef) -> None:
@@ -94,6 +97,10 @@ class State:
         self.turn_trail: list[str] = []
         self._stacks: tuple[str, dict[tuple[int, int], list[int]]] | None = None
         self.steps = 0  # flow instructions run so far (not saved): lets callers bound total work
+        # The record of each piece and seat, made once: records are immutable views of the state.
+        self._pv: list[PieceV] | None = None
+        self._sv: list[SeatV] | None = None
+        self._env: Env | None = None
 
     # ------------------------------------------------------------------ creation
     @classmethod
@@ -155,16 +162,23 @@ class State:
         c._legal = None
         c.turn_trail = self.turn_trail[:]
         c._stacks = None
+        c._pv = None
+        c._sv = None
+        c._env = None
         c.steps = self.steps
         return c
 
     # ------------------------------------------------------------------ names for expressions
     def env(self, extra: dict[str, Any] | None = None) -> Env:
+        """The names expressions see now (plus `extra`, which shadows them)."""
         if extra:
             loc = dict(self.locals)
             loc.update(extra)
             return Env(self, loc)
-        return Env(self, self.locals)
+        e = self._env
+        if e is None or e.locals is not self.locals:
+            e = self._env = Env(self, self.locals)
+        return e
 
     def global_value(self, name: str) -> Any:
         fn = _GLOBALS.get(name)
@@ -183,7 +197,20 @@ class State:
     def zone_value(self, key: str) -> Any:
         if self.game.zone_is_whole(key):
             return ZoneV(self, key)
-        return [PieceV(self, p) for p in self.zones[key]]
+        pv = self._pv or self.piece_records()
+        return [pv[p] for p in self.zones[key]]
+
+    def piece_records(self) -> list[PieceV]:
+        """The record of every piece, by id (made on first use)."""
+        if self._pv is None:
+            self._pv = [PieceV(self, p) for p in range(len(self.game.pieces))]
+        return self._pv
+
+    def seat_records(self) -> list[SeatV]:
+        """The record of every seat, by index (made on first use)."""
+        if self._sv is None:
+            self._sv = [SeatV(self, i) for i in range(len(self.seat_names))]
+        return self._sv
 
     # ------------------------------------------------------------------ zone queries
     def zone_pids(self, key: str) -> list[int]:
@@ -287,17 +314,24 @@ class State:
         elif face_up is False:
             self.revealed.discard(pid)
 
-    def _piece_key(self, zname: str, pid: int, which: str) -> Any:
-        # Sort keys and free-placement flags are evaluated once per piece and zone: they are
-        # meant to depend on the piece's own attributes only (documented for authors).
+    def _piece_keys(self, zname: str, which: str) -> list[Any]:
+        """Every piece's sort key (or free flag) in zone `zname`, by piece id, filled on demand.
+
+        Sort keys and free-placement flags are evaluated once per piece and zone: they are
+        meant to depend on the piece's own attributes only (documented for authors)."""
         cache = self.game.piece_cache
-        ck = (zname, which, pid)
-        hit = cache.get(ck, _MISSING)
+        keys = cache.get((zname, which))
+        if keys is None:
+            keys = cache[(zname, which)] = [_MISSING] * len(self.game.pieces)
+        return keys  # type: ignore[no-any-return]
+
+    def _piece_key(self, zname: str, pid: int, which: str) -> Any:
+        keys = self._piece_keys(zname, which)
+        hit = keys[pid]
         if hit is _MISSING:
             z = self.game.zones[zname]
             fn = z.sort if which == "sort" else z.free
-            hit = fn(Env(self, {**self.locals, "piece": PRef(pid)})) if fn is not None else False
-            cache[ck] = hit
+            hit = keys[pid] = fn(Env(self, {**self.locals, "piece": PRef(pid)})) if fn is not None else False
         return hit
 
     def _sorted_index(self, key: str, pid: int) -> int:
@@ -305,11 +339,19 @@ class State:
         z = self.game.zones[zname]
         mykey = self._piece_key(zname, pid, "sort")
         lst = self.zones[key]
-        free = z.free is not None
+        sort_keys = self._piece_keys(zname, "sort")
+        free_flags = self._piece_keys(zname, "free") if z.free is not None else None
         for i, other in enumerate(lst):
-            if free and self._piece_key(zname, other, "free"):
-                continue
-            if self._piece_key(zname, other, "sort") > mykey:
+            if free_flags is not None:
+                flag = free_flags[other]
+                if flag is _MISSING:
+                    flag = self._piece_key(zname, other, "free")
+                if flag:
+                    continue
+            k = sort_keys[other]
+            if k is _MISSING:
+                k = self._piece_key(zname, other, "sort")
+            if k > mykey:
                 return i
         return len(lst)
 
@@ -613,8 +655,8 @@ class State:
 _MISSING = object()
 
 _GLOBALS: dict[str, Any] = {
-    "current": lambda st: SeatV(st, st.current),
-    "seats": lambda st: [SeatV(st, i) for i in range(len(st.seat_names))],
+    "current": lambda st: (st._sv or st.seat_records())[st.current],
+    "seats": lambda st: (st._sv or st.seat_records())[:],
     "players": lambda st: len(st.seat_names),
     "settings": lambda st: _SettingsView(st.game.settings),
     "turn": lambda st: st.turn,

@@ -86,9 +86,9 @@ def decode(value: Any, state: State) -> Any:
     """Turn a stored value into a runtime value bound to `state`."""
     t = type(value)
     if t is PRef:
-        return PieceV(state, value.pid)
+        return (state._pv or state.piece_records())[value.pid]
     if t is SRef:
-        return SeatV(state, value.seat)
+        return (state._sv or state.seat_records())[value.seat]
     if t is tuple:
         return [decode(v, state) for v in value]
     if t is CRef:

@@ -41,7 +41,7 @@ from davinci.engine.expr.parser import (
     located_message,
     parse,
 )
-from davinci.engine.expr.types import ANY, INT, STR, ListType, Record, Scope, Type, Value
+from davinci.engine.expr.types import ANY, BOOL, INT, STR, ListType, Record, Scope, Type, Value
 
 Env: TypeAlias = Mapping[str, Value]
 Fn: TypeAlias = Callable[[Env, Any], Value]
@@ -631,6 +631,11 @@ class _Compiler:
         return where_fused
 
     def _elem_test(self, cond: Node) -> _ElemTest | None:
+        # `where revealed` / `where not revealed`: a true-or-false field tested as it is.
+        negated = isinstance(cond, Unary) and cond.op == "not"
+        flag = self._elem_field(cond.operand if isinstance(cond, Unary) and negated else cond)
+        if flag is not None and self.type_of(cond.operand if negated else cond) is BOOL:  # type: ignore[attr-defined]
+            return flag, operator.eq, not negated, False, False
         if not (isinstance(cond, Compare) and len(cond.ops) == 1):
             return None
         op = cond.ops[0]
