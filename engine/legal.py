@@ -16,7 +16,7 @@ from davinci.engine.actions import Action
 
 
 class Block:
-    """A product block: verb + argument (label, value) lists, or explicit (action, binding) pairs."""
+    """A product block: verb + argument lists (stored values, labels), or explicit (action, binding) pairs."""
 
     __slots__ = ("verb", "option", "labels", "values", "index", "size", "strides", "pairs")
 
@@ -24,7 +24,7 @@ class Block:
         self,
         verb: str,
         option: int,
-        args: Sequence[Sequence[tuple[Any, str]]] | None = None,
+        args: Sequence[tuple[list[Any], list[str]]] | None = None,
         pairs: list[tuple[Action, Any]] | None = None,
     ) -> None:
         self.verb = verb
@@ -38,8 +38,8 @@ class Block:
             self.strides: list[int] = []
             return
         args = args or []
-        self.labels = [[lab for _, lab in a] for a in args]
-        self.values = [[v for v, _ in a] for a in args]
+        self.labels = [labs for _, labs in args]
+        self.values = [vals for vals, _ in args]
         self.index = []  # label -> position, per argument; built when first needed
         size = 1
         strides = []

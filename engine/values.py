@@ -72,6 +72,19 @@ class Struct:
 
 Ref = PRef | SRef | CRef | SpRef | ZRef | Struct
 
+_PREFS: list[PRef] = []
+
+
+def pref(pid: int) -> PRef:
+    """The reference to piece `pid` (one shared instance per id: refs are immutable)."""
+    if pid < 0:
+        return PRef(pid)
+    try:
+        return _PREFS[pid]
+    except IndexError:
+        _PREFS.extend(PRef(i) for i in range(len(_PREFS), pid + 1))
+        return _PREFS[pid]
+
 
 def encode(value: Any) -> Any:
     """Turn a runtime value into its stored (ref) form."""
@@ -242,7 +255,7 @@ class PieceV(Record):
         self.pid = pid
 
     def ref(self) -> PRef:
-        return PRef(self.pid)
+        return pref(self.pid)
 
     def label(self) -> str:
         return self.state.piece_label(self.pid)

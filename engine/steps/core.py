@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from davinci.engine.errors import DefinitionError, EvalError
 from davinci.engine.expr.types import ANY, BOOL, INT, STR, ListType, RecordType, Type
 from davinci.engine.flow import FlowCompiler, Instr, Path, step
-from davinci.engine.values import CellV, PieceV, PRef, SeatV, SpaceV, encode
+from davinci.engine.values import CellV, Env, PieceV, SeatV, SpaceV, encode, pref
 
 if TYPE_CHECKING:  # pragma: no cover
     from davinci.engine.state import State
@@ -138,6 +138,10 @@ class Draw(Instr):
         skey = zone_key(state, self.src, self.src_owner)
         dkey = zone_key(state, self.dst, self.dst_owner)
         drawn: list[int] = []
+        if self.where is not None:
+            # One environment for the `where` tests, `piece` rebound for each candidate.
+            names = {**state.locals, "piece": None}
+            penv = Env(state, names)
         for _ in range(max(n, 0)):
             pool = state.zones[skey]
             if not pool:
@@ -147,12 +151,18 @@ class Draw(Instr):
                 # Rejection sampling is uniform over the matching pieces and usually needs one try.
                 for _ in range(8):
                     cand = pool[state.rng.below(len(pool))]
-                    if self.where(state.env({"piece": PRef(cand)})):
+                    names["piece"] = pref(cand)
+                    if self.where(penv):
                         pid = cand
                         break
             if pid < 0:
                 if self.where is not None:
-                    pool = [p for p in pool if self.where(state.env({"piece": PRef(p)}))]
+                    kept = []
+                    for p in pool:
+                        names["piece"] = pref(p)
+                        if self.where(penv):
+                            kept.append(p)
+                    pool = kept
                     if not pool:
                         break
                 pid = pool[state.rng.below(len(pool))] if self.random else pool[0]

@@ -12,7 +12,7 @@ from davinci.engine.errors import DefinitionError, EvalError
 from davinci.engine.expr.types import ANY, BOOL, INT, STR, ListType, Type
 from davinci.engine.flow import FlowCompiler, Instr, Jump, Path, step
 from davinci.engine.legal import Block, LegalActions
-from davinci.engine.values import Env, PieceV, PRef, SeatV, Struct, decode, encode
+from davinci.engine.values import Env, PieceV, SeatV, Struct, decode, encode, pref
 
 if TYPE_CHECKING:  # pragma: no cover
     from davinci.engine.state import State
@@ -28,7 +28,7 @@ class Option:
         self.when = when
         self.available = available
         self.start = -1
-        self.cache: dict[int, list[tuple[Any, str]]] = {}
+        self.cache: dict[int, Labelled] = {}
         # How each argument list is computed: once per game (it reads only settings), once per
         # decision (it reads no earlier argument), or once per combination of earlier arguments.
         self.modes: list[str] = []
@@ -73,7 +73,7 @@ class Choose(Instr):
                 continue
             # Argument lists that do not use earlier arguments are computed once, not per
             # combination; lists that depend only on settings are computed once per game.
-            pre: list[list[tuple[Any, str]] | None] = []
+            pre: list[Labelled | None] = []
             for d, (fn, mode) in enumerate(zip(opt.lists, opt.modes)):
                 if mode == "game":
                     cached = opt.cache.get(d)
@@ -86,7 +86,7 @@ class Choose(Instr):
                 else:
                     pre.append(None)
             if opt.when is None and all(p is not None for p in pre):
-                blocks.append(Block(opt.verb, oi, pre))  # type: ignore[arg-type]
+                blocks.append(Block(opt.verb, oi, pre))  # type: ignore[arg-type]  # (no None left)
                 continue
             pairs: list[tuple[Action, Any]] = []
             self._expand(state, oi, opt, 0, dict(base), [], [], pairs, pre)
@@ -103,14 +103,14 @@ class Choose(Instr):
         labels: list[str],
         values: list[Any],
         out: list[tuple[Action, Any]],
-        pre: list[list[tuple[Any, str]] | None],
+        pre: list[Labelled | None],
     ) -> None:
         items = pre[depth]
         if items is None:
             items = _labelled(state, opt.lists[depth](Env(state, loc)))
         name = opt.names[depth]
         last = depth == len(opt.names) - 1
-        for enc, lab in items:
+        for enc, lab in zip(*items):
             loc[name] = enc
             if last:
                 if opt.when is None or opt.when(Env(state, loc)):
@@ -127,10 +127,14 @@ class Choose(Instr):
         state.stack[-1][1] = opt.start
 
 
-def _labelled(state: State, items: list[Any]) -> list[tuple[Any, str]]:
-    """(stored value, label) for each item of an argument list. Pieces of one zone are labelled
-    in one pass over the zone rather than by searching it for each piece."""
-    out: list[tuple[Any, str]] = []
+Labelled = tuple[list[Any], list[str]]  # an argument list: stored values, and their labels
+
+
+def _labelled(state: State, items: list[Any]) -> Labelled:
+    """The stored values and the labels of an argument list's items. Pieces of one zone are
+    labelled in one pass over the zone rather than by searching it for each piece."""
+    values: list[Any] = []
+    labels: list[str] = []
     positions: dict[str, dict[int, int]] = {}
     for item in items:
         if item.__class__ is PieceV:
@@ -139,10 +143,12 @@ def _labelled(state: State, items: list[Any]) -> list[tuple[Any, str]]:
             index = positions.get(key)
             if index is None:
                 index = positions[key] = {p: i for i, p in enumerate(state.zones[key], 1)}
-            out.append((PRef(pid), state.piece_label(pid, index[pid])))
+            values.append(pref(pid))
+            labels.append(state.piece_label(pid, index[pid]))
         else:
-            out.append((encode(item), _label(item)))
-    return out
+            values.append(encode(item))
+            labels.append(_label(item))
+    return values, labels
 
 
 def _label(item: Any) -> str:
