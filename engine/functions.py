@@ -45,6 +45,10 @@ def free_cells(zone: Any) -> list[CellV]:
     the single cell 0,0 (the centre)."""
     z = _zone_arg(zone, "free_cells")
     st = z.state
+    memo = ("free_cells", z.key)
+    hit = st.derived.get(memo)
+    if hit is not None:
+        return list(hit)
     zdef = st.game.zones[z.key.split("#")[0]]
     stacks = st.grid_stacks(z.key)
     if not stacks:
@@ -53,18 +57,21 @@ def free_cells(zone: Any) -> list[CellV]:
     ys = [c[1] for c in stacks]
     minx, maxx, miny, maxy = min(xs), max(xs), min(ys), max(ys)
     w, h = zdef.width or 1 << 20, zdef.height or 1 << 20
+    # A cell keeps every occupied cell within w x h when it lies in these ranges.
+    lox, hix, loy, hiy = maxx - w + 1, minx + w - 1, maxy - h + 1, miny + h - 1
     dirs = KING if zdef.adjacency == "king" else ORTHO
     budget.charge(len(stacks) * len(dirs))
     out: set[tuple[int, int]] = set()
     for x, y in stacks:
         for dx, dy in dirs:
-            c = (x + dx, y + dy)
-            if c in stacks or c in out:
-                continue
-            if max(maxx, c[0]) - min(minx, c[0]) + 1 > w or max(maxy, c[1]) - min(miny, c[1]) + 1 > h:
-                continue
-            out.add(c)
-    return [CellV(st, x, y) for (x, y) in sorted(out, key=lambda c: (c[1], c[0]))]
+            cx, cy = x + dx, y + dy
+            if lox <= cx <= hix and loy <= cy <= hiy:
+                c = (cx, cy)
+                if c not in stacks:
+                    out.add(c)
+    cells = [CellV(st, x, y) for (x, y) in sorted(out, key=lambda c: (c[1], c[0]))]
+    st.derived[memo] = cells
+    return list(cells)
 
 
 def _top_has(st: Any, stacks: dict[tuple[int, int], list[int]], cell: tuple[int, int], fname: str, value: Any) -> bool:
@@ -85,21 +92,27 @@ def _lines(zone: Any, n: int, fname: str, value: Any, diagonals: bool, through: 
         raise EvalError("a line needs at least one cell")
     dirs = [(1, 0), (0, 1)] + ([(1, 1), (1, -1)] if diagonals else [])
     budget.charge(len(dirs) * n)  # before building anything: `n` comes from the rule
-    starts: set[tuple[int, int]]
-    if through is not None:
-        if not isinstance(through, CellV):
-            raise EvalError("'through' must be a cell")
-        starts = {(through.x - dx * k, through.y - dy * k) for dx, dy in dirs for k in range(n)}
-    else:
-        starts = set(stacks)
-    budget.charge(len(starts) * len(dirs) * n)
+    if through is not None and not isinstance(through, CellV):
+        raise EvalError("'through' must be a cell")
+    budget.charge((n if through is not None else len(stacks)) * len(dirs) * n)
+    # Whether each cell's top piece matches, worked out once per cell.
+    matches: dict[tuple[int, int], bool] = {}
     count = 0
     for dx, dy in dirs:
+        if through is not None:
+            # The n lines of this direction that contain `through`.
+            starts: Any = [(through.x - dx * k, through.y - dy * k) for k in range(n)]
+        else:
+            starts = stacks
         for sx, sy in starts:
-            cells = [(sx + dx * k, sy + dy * k) for k in range(n)]
-            if through is not None and (through.x, through.y) not in cells:
-                continue
-            if all(_top_has(st, stacks, c, fname, value) for c in cells):
+            for k in range(n):
+                c = (sx + dx * k, sy + dy * k)
+                ok = matches.get(c)
+                if ok is None:
+                    ok = matches[c] = _top_has(st, stacks, c, fname, value)
+                if not ok:
+                    break
+            else:
                 count += 1
     return count
 
@@ -259,7 +272,12 @@ def _text(v: Any) -> str:
 
 def overlap(a: Any, b: Any) -> bool:
     """True when two lists share at least one element."""
-    return any(x in b for x in a)
+    if not a or not b:
+        return False
+    try:
+        return not set(a).isdisjoint(b)
+    except TypeError:  # unhashable elements (lists of lists)
+        return any(x in b for x in a)
 
 
 def _space_t() -> Type:

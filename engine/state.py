@@ -69,6 +69,7 @@ class State:
         "_pv",
         "_sv",
         "_env",
+        "derived",
     )
 
     def __init__(self, game: GameDef) -> None:
@@ -101,6 +102,9 @@ class State:
         self._pv: list[PieceV] | None = None
         self._sv: list[SeatV] | None = None
         self._env: Env | None = None
+        # Results computed from piece positions (free cells of a grid...), dropped whenever a
+        # piece moves; never saved.
+        self.derived: dict[Any, Any] = {}
 
     # ------------------------------------------------------------------ creation
     @classmethod
@@ -165,6 +169,7 @@ class State:
         c._pv = None
         c._sv = None
         c._env = None
+        c.derived = {}
         c.steps = self.steps
         return c
 
@@ -239,7 +244,9 @@ class State:
         return key
 
     def grid_stack(self, x: int, y: int) -> list[int]:
-        return self.grid_stacks().get((x, y), [])
+        cache = self._stacks
+        stacks = cache[1] if cache is not None and cache[0] == self.game.grid_zone else self.grid_stacks()
+        return stacks.get((x, y), _EMPTY)
 
     def grid_stacks(self, key: str | None = None) -> dict[tuple[int, int], list[int]]:
         """Cell -> stack (bottom first); cached until a piece moves (the cache is never saved)."""
@@ -252,6 +259,12 @@ class State:
             out.setdefault(self.pos[p], []).append(p)
         self._stacks = (key, out)
         return out
+
+    def moved(self) -> None:
+        """Pieces moved: forget what was computed from their positions."""
+        self._stacks = None
+        if self.derived:
+            self.derived = {}
 
     def grid_cells_sorted(self) -> list[tuple[int, int]]:
         return sorted(self.grid_stacks(), key=lambda c: (c[1], c[0]))
@@ -291,14 +304,14 @@ class State:
         if where is not None:
             self.pos[pid] = where
         self.dirty.add(key)
-        self._stacks = None
+        self.moved()
 
     def take(self, pid: int) -> None:
         """Remove a piece from wherever it is (it must be put somewhere at once)."""
         key = self.zone_of[pid]
         self.zones[key].remove(pid)
         self.pos.pop(pid, None)
-        self._stacks = None
+        self.moved()
 
     def place(self, pid: int, key: str, *, index: int | None = None, where: Any = None, face_up: bool | None = None) -> None:
         """Move a piece into zone `key` (at `index`, or sorted for rows, or at a cell/space)."""
@@ -653,6 +666,7 @@ class State:
 
 
 _MISSING = object()
+_EMPTY: list[int] = []  # (never mutated)
 
 _GLOBALS: dict[str, Any] = {
     "current": lambda st: (st._sv or st.seat_records())[st.current],

@@ -73,6 +73,17 @@ class Struct:
 Ref = PRef | SRef | CRef | SpRef | ZRef | Struct
 
 _PREFS: list[PRef] = []
+_CREFS: dict[tuple[int, int], CRef] = {}
+
+
+def cref(x: int, y: int) -> CRef:
+    """The reference to cell x,y (shared instances for the cells near the origin)."""
+    hit = _CREFS.get((x, y))
+    if hit is None:
+        hit = CRef(x, y)
+        if -64 <= x <= 64 and -64 <= y <= 64:
+            _CREFS[(x, y)] = hit
+    return hit
 
 
 def pref(pid: int) -> PRef:
@@ -299,7 +310,7 @@ class CellV(Record):
         self.y = y
 
     def ref(self) -> CRef:
-        return CRef(self.x, self.y)
+        return cref(self.x, self.y)
 
     def label(self) -> str:
         return f"{self.x},{self.y}"

@@ -332,7 +332,7 @@ class Swap(Instr):
         state.zones[ka][ia] = b
         state.zones[kb][ib] = a
         state.zone_of[a], state.zone_of[b] = kb, ka
-        state._stacks = None
+        state.moved()
         state.pos.pop(a, None)
         state.pos.pop(b, None)
         if wb is not None:

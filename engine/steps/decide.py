@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 class Option:
-    __slots__ = ("verb", "names", "lists", "when", "start", "available", "cache", "modes")
+    __slots__ = ("verb", "names", "lists", "when", "start", "available", "cache", "modes", "signature")
 
     def __init__(self, verb: str, names: list[str], lists: list[Any], when: Any, available: Any) -> None:
         self.verb = verb
@@ -40,6 +40,12 @@ class Option:
                 self.modes.append("decision")
             else:
                 self.modes.append("combination")
+        # Options with the same argument names, lists and filter (say, two ways of playing a
+        # card on a cell that both need a shared symbol) have the same combinations: a
+        # decision filters them once.
+        self.signature: tuple[Any, ...] | None = None
+        if when is not None:
+            self.signature = (tuple(names), tuple(getattr(fn, "source", id(fn)) for fn in lists), getattr(when, "source", id(when)))
 
 
 class Choose(Instr):
@@ -65,6 +71,7 @@ class Choose(Instr):
         blocks: list[Block] = []
         base = state.locals
         env = Env(state, base)
+        filtered: dict[tuple[Any, ...], list[tuple[tuple[str, ...], tuple[Any, ...]]]] = {}
         for oi, opt in enumerate(self.options):
             if opt.available is not None and not opt.available(env):
                 continue
@@ -88,35 +95,45 @@ class Choose(Instr):
             if opt.when is None and all(p is not None for p in pre):
                 blocks.append(Block(opt.verb, oi, pre))  # type: ignore[arg-type]  # (no None left)
                 continue
-            pairs: list[tuple[Action, Any]] = []
-            self._expand(state, oi, opt, 0, dict(base), [], [], pairs, pre)
-            blocks.append(Block(opt.verb, oi, pairs=pairs))
+            combos = filtered.get(opt.signature) if opt.signature is not None else None
+            if combos is None:
+                combos = []
+                loc = dict(base)
+                self._expand(state, opt, 0, loc, Env(state, loc), (), (), combos, pre)
+                if opt.signature is not None:
+                    filtered[opt.signature] = combos
+            verb = opt.verb
+            blocks.append(Block(verb, oi, pairs=[(Action(verb, labels), (oi, values)) for labels, values in combos]))
         return LegalActions(blocks)
 
     def _expand(
         self,
         state: State,
-        oi: int,
         opt: Option,
         depth: int,
         loc: dict[str, Any],
-        labels: list[str],
-        values: list[Any],
-        out: list[tuple[Action, Any]],
+        env: Env,
+        labels: tuple[str, ...],
+        values: tuple[Any, ...],
+        out: list[tuple[tuple[str, ...], tuple[Any, ...]]],
         pre: list[Labelled | None],
     ) -> None:
+        """Every combination of argument values that passes the option's filter, in order, as
+        (labels, values); `env` reads `loc`, where each argument is bound in turn."""
         items = pre[depth]
         if items is None:
-            items = _labelled(state, opt.lists[depth](Env(state, loc)))
+            items = _labelled(state, opt.lists[depth](env))
         name = opt.names[depth]
-        last = depth == len(opt.names) - 1
-        for enc, lab in zip(*items):
-            loc[name] = enc
-            if last:
-                if opt.when is None or opt.when(Env(state, loc)):
-                    out.append((Action(opt.verb, (*labels, lab)), (oi, (*values, enc))))
-            else:
-                self._expand(state, oi, opt, depth + 1, loc, [*labels, lab], [*values, enc], out, pre)
+        when = opt.when
+        if depth == len(opt.names) - 1:
+            for enc, lab in zip(*items):
+                loc[name] = enc
+                if when is None or when(env):
+                    out.append(((*labels, lab), (*values, enc)))
+        else:
+            for enc, lab in zip(*items):
+                loc[name] = enc
+                self._expand(state, opt, depth + 1, loc, env, (*labels, lab), (*values, enc), out, pre)
         loc.pop(name, None)
 
     def resume(self, state: State, binding: Any, action: Action) -> None:
