@@ -70,6 +70,7 @@ class GameDef:
     label_cache: dict[str, tuple[str, str]] = field(default_factory=dict)  # zone key -> (kind, prefix)
     seat_keys: dict[tuple[str, int], str | None] = field(default_factory=dict)  # (zone, seat) -> key
     whole_zones: dict[str, bool] = field(default_factory=dict)  # zone key -> grid or board
+    view_cache: dict[tuple[int, bool, bool, bool], dict[str, Any]] = field(default_factory=dict)  # see view.py
 
     def label_prefix(self, key: str) -> tuple[str, str]:
         """A zone key's kind and the prefix of its pieces' labels (`row.2.`, `pile.`, `board.`)."""

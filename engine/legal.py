@@ -9,6 +9,7 @@ and finding an action's binding is a dictionary lookup per argument.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator, Sequence
 from typing import Any, overload
 
@@ -85,7 +86,7 @@ class Block:
 class LegalActions(Sequence[Action]):
     """The legal actions of one seat, in a fixed order; lazy over product blocks."""
 
-    __slots__ = ("blocks", "_len", "_picked")
+    __slots__ = ("blocks", "_len", "_picked", "_texts")
 
     def __init__(self, blocks: list[Block]) -> None:
         self.blocks = [b for b in blocks if b.size]
@@ -93,6 +94,7 @@ class LegalActions(Sequence[Action]):
         # The last action handed out by index, with its binding: applying the action a bot just
         # picked then needs no search.
         self._picked: tuple[Action, Any] | None = None
+        self._texts: list[str] | None = None
 
     @classmethod
     def of_pairs(cls, pairs: list[tuple[Action, Any]]) -> LegalActions:
@@ -127,8 +129,27 @@ class LegalActions(Sequence[Action]):
             for i in range(b.size):
                 yield b.action(i)
 
+    def texts(self) -> list[str]:
+        """The text form of every action, in order (made without building the actions)."""
+        if self._texts is None:
+            out: list[str] = []
+            for b in self.blocks:
+                if b.pairs is not None:
+                    out.extend(str(a) for a, _ in b.pairs)
+                elif b.labels:
+                    out.extend(" ".join((b.verb, *combo)) for combo in itertools.product(*b.labels))
+                else:
+                    out.append(b.verb)
+            self._texts = out
+        return list(self._texts)
+
     def __contains__(self, action: object) -> bool:
-        return isinstance(action, Action) and self.binding(action) is not None
+        if not isinstance(action, Action):
+            return False
+        if self.binding(action) is not None:
+            return True
+        # Explicit actions may bind nothing (a `pass`).
+        return any(b.pairs is not None and any(a == action for a, _ in b.pairs) for b in self.blocks)
 
     def binding(self, action: Action) -> Any:
         """What choosing `action` binds (None when it is not legal)."""

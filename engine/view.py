@@ -27,14 +27,24 @@ def piece_view(
     state: State, pid: int, seat: int | None, zone_vis: str, owner: int | None, ref: str | None = None
 ) -> dict[str, Any]:
     g = state.game
-    pdef = g.pieces[pid]
-    comp = g.components[pdef.component]
     revealed = pid in state.revealed
     sees_all = revealed or seat is None or (zone_vis == "owner" and owner == seat) or zone_vis == "public"
-    out: dict[str, Any] = {"ref": ref if ref is not None else state.piece_label(pid), "kind": pdef.component}
+    key = (pid, revealed, sees_all, seat is None)
+    shown = g.view_cache.get(key)
+    if shown is None:
+        shown = g.view_cache[key] = _piece_fields(state, pid, revealed, sees_all, seat is None)
+    return {"ref": ref if ref is not None else state.piece_label(pid), **shown}
+
+
+def _piece_fields(state: State, pid: int, revealed: bool, sees_all: bool, spectator: bool) -> dict[str, Any]:
+    """What a piece view shows besides its ref (the same for every view in the same situation)."""
+    g = state.game
+    pdef = g.pieces[pid]
+    comp = g.components[pdef.component]
+    out: dict[str, Any] = {"kind": pdef.component}
     hidden = False
     for f, v in pdef.attrs.items():
-        if f in comp.secret and not revealed and seat is not None:
+        if f in comp.secret and not revealed and not spectator:
             continue
         if sees_all or f in comp.public:
             out[f] = v
@@ -55,7 +65,8 @@ def zone_view(state: State, key: str, seat: int | None) -> dict[str, Any]:
     pids = state.zones[key]
     out: dict[str, Any] = {"kind": z.kind, "count": len(pids)}
     if z.visibility == "hidden" and z.kind in ("bag", "deck"):
-        revealed = [piece_view(state, p, seat, "hidden", owner) for p in pids if p in state.revealed]
+        shown = state.revealed.intersection(pids) if state.revealed else None
+        revealed = [piece_view(state, p, seat, "hidden", owner) for p in pids if p in shown] if shown else []
         if revealed:
             out["revealed"] = revealed
         return out
@@ -144,7 +155,7 @@ def build_view(state: State, seat: int | None) -> dict[str, Any]:
             pend["capacity"] = p["cap"]
         view["pending"] = pend
     if seat is not None and seat in state.current_seats:
-        view["legal"] = [str(a) for a in state.legal_actions(seat)]
+        view["legal"] = state.legal_actions(seat).texts()
     if state.terminal:
         view["result"] = state.result()
     return view

@@ -110,3 +110,31 @@ def test_illegal_actions_are_refused_with_a_reason() -> None:
         st.apply(other, st.legal_actions(seat)[0])
     with pytest.raises(IllegalAction):
         st.apply(seat, "fly to the moon")
+
+
+@pytest.mark.parametrize("game_id,variant", GAMES)
+def test_legal_actions_agree_in_every_form(game_id: str, variant: str | None) -> None:
+    """Indexing, iterating, the texts in views and membership all list the same actions, and an
+    action picked by index binds the same as the same action parsed from its text."""
+    game = load_game(game_id, variant)
+    st = game.new_state(game.definition.min_players, seed=11)
+    bot = RandomBot(3)
+    for _ in range(40):
+        if st.is_terminal():
+            break
+        seat = st.current_seats[0]
+        legal = st.legal_actions(seat)
+        listed = list(legal)
+        assert [legal[i] for i in range(len(legal))] == listed
+        assert legal.texts() == [str(a) for a in listed]
+        assert st.view(seat)["legal"] == [str(a) for a in listed]
+        for i in (0, len(legal) // 2, len(legal) - 1):
+            picked = legal[i]
+            parsed = game.parse_action(str(picked))
+            assert parsed in legal
+            assert legal.binding(parsed) == legal.binding(picked)
+        twin = st.clone()
+        action = bot.choose(st.view(seat), legal)
+        st.apply(seat, action)
+        twin.apply(seat, str(action))
+        assert twin.to_json() == st.to_json()
