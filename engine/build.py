@@ -70,6 +70,7 @@ class GameDef:
     label_cache: dict[str, tuple[str, str]] = field(default_factory=dict)  # zone key -> (kind, prefix)
     seat_keys: dict[tuple[str, int], str | None] = field(default_factory=dict)  # (zone, seat) -> key
     whole_zones: dict[str, bool] = field(default_factory=dict)  # zone key -> grid or board
+    layout_cache: dict[int, Any] = field(default_factory=dict)  # seat count -> starting zones (state.py)
     view_cache: dict[tuple[int, bool, bool, bool], dict[str, Any]] = field(default_factory=dict)  # see view.py
 
     def label_prefix(self, key: str) -> tuple[str, str]:

@@ -116,25 +116,10 @@ class State:
         st.seat_vars = [{k: encode(v.initial) for k, v in game.seat_vars.items()} for _ in range(n)]
         st.vars = {k: encode(v.initial) for k, v in game.global_vars.items()}
         st.rng = Rng(seed)
-        st.zone_of = [""] * len(game.pieces)
-        for z in game.zones.values():
-            keys = [f"{z.name}#{i}" for i in range(n)] if z.per_seat else [z.name]
-            for k in keys:
-                st.zones[k] = []
-        by_comp: dict[str, list[int]] = {}
-        for p in game.pieces:
-            by_comp.setdefault(p.component, []).append(p.pid)
-        placed: set[int] = set()
-        for z in game.zones.values():
-            for comp in z.contents:
-                for pid in by_comp.get(comp, ()):
-                    if pid not in placed:
-                        placed.add(pid)
-                        st._put(pid, z.name, None)
-        # Pieces no zone claims wait in an implicit supply (never shown).
-        st.zones["$supply"] = [p.pid for p in game.pieces if p.pid not in placed]
-        for pid in st.zones["$supply"]:
-            st.zone_of[pid] = "$supply"
+        zones, zone_of = _initial_layout(game, n)
+        st.zones = {k: v[:] for k, v in zones.items()}
+        st.zone_of = zone_of[:]
+        st.dirty = {k for k, v in zones.items() if v and k != "$supply"}
         st.stack = [["setup", 0]]
         st._advance()
         return st
@@ -675,6 +660,34 @@ _GLOBALS: dict[str, Any] = {
     "settings": lambda st: _SettingsView(st.game.settings),
     "turn": lambda st: st.turn,
 }
+
+
+def _initial_layout(game: GameDef, n: int) -> tuple[dict[str, list[int]], list[str]]:
+    """Where every piece starts with `n` seats (the same for every game: computed once): each
+    component in the first zone that lists it, in piece order; unclaimed pieces wait in an
+    implicit supply that is never shown."""
+    hit = game.layout_cache.get(n)
+    if hit is not None:
+        return hit  # type: ignore[no-any-return]
+    zones: dict[str, list[int]] = {}
+    for z in game.zones.values():
+        for k in [f"{z.name}#{i}" for i in range(n)] if z.per_seat else [z.name]:
+            zones[k] = []
+    zone_of = ["$supply"] * len(game.pieces)
+    by_comp: dict[str, list[int]] = {}
+    for p in game.pieces:
+        by_comp.setdefault(p.component, []).append(p.pid)
+    placed: set[int] = set()
+    for z in game.zones.values():
+        for comp in z.contents:
+            for pid in by_comp.get(comp, ()):
+                if pid not in placed:
+                    placed.add(pid)
+                    zones[z.name].append(pid)
+                    zone_of[pid] = z.name
+    zones["$supply"] = [p.pid for p in game.pieces if p.pid not in placed]
+    game.layout_cache[n] = (zones, zone_of)
+    return zones, zone_of
 
 
 def _neg(v: Any) -> Any:
