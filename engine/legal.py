@@ -17,9 +17,11 @@ from davinci.engine.actions import Action
 
 
 class Block:
-    """A product block: verb + argument lists (stored values, labels), or explicit (action, binding) pairs."""
+    """The actions of one option: a product of argument lists (stored values, labels), a list of
+    argument combinations (labels, values) that passed a filter, or explicit (action, binding)
+    pairs. Actions are made when asked for."""
 
-    __slots__ = ("verb", "option", "labels", "values", "index", "size", "strides", "pairs")
+    __slots__ = ("verb", "option", "labels", "values", "index", "size", "strides", "pairs", "combos", "lookup")
 
     def __init__(
         self,
@@ -27,10 +29,15 @@ class Block:
         option: int,
         args: Sequence[tuple[list[Any], list[str]]] | None = None,
         pairs: list[tuple[Action, Any]] | None = None,
+        combos: list[tuple[tuple[str, ...], tuple[Any, ...]]] | None = None,
     ) -> None:
         self.verb = verb
         self.option = option
         self.pairs = pairs
+        self.combos = combos
+        self.lookup: dict[tuple[str, ...], tuple[Any, ...]] | None = None
+        if combos is not None:
+            pairs = combos  # type: ignore[assignment]  # (only its length is used below)
         if pairs is not None:
             self.labels: list[list[str]] = []
             self.values: list[list[Any]] = []
@@ -51,6 +58,8 @@ class Block:
         self.size = size
 
     def action(self, i: int) -> Action:
+        if self.combos is not None:
+            return Action(self.verb, self.combos[i][0])
         if self.pairs is not None:
             return self.pairs[i][0]
         labels = tuple(labs[(i // st) % len(labs)] for labs, st in zip(self.labels, self.strides))
@@ -58,6 +67,9 @@ class Block:
 
     def action_binding(self, i: int) -> tuple[Action, Any]:
         """The i-th action and what choosing it binds."""
+        if self.combos is not None:
+            labels, values = self.combos[i]
+            return Action(self.verb, labels), (self.option, values)
         if self.pairs is not None:
             return self.pairs[i]
         picks = [(i // st) % len(labs) for labs, st in zip(self.labels, self.strides)]
@@ -65,6 +77,13 @@ class Block:
         return action, (self.option, tuple([vals[k] for vals, k in zip(self.values, picks)]))
 
     def binding(self, action: Action) -> Any:
+        if self.combos is not None:
+            if action.verb != self.verb:
+                return None
+            if self.lookup is None:
+                self.lookup = dict(self.combos)
+            values = self.lookup.get(action.args)
+            return None if values is None else (self.option, values)
         if self.pairs is not None:
             for a, b in self.pairs:
                 if a == action:
@@ -134,7 +153,9 @@ class LegalActions(Sequence[Action]):
         if self._texts is None:
             out: list[str] = []
             for b in self.blocks:
-                if b.pairs is not None:
+                if b.combos is not None:
+                    out.extend(" ".join((b.verb, *labels)) for labels, _ in b.combos)
+                elif b.pairs is not None:
                     out.extend(str(a) for a, _ in b.pairs)
                 elif b.labels:
                     out.extend(" ".join((b.verb, *combo)) for combo in itertools.product(*b.labels))

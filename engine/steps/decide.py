@@ -102,8 +102,7 @@ class Choose(Instr):
                 self._expand(state, opt, 0, loc, Env(state, loc), (), (), combos, pre)
                 if opt.signature is not None:
                     filtered[opt.signature] = combos
-            verb = opt.verb
-            blocks.append(Block(verb, oi, pairs=[(Action(verb, labels), (oi, values)) for labels, values in combos]))
+            blocks.append(Block(opt.verb, oi, combos=combos))
         return LegalActions(blocks)
 
     def _expand(
