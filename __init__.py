@@ -6,14 +6,12 @@ Importing this package has no side effects; the public API is re-exported lazily
 
 from __future__ import annotations
 
-from typing import Any
-
 __version__ = "0.1.0"
 __all__ = ["load_game", "DavinciError", "__version__"]
 
 
-def __getattr__(name: str) -> Any:
-    # Lazy re-exports keep `import davinci` (and `davinci --help`) fast.
+def __getattr__(name: str) -> object:
+    # Lazy re-exports keep `import davinci` (and `davinci --help`) fast: not even `typing`.
     if name == "load_game":
         from davinci.engine.api import load_game
 

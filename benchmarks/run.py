@@ -196,7 +196,7 @@ def davinci_command() -> list[str]:
     found = shutil.which("davinci")
     if found:
         return [found]
-    return [sys.executable, "-c", "import sys; from davinci.cli import main; sys.exit(main())"]
+    return [sys.executable, "-c", "import sys; from davinci.launch import main; sys.exit(main())"]
 
 
 def bot_factory(name: str, game_id: str) -> tuple[Callable[..., Any], str]:

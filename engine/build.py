@@ -30,7 +30,6 @@ from davinci.engine.flow import FlowCompiler, Program
 
 Path = tuple[str | int, ...]
 
-_MISSING: Any = object()
 ZONE_KINDS = ("bag", "deck", "hand", "row", "grid", "board", "pile")
 MAX_PIECES = 20_000  # components of one game, all copies; far above any real game, far below trouble
 
@@ -86,12 +85,12 @@ class GameDef:
 
     def seat_zone_key(self, name: str, seat: int) -> str | None:
         """The key of seat `seat`'s zone `name` (None when `name` is no per-seat zone)."""
-        hit = self.seat_keys.get((name, seat), _MISSING)
-        if hit is _MISSING:
-            z = self.zones.get(name)
-            hit = f"{name}#{seat}" if z is not None and z.per_seat else None
-            self.seat_keys[(name, seat)] = hit
-        return hit  # type: ignore[return-value]
+        if (name, seat) in self.seat_keys:
+            return self.seat_keys[(name, seat)]
+        z = self.zones.get(name)
+        key = f"{name}#{seat}" if z is not None and z.per_seat else None
+        self.seat_keys[(name, seat)] = key
+        return key
 
     def zone_is_whole(self, key: str) -> bool:
         """Whether expressions see zone `key` as a whole (grid, board) rather than a piece list."""

@@ -93,13 +93,13 @@ class Block:
             return None
         if not self.index and self.labels:
             self.index = [{lab: i for i, lab in enumerate(labs)} for labs in self.labels]
-        vals = []
-        for lab, idx, values in zip(action.args, self.index, self.values):
+        picked = []
+        for lab, idx, column in zip(action.args, self.index, self.values):
             j = idx.get(lab)
             if j is None:
                 return None
-            vals.append(values[j])
-        return (self.option, tuple(vals))
+            picked.append(column[j])
+        return (self.option, tuple(picked))
 
 
 class LegalActions(Sequence[Action]):

@@ -321,7 +321,7 @@ class State:
         keys = cache.get((zname, which))
         if keys is None:
             keys = cache[(zname, which)] = [_MISSING] * len(self.game.pieces)
-        return keys  # type: ignore[no-any-return]
+        return keys
 
     def _piece_key(self, zname: str, pid: int, which: str) -> Any:
         keys = self._piece_keys(zname, which)
