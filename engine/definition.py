@@ -183,6 +183,8 @@ class BoardDef:
     start: str | None
     space_types: frozenset[str]
     attr_defaults: Mapping[str, Any] = field(default_factory=dict)
+    # Walks already searched (engine/functions.py): the board never changes, so neither do they.
+    walks: dict[Any, Any] = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     def attr_default(self, name: str) -> Any:
         return self.attr_defaults.get(name)

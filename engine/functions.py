@@ -21,6 +21,7 @@ from davinci.engine.values import CellV, PieceV, SpaceV, ZoneV
 # board with many crossings (13! walks of 13 steps where 14 spaces all touch); the shipped boards
 # need a few hundred visits.
 MAX_WALK = 200_000
+WALK_MEMO = 50_000  # walks remembered per game definition (the board is fixed, so results are too)
 
 KING = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
 ORTHO = ((1, 0), (-1, 0), (0, 1), (0, -1))
@@ -175,6 +176,16 @@ def walk_ends(
     ends: set[str] = set()
     banned = set(trail)
     banned.discard(start)
+    # The board never changes: the same walk from the same place gives the same ends.
+    memo_key = ("ends", start, steps, exact, frozenset(banned))
+    memo = board.walks
+    hit = memo.get(memo_key)
+    if hit is not None:
+        if visits is not None:
+            visits[0] += hit[1]
+        if hit[1] > MAX_WALK:
+            raise EvalError(f"walks of {steps} steps visit over {MAX_WALK:,} spaces on this board (too many crossings)")
+        return list(hit[0])
     count = [0]
 
     def go(space: str, left: int, visited: frozenset[str], came: tuple[str, int] | None) -> None:
@@ -196,10 +207,17 @@ def walk_ends(
     if steps > 0:
         try:
             go(start, steps, frozenset({start}), None)
+        except EvalError:
+            if len(memo) < WALK_MEMO:
+                memo[memo_key] = ([], count[0])
+            raise
         finally:
             if visits is not None:
                 visits[0] += count[0]
-    return sorted(ends)
+    out = sorted(ends)
+    if len(memo) < WALK_MEMO:
+        memo[memo_key] = (out, count[0])
+    return list(out)
 
 
 def walk_path(st: Any, start: str, dest: str, trail: Sequence[str] = (), max_steps: int = 12) -> list[str] | None:
@@ -210,6 +228,11 @@ def walk_path(st: Any, start: str, dest: str, trail: Sequence[str] = (), max_ste
     nb = board.neighbours
     banned = set(trail)
     banned.discard(start)
+    memo_key = ("path", start, dest, max_steps, frozenset(banned))
+    memo = board.walks
+    if memo_key in memo:
+        hit = memo[memo_key]
+        return None if hit is None else list(hit)
     count = [0]
 
     def go(space: str, left: int, path: list[str], came: tuple[str, int] | None) -> list[str] | None:
@@ -229,11 +252,15 @@ def walk_path(st: Any, start: str, dest: str, trail: Sequence[str] = (), max_ste
                 return found
         return None
 
+    result = None
     for n in range(1, max_steps + 1):
         found = go(start, n, [], None)
         if found is not None:
-            return found
-    return None
+            result = found
+            break
+    if len(memo) < WALK_MEMO:
+        memo[memo_key] = result
+    return None if result is None else list(result)
 
 
 def reachable(piece: Any, steps: int, exact: bool = True) -> list[SpaceV]:

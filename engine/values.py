@@ -74,6 +74,7 @@ Ref = PRef | SRef | CRef | SpRef | ZRef | Struct
 
 _PREFS: list[PRef] = []
 _CREFS: dict[tuple[int, int], CRef] = {}
+_SPREFS: dict[str, SpRef] = {}  # space id -> its shared ref
 
 
 def cref(x: int, y: int) -> CRef:
@@ -343,7 +344,12 @@ class SpaceV(Record):
         self.space = space
 
     def ref(self) -> SpRef:
-        return SpRef(self.space)
+        hit = _SPREFS.get(self.space)
+        if hit is None:
+            hit = SpRef(self.space)
+            if len(_SPREFS) < 100_000:
+                _SPREFS[self.space] = hit
+        return hit
 
     def label(self) -> str:
         return self.space
