@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 
 import pytest
@@ -24,11 +25,10 @@ GAMES = all_games()
 def check_invariants(st) -> None:
     g = st.game
     # every component exists exactly once across zones
-    seen = sorted(p for pids in st.zones.values() for p in pids)
+    seen = sorted(itertools.chain.from_iterable(st.zones.values()))
     assert seen == list(range(len(g.pieces)))
     for key, pids in st.zones.items():
-        for p in pids:
-            assert st.zone_of[p] == key
+        assert [st.zone_of[p] for p in pids] == [key] * len(pids), f"a piece of {key} is recorded elsewhere"
     # capacities hold whenever nobody is being asked to return pieces
     if st.pending is None or st.pending.get("type") != "overflow":
         for key in st.zones:
@@ -36,6 +36,7 @@ def check_invariants(st) -> None:
             if z is not None and z.capacity is not None:
                 assert len(st.zones[key]) <= z.capacity(st.env())
     # no view shows another seat's hidden values
+    public = set().union(*(c.public for c in g.components.values()))
     for seat in range(len(st.seat_names)):
         view = st.view(seat)
         for other in view["seats"]:
@@ -43,7 +44,6 @@ def check_invariants(st) -> None:
                 zdef = g.zones[zname]
                 for piece in zone.get("pieces", []):
                     if other["index"] - 1 != seat and zdef.visibility == "owner" and not piece["revealed"]:
-                        public = set().union(*(c.public for c in g.components.values()))
                         shown = set(piece) - {"ref", "revealed", "hidden"}
                         assert shown <= public, (zname, piece)  # not even the component kind
         for zname, zone in view["zones"].items():
