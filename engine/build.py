@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from difflib import get_close_matches
@@ -71,6 +72,11 @@ class GameDef:
     whole_zones: dict[str, bool] = field(default_factory=dict)  # zone key -> grid or board
     layout_cache: dict[int, Any] = field(default_factory=dict)  # seat count -> starting zones (state.py)
     view_cache: dict[tuple[int, bool, bool, bool], dict[str, Any]] = field(default_factory=dict)  # see view.py
+
+    @functools.cached_property
+    def has_capacities(self) -> bool:
+        """Whether any zone has a capacity (else overflow checks are skipped)."""
+        return any(z.capacity is not None for z in self.zones.values())
 
     def label_prefix(self, key: str) -> tuple[str, str]:
         """A zone key's kind and the prefix of its pieces' labels (`row.2.`, `pile.`, `board.`)."""

@@ -476,6 +476,8 @@ class State:
     def _check_overflow(self) -> bool:
         dirty = self.dirty
         self.dirty = set()
+        if not self.game.has_capacities:
+            return False
         for key in sorted(dirty):
             z = self.game.zones.get(key.split("#")[0])
             if z is None or z.capacity is None:
@@ -579,12 +581,13 @@ class State:
         binding = self._check(seat, action)
         p = self.pending
         assert p is not None
-        self.history.append((seat, str(action)))
+        text = str(action)
+        self.history.append((seat, text))
         if p["type"] == "choose":
             self.pending = None
             instr = self.game.programs[p["at"][0]].code[p["at"][1]]
             instr.resume(self, binding, action)
-            self.log(f"{self.seat_names[seat]}: {action}")
+            self.log(f"{self.seat_names[seat]}: {text}")
         elif p["type"] == "overflow":
             self.pending = None
             to = p["to"]
