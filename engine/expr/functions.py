@@ -9,6 +9,7 @@ runtime failure by raising `EvalError` (also without a location).
 from __future__ import annotations
 
 import difflib
+import itertools
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar, overload
@@ -386,7 +387,7 @@ def _range(a: int, *b: int) -> tuple[int, ...]:
 
 
 def _flatten(xs: Sequence[Sequence[Value]]) -> tuple[Value, ...]:
-    return tuple(x for inner in xs for x in inner)
+    return tuple(itertools.chain.from_iterable(xs))
 
 
 def _clamp(x: int, lo: int, hi: int) -> int:

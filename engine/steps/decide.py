@@ -92,7 +92,7 @@ class Choose(Instr):
                     pre.append(_labelled(state, fn(env)))
                 else:
                     pre.append(None)
-            if opt.when is None and all(p is not None for p in pre):
+            if opt.when is None and None not in pre:
                 blocks.append(Block(opt.verb, oi, pre))  # type: ignore[arg-type]  # (no None left)
                 continue
             combos = filtered.get(opt.signature) if opt.signature is not None else None
