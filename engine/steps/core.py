@@ -91,6 +91,7 @@ class Shuffle(Instr):
 
     def run(self, state: State) -> None:
         state.rng.shuffle(state.zones[zone_key(state, self.zname, self.owner)])
+        state.moved()  # the order of a grid zone is the order of its stacks
 
 
 @step("shuffle")
