@@ -78,6 +78,10 @@ class Choose(Instr):
             if not opt.names:
                 blocks.append(Block(opt.verb, oi, []))
                 continue
+            shared = filtered.get(opt.signature) if opt.signature is not None else None
+            if shared is not None:  # an earlier option already filtered the same combinations
+                blocks.append(Block(opt.verb, oi, combos=shared))
+                continue
             # Argument lists that do not use earlier arguments are computed once, not per
             # combination; lists that depend only on settings are computed once per game.
             pre: list[Labelled | None] = []
@@ -95,13 +99,11 @@ class Choose(Instr):
             if opt.when is None and None not in pre:
                 blocks.append(Block(opt.verb, oi, pre))  # type: ignore[arg-type]  # (no None left)
                 continue
-            combos = filtered.get(opt.signature) if opt.signature is not None else None
-            if combos is None:
-                combos = []
-                loc = dict(base)
-                self._expand(state, opt, 0, loc, Env(state, loc), (), (), combos, pre)
-                if opt.signature is not None:
-                    filtered[opt.signature] = combos
+            combos: list[tuple[tuple[str, ...], tuple[Any, ...]]] = []
+            loc = dict(base)
+            self._expand(state, opt, 0, loc, Env(state, loc), (), (), combos, pre)
+            if opt.signature is not None:
+                filtered[opt.signature] = combos
             blocks.append(Block(opt.verb, oi, combos=combos))
         return LegalActions(blocks)
 
