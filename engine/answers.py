@@ -8,6 +8,7 @@ answers, where it cannot turn one real answer into another.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -73,6 +74,7 @@ _DIGIT_MARK = re.compile(r"(?<=\d)[^\w\s](?=\d)")
 _HAS_DIGIT = re.compile(r"\d")
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def fold(text: str) -> str:
     """Case-fold, strip accents and punctuation, collapse spaces; unlike normalise, keeps articles."""
     decomposed = unicodedata.normalize("NFKD", text.casefold())
@@ -260,6 +262,7 @@ _DIGITS = re.compile(r"[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)")
 _GROUPED_DIGITS = re.compile(r"\d{1,3}(?: \d{3})+")
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def number_value(text: str) -> int | None:
     """Return the integer written in `text` as digits or English words ("twenty-one"), else None."""
     raw = text.strip()

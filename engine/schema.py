@@ -18,17 +18,19 @@ import urllib.parse
 from collections.abc import Callable, Iterable, Sequence
 from importlib import resources
 from pathlib import Path
-from typing import Any
-
-import jsonschema
-import referencing
-import referencing.exceptions
-from jsonschema.exceptions import ValidationError, best_match
-from referencing.jsonschema import DRAFT202012
+from typing import TYPE_CHECKING, Any
 
 from davinci.engine.errors import SchemaError, SourceLocation
 from davinci.engine.lint.registry import Rule, register
 from davinci.engine.yamlload import Doc
+
+if TYPE_CHECKING:  # pragma: no cover
+    import jsonschema
+    import referencing
+    from jsonschema.exceptions import ValidationError
+
+# jsonschema (about a tenth of a second to import) is imported only when a document is not
+# proven valid by the fast check below: linting valid content never loads it.
 
 SCHEMA_BASE = "https://davinci.dev/schemas/"
 _SUFFIX = ".schema.json"
@@ -242,6 +244,8 @@ def write_schemas(out_dir: str | os.PathLike[str]) -> list[Path]:
 def _refuse_remote(uri: str) -> referencing.Resource[Any]:
     # Schemas are trusted only from our own files; a reference anywhere else is a bug or an
     # attempt to make davinci fetch from the network, so it fails loudly instead.
+    import referencing.exceptions
+
     raise referencing.exceptions.NoSuchResource(ref=uri)  # type: ignore[call-arg]
 
 
@@ -253,6 +257,9 @@ def _contents() -> dict[str, Any]:
 
 @functools.lru_cache(maxsize=1)
 def _registry() -> referencing.Registry[Any]:
+    import referencing
+    from referencing.jsonschema import DRAFT202012
+
     pairs = [(uri, DRAFT202012.create_resource(contents)) for uri, contents in _contents().items()]
     registry: referencing.Registry[Any] = referencing.Registry(retrieve=_refuse_remote)  # type: ignore[call-arg]
     return registry.with_resources(pairs).crawl()
@@ -545,20 +552,35 @@ def _items_with_fast_path(validator: Any, items: Any, instance: Any, schema: Any
         yield from validator.descend(instance=item, schema=items, path=index)
 
 
-_ORIGINAL_ITEMS: Any = jsonschema.Draft202012Validator.VALIDATORS["items"]
-_FastValidator: Any = jsonschema.validators.extend(
-    jsonschema.Draft202012Validator, {"items": _items_with_fast_path}
-)
+@functools.cache
+def _fast_validator_class() -> Any:
+    import jsonschema
+
+    global _ORIGINAL_ITEMS
+    _ORIGINAL_ITEMS = jsonschema.Draft202012Validator.VALIDATORS["items"]
+    return jsonschema.validators.extend(jsonschema.Draft202012Validator, {"items": _items_with_fast_path})
+
+
+_ORIGINAL_ITEMS: Any = None  # jsonschema's own `items`, set with the validator class
 
 
 @functools.cache
 def validator_for(name: str) -> jsonschema.protocols.Validator:
     """The compiled (cached) draft 2020-12 validator for schema `name`."""
+    import jsonschema
+
     schema_text(name)  # a clean SchemaError for an unknown name
     schema = _contents()[SCHEMA_BASE + name + _SUFFIX]
     jsonschema.Draft202012Validator.check_schema(schema)
-    validator: jsonschema.protocols.Validator = _FastValidator(schema, registry=_registry())
+    validator: jsonschema.protocols.Validator = _fast_validator_class()(schema, registry=_registry())
     return validator
+
+
+@functools.cache
+def _whole_check(name: str) -> _Check | None:
+    """The fast validity check of a whole document against schema `name` (None if not compilable)."""
+    schema_text(name)
+    return _fast_checker(_contents()[SCHEMA_BASE + name + _SUFFIX])
 
 
 # --------------------------------------------------------------------------------------------
@@ -568,6 +590,15 @@ def validator_for(name: str) -> jsonschema.protocols.Validator:
 
 def validate(doc: Doc, schema_name: str) -> list[SchemaError]:
     """Every schema error in `doc` against schema `schema_name`, located and sorted by position."""
+    check = _whole_check(schema_name)
+    try:
+        if check is not None and check(doc.data):
+            return []  # proven valid: jsonschema is not needed (nor imported)
+    except RecursionError:
+        pass
+    import jsonschema
+    import referencing.exceptions
+
     validator = validator_for(schema_name)
     problems: list[SchemaError] = []
     try:
@@ -759,6 +790,8 @@ def _translate_alternatives(
     if error.validator == "oneOf" and not subs:
         yield SchemaError(f"{where} matches more than one of the allowed forms", loc, SCHEMA)
         return
+    from jsonschema.exceptions import best_match
+
     best = best_match(subs) if subs else None
     if best is None:
         yield SchemaError(f"{where}: {error.message}", loc, SCHEMA)
