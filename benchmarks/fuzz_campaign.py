@@ -42,7 +42,7 @@ import test_fuzz_yaml as fz  # noqa: E402
 
 from davinci.engine.bots import RandomBot  # noqa: E402
 from davinci.engine.errors import DavinciError, IllegalAction  # noqa: E402
-from davinci.engine.game import game_sources, load_game  # noqa: E402
+from davinci.engine.game import game_variants, load_game  # noqa: E402
 
 NOISE = string.printable + "éßø\u2028\u0085\u00a0🙂\x00\x1b"
 PROMPT_WORDS = ["?", "help", "list", "save", "1", "2", "40", "0", "-1", "", "quit", "stop", "guess", "place",
@@ -81,17 +81,9 @@ def target_bytes(rnd: random.Random, tmp: Path) -> tuple[str, int]:
     return ("problems" if problems else "clean"), 1
 
 
-def _games() -> list[tuple[str, str | None]]:
-    out: list[tuple[str, str | None]] = []
-    for gid, src in sorted(game_sources().items()):
-        out.append((gid, None))
-        out.extend((gid, v) for v in sorted(src.variants))
-    return out
-
-
 def target_actions(rnd: random.Random, tmp: Path) -> tuple[str, int]:
     """A random position of a random game, then 200 hostile action texts against it."""
-    gid, variant = rnd.choice(_games())
+    gid, variant = rnd.choice(game_variants())
     game = load_game(gid, variant)
     d = game.definition
     st = game.new_state(rnd.randint(d.min_players, d.max_players), seed=rnd.randrange(2**31))
@@ -130,7 +122,7 @@ def target_prompts(rnd: random.Random, tmp: Path) -> tuple[str, int]:
 
     from davinci.engine.play import parse_seats, run_play
 
-    gid, variant = rnd.choice(_games())
+    gid, variant = rnd.choice(game_variants())
     game = load_game(gid, variant)
     d = game.definition
     n = rnd.randint(d.min_players, min(d.max_players, 3))

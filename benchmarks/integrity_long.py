@@ -29,17 +29,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from test_integrity import playout, seat_counts  # noqa: E402
 
-from davinci.engine.game import game_sources, load_game  # noqa: E402
+from davinci.engine.game import game_variants, load_game  # noqa: E402
 
 
 def _targets(only: str | None) -> list[tuple[str, str | None]]:
-    out: list[tuple[str, str | None]] = []
-    for gid, src in sorted(game_sources().items()):
-        if only and gid != only:
-            continue
-        out.append((gid, None))
-        out.extend((gid, v) for v in sorted(src.variants))
-    return out
+    return [(gid, variant) for gid, variant in game_variants() if not only or gid == only]
 
 
 def _batch(game_id: str, variant: str | None, seeds: list[int], deadline: float) -> dict[str, Any]:

@@ -124,6 +124,16 @@ def game_sources(packs: Sequence[str] = ()) -> dict[str, GameSource]:
     return {g: GameSource(g, games[g], variants[g], tuple(owners[g])) for g in games}
 
 
+def game_variants(packs: Sequence[str] = ()) -> list[tuple[str, str | None]]:
+    """Every installed game and each of its variants as (game id, variant id or None), the game
+    itself first, in id order: what conformance tests, fuzzing and long runs iterate over."""
+    out: list[tuple[str, str | None]] = []
+    for gid, src in sorted(game_sources(packs).items()):
+        out.append((gid, None))
+        out.extend((gid, v) for v in sorted(src.variants))
+    return out
+
+
 def merge(base: Any, over: Any) -> Any:
     """Overlay merge: mappings merge key by key, everything else is replaced."""
     if isinstance(base, dict) and isinstance(over, dict):

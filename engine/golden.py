@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 from davinci.engine.bots import RandomBot
-from davinci.engine.game import game_sources, load_game
+from davinci.engine.game import game_variants, load_game
 
 VIEW_AT = frozenset({1, 10, 50, 200})
 
@@ -53,12 +53,7 @@ def _compact(view: dict) -> dict:  # type: ignore[type-arg]
 
 def cases() -> list[tuple[str, str | None, int, int]]:
     """One golden game per game and variant (minimum players, seed 1)."""
-    out: list[tuple[str, str | None, int, int]] = []
-    for gid, src in sorted(game_sources().items()):
-        d = load_game(gid).definition
-        for variant in [None, *sorted(src.variants)]:
-            out.append((gid, variant, 1, max(d.min_players, 2)))
-    return out
+    return [(gid, variant, 1, max(load_game(gid).definition.min_players, 2)) for gid, variant in game_variants()]
 
 
 def file_name(game_id: str, variant: str | None) -> str:

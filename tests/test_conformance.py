@@ -8,18 +8,9 @@ import json
 import pytest
 
 from davinci.engine.bots import RandomBot
-from davinci.engine.game import game_sources, load_game
+from davinci.engine.game import game_variants, load_game
 
-
-def all_games() -> list[tuple[str, str | None]]:
-    out: list[tuple[str, str | None]] = []
-    for gid, src in sorted(game_sources().items()):
-        out.append((gid, None))
-        out.extend((gid, v) for v in sorted(src.variants))
-    return out
-
-
-GAMES = all_games()
+GAMES = game_variants()
 
 
 def check_invariants(st) -> None:

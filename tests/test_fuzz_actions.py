@@ -17,19 +17,10 @@ from hypothesis import strategies as st
 
 from davinci.engine.bots import RandomBot
 from davinci.engine.errors import IllegalAction
-from davinci.engine.game import Game, game_sources, load_game
+from davinci.engine.game import Game, game_variants, load_game
 from davinci.engine.state import State
 
-
-def _games() -> list[tuple[str, str | None]]:
-    out: list[tuple[str, str | None]] = []
-    for gid, src in sorted(game_sources().items()):
-        out.append((gid, None))
-        out.extend((gid, v) for v in sorted(src.variants))
-    return out
-
-
-GAMES = _games()
+GAMES = game_variants()
 SWAPS = ["-1", "0", "99999999999999999999", "1e9", "row.0.0", "row.-1.1", "row.1.999", "-1,-1", "99,99", "",
          " ", "hand.1.0", "pile.-3", "board.?", "1.5", "nan", "none", "true", "\x00", "é", "joker", "row.1",
          "row..1", "0,0,0", "--", "answer", "pass"]

@@ -17,19 +17,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 
-from davinci.engine.game import game_sources, load_game
+from davinci.engine.game import game_variants, load_game
 from davinci.engine.play import parse_seats, run_play
 
-
-def _games() -> list[tuple[str, str | None]]:
-    out: list[tuple[str, str | None]] = []
-    for gid, src in sorted(game_sources().items()):
-        out.append((gid, None))
-        out.extend((gid, v) for v in sorted(src.variants))
-    return out
-
-
-GAMES = _games()
+GAMES = game_variants()
 WORDS = ["?", "help", "list", "save", "1", "2", "12", "40", "0", "-1", "", "stop", "guess", "place", "cover",
          "swap", "go", "answer", "pass", "bid", "return", "position", "draw", "reveal", "joker", "black", "b", "w",
          "r", "p", "2.3", "1,1", "row.2.1", "hand.1.1"]
