@@ -164,6 +164,10 @@ def distance(a: Any, b: Any) -> int:
         budget.charge(len(seen))  # a search per element of a long list is work like any other
 
 
+def _too_many_walks(steps: int) -> EvalError:
+    return EvalError(f"walks of {steps} steps visit over {MAX_WALK:,} spaces on this board (too many crossings)")
+
+
 def walk_ends(
     st: Any, start: str, steps: int, exact: bool, trail: Sequence[str] = (), visits: list[int] | None = None
 ) -> list[str]:
@@ -184,14 +188,14 @@ def walk_ends(
         if visits is not None:
             visits[0] += hit[1]
         if hit[1] > MAX_WALK:
-            raise EvalError(f"walks of {steps} steps visit over {MAX_WALK:,} spaces on this board (too many crossings)")
+            raise _too_many_walks(steps)
         return list(hit[0])
     count = [0]
 
     def go(space: str, left: int, visited: frozenset[str], came: tuple[str, int] | None) -> None:
         count[0] += 1
         if count[0] > MAX_WALK:
-            raise EvalError(f"walks of {steps} steps visit over {MAX_WALK:,} spaces on this board (too many crossings)")
+            raise _too_many_walks(steps)
         if came is not None and (not exact or left == 0):
             ends.add(space)
         if left == 0:

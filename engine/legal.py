@@ -36,13 +36,12 @@ class Block:
         self.pairs = pairs
         self.combos = combos
         self.lookup: dict[tuple[str, ...], tuple[Any, ...]] | None = None
-        if combos is not None:
-            pairs = combos  # type: ignore[assignment]  # (only its length is used below)
-        if pairs is not None:
+        listed = combos if combos is not None else pairs
+        if listed is not None:
             self.labels: list[list[str]] = []
             self.values: list[list[Any]] = []
             self.index: list[dict[str, int]] = []
-            self.size = len(pairs)
+            self.size = len(listed)
             self.strides: list[int] = []
             return
         args = args or []
