@@ -83,8 +83,8 @@ def zone_view(state: State, key: str, seat: int | None) -> dict[str, Any]:
             {**piece_view(state, p, seat, z.visibility, owner), "space": state.pos.get(p)} for p in pids
         ]
         return out
-    # Labels by position, computed here once instead of searching the zone for every piece.
-    prefix = f"{z.name}.{owner + 1}." if owner is not None else f"{z.name}."
+    # Labels by position (as State.piece_label makes them), without searching the zone per piece.
+    _, prefix = state.game.label_prefix(key)
     out["pieces"] = [piece_view(state, p, seat, z.visibility, owner, f"{prefix}{i}") for i, p in enumerate(pids, 1)]
     return out
 
