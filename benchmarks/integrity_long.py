@@ -1,7 +1,7 @@
 """The long integrity run (by hand, outside CI): 10,000 checked playouts per game and variant.
 
     python benchmarks/integrity_long.py [--games 10000] [--jobs 2] [--only da-vinci-code]
-                                        [--minutes M] [--out integrity.json]
+                                        [--minutes M] [--log runs.jsonl] [--out integrity.json]
 
 Each playout is `playout()` of tests/test_integrity.py: seeded random bots, the engine's
 invariants after every action, legal actions parse back, views are JSON, the game ends within
@@ -9,14 +9,21 @@ its turn limit, the result is well formed and the history replays to the same fi
 Game k of a game/variant uses seed k and the player counts in turn (min, min+1, ..., max, min...),
 so any failure is reproduced by `playout(load_game(id, variant), seats, seed)`.
 
-`--minutes` stops early (per game/variant share of the time) and reports how many ran. The exit
-code is 1 when any playout failed.
+`--minutes` stops early (per game/variant share of the time) and reports how many ran.
+
+`--log FILE` appends one JSON line per finished playout (game, variant, seed, seats, actions,
+ending or failure, commit) as it finishes, and skips the playouts the file already holds: a run
+that is stopped or cut off loses at most the playouts in progress, and the same command carries
+on where it stopped. The summary then counts every playout in the file.
+
+The exit code is 1 when any playout failed.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import subprocess
 import sys
 import time
 import traceback
@@ -31,32 +38,65 @@ from test_integrity import playout, seat_counts  # noqa: E402
 
 from davinci.engine.game import game_variants, load_game  # noqa: E402
 
+CHUNK = 4  # playouts per work unit: small, so progress is logged often
+
 
 def _targets(only: str | None) -> list[tuple[str, str | None]]:
     return [(gid, variant) for gid, variant in game_variants() if not only or gid == only]
 
 
-def _batch(game_id: str, variant: str | None, seeds: list[int], deadline: float) -> dict[str, Any]:
-    """Run playouts for `seeds` (until the deadline); counts, reasons and failures."""
+def _commit() -> str:
+    try:
+        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                             cwd=Path(__file__).resolve().parent, timeout=10)
+        return out.stdout.strip() or "unknown"
+    except OSError:
+        return "unknown"
+
+
+def _batch(game_id: str, variant: str | None, seeds: list[int], deadline: float) -> list[dict[str, Any]]:
+    """Play the seeds (until the deadline); one record per finished playout."""
     game = load_game(game_id, variant)
     counts = seat_counts(game)
-    done = 0
-    actions = 0
-    reasons: Counter[str] = Counter()
-    failures: list[dict[str, Any]] = []
+    records: list[dict[str, Any]] = []
     for seed in seeds:
         if time.time() > deadline:
             break
         seats = counts[seed % len(counts)]
+        rec: dict[str, Any] = {"game": game_id, "variant": variant, "seed": seed, "seats": seats}
         try:
             report = playout(game, seats, seed)
-            actions += report.actions
-            reasons[report.reason] += 1
+            rec.update(actions=report.actions, ending=report.reason)
         except Exception as e:  # noqa: BLE001 - every failure is recorded with its seed
-            failures.append({"seats": seats, "seed": seed, "error": f"{type(e).__name__}: {e}"[:500],
-                             "traceback": traceback.format_exc(limit=6)})
-        done += 1
-    return {"done": done, "actions": actions, "reasons": dict(reasons), "failures": failures}
+            rec.update(actions=0, error=f"{type(e).__name__}: {e}"[:500],
+                       traceback=traceback.format_exc(limit=6))
+        records.append(rec)
+    return records
+
+
+def _read_log(path: Path | None) -> list[dict[str, Any]]:
+    if path is None or not path.exists():
+        return []
+    records = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            records.append(json.loads(line))
+        except json.JSONDecodeError:
+            continue  # a line cut short by a hard stop: that playout is simply played again
+    return records
+
+
+def _summarise(name: str, records: list[dict[str, Any]], seconds: float) -> dict[str, Any]:
+    failures = [r for r in records if "error" in r]
+    endings = Counter(r["ending"] for r in records if "ending" in r)
+    return {
+        "playouts": len(records),
+        "actions": sum(r["actions"] for r in records),
+        "endings": dict(endings),
+        "failures": failures,
+        "commits": sorted({r.get("commit", "unknown") for r in records}),
+        "seconds": round(seconds, 1),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -66,11 +106,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--only", help="one game id")
     ap.add_argument("--minutes", type=float, default=0.0, help="stop after this long (0: no limit)")
+    ap.add_argument("--log", type=Path, help="append each playout here; skip those already there")
     ap.add_argument("--out", type=Path)
     args = ap.parse_args(argv)
     targets = _targets(args.only)
     start = time.time()
     budget = args.minutes * 60 / max(len(targets), 1) if args.minutes else float("inf")
+    commit = _commit()
+    earlier = _read_log(args.log)
+    log = args.log.open("a", encoding="utf-8") if args.log else None
     summary: dict[str, Any] = {}
     failed = 0
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
@@ -78,25 +122,30 @@ def main(argv: list[str] | None = None) -> int:
             name = f"{game_id}/{variant}" if variant else game_id
             t0 = time.time()
             deadline = t0 + budget
-            chunks = [list(range(i, args.games, args.jobs * 4)) for i in range(args.jobs * 4)]
-            results = list(pool.map(_batch, *zip(*[(game_id, variant, c, deadline) for c in chunks])))
-            done = sum(r["done"] for r in results)
-            reasons: Counter[str] = Counter()
-            for r in results:
-                reasons.update(r["reasons"])
-            failures = [f for r in results for f in r["failures"]]
-            failed += len(failures)
-            summary[name] = {
-                "playouts": done,
-                "actions": sum(r["actions"] for r in results),
-                "endings": dict(reasons),
-                "failures": failures,
-                "seconds": round(time.time() - t0, 1),
-            }
-            print(f"{name:32} {done:>6} playouts, {summary[name]['actions']:>9} actions checked, "
-                  f"endings {dict(reasons)}, {len(failures)} failures, {summary[name]['seconds']} s", flush=True)
-            for f in failures[:5]:
+            mine = [r for r in earlier if r["game"] == game_id and r["variant"] == variant
+                    and r["seed"] < args.games]
+            done = {r["seed"] for r in mine}
+            todo = [s for s in range(args.games) if s not in done]
+            chunks = [todo[i:i + CHUNK] for i in range(0, len(todo), CHUNK)]
+            futures = [pool.submit(_batch, game_id, variant, c, deadline) for c in chunks]
+            records = list(mine)
+            for fut in futures:
+                for rec in fut.result():
+                    rec["commit"] = commit
+                    records.append(rec)
+                    if log:
+                        log.write(json.dumps(rec) + "\n")
+                if log:
+                    log.flush()
+            summary[name] = s = _summarise(name, records, time.time() - t0)
+            failed += len(s["failures"])
+            print(f"{name:32} {s['playouts']:>6} playouts ({len(mine)} from the log), {s['actions']:>9} "
+                  f"actions checked, endings {s['endings']}, {len(s['failures'])} failures, "
+                  f"commits {','.join(s['commits'])}, {s['seconds']} s", flush=True)
+            for f in s["failures"][:5]:
                 print(f"   seats {f['seats']} seed {f['seed']}: {f['error']}")
+    if log:
+        log.close()
     print(f"total {sum(s['playouts'] for s in summary.values())} playouts in {time.time() - start:.0f} s, "
           f"{failed} failures")
     if args.out:
