@@ -1,18 +1,23 @@
 """The long integrity run (by hand, outside CI): 10,000 checked playouts per game and variant.
 
     python benchmarks/integrity_long.py [--games 10000] [--jobs 2] [--only da-vinci-code]
-                                        [--minutes M] [--log runs.jsonl] [--out integrity.json]
+                                        [--bot random] [--minutes M] [--log runs.jsonl]
+                                        [--out integrity.json]
 
 Each playout is `playout()` of tests/test_integrity.py: seeded random bots, the engine's
 invariants after every action, legal actions parse back, views are JSON, the game ends within
 its turn limit, the result is well formed and the history replays to the same final state.
 Game k of a game/variant uses seed k and the player counts in turn (min, min+1, ..., max, min...),
-so any failure is reproduced by `playout(load_game(id, variant), seats, seed)`.
+so any failure is reproduced by `playout(load_game(id, variant), seats, seed, bot=...)`.
+
+`--bot NAME` seats that registered bot everywhere (default: the uniform `random` bot) and runs
+only the games it plays: `--bot scholar` plays The Da Vinci Game to its end, through treasures
+and final challenges, which random teams never reach.
 
 `--minutes` stops early (per game/variant share of the time) and reports how many ran.
 
-`--log FILE` appends one JSON line per finished playout (game, variant, seed, seats, actions,
-ending or failure, commit) as it finishes, and skips the playouts the file already holds: a run
+`--log FILE` appends one JSON line per finished playout (game, variant, bot, seed, seats,
+actions, ending or failure, commit) as it finishes, and skips the playouts the file already holds: a run
 that is stopped or cut off loses at most the playouts in progress, and the same command carries
 on where it stopped. The summary then counts every playout in the file.
 
@@ -36,13 +41,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from test_integrity import playout, seat_counts  # noqa: E402
 
+from davinci.engine.bots import make_bot  # noqa: E402
+from davinci.engine.errors import UsageError  # noqa: E402
 from davinci.engine.game import game_variants, load_game  # noqa: E402
 
 CHUNK = 4  # playouts per work unit: small, so progress is logged often
 
 
-def _targets(only: str | None) -> list[tuple[str, str | None]]:
-    return [(gid, variant) for gid, variant in game_variants() if not only or gid == only]
+def _targets(only: str | None, bot: str) -> list[tuple[str, str | None]]:
+    plays = getattr(make_bot(bot, 0), "games", None)  # None: any game
+    return [(gid, variant) for gid, variant in game_variants()
+            if (not only or gid == only) and (plays is None or gid in plays)]
 
 
 def _commit() -> str:
@@ -54,7 +63,7 @@ def _commit() -> str:
         return "unknown"
 
 
-def _batch(game_id: str, variant: str | None, seeds: list[int], deadline: float) -> list[dict[str, Any]]:
+def _batch(game_id: str, variant: str | None, bot: str, seeds: list[int], deadline: float) -> list[dict[str, Any]]:
     """Play the seeds (until the deadline); one record per finished playout."""
     game = load_game(game_id, variant)
     counts = seat_counts(game)
@@ -63,9 +72,9 @@ def _batch(game_id: str, variant: str | None, seeds: list[int], deadline: float)
         if time.time() > deadline:
             break
         seats = counts[seed % len(counts)]
-        rec: dict[str, Any] = {"game": game_id, "variant": variant, "seed": seed, "seats": seats}
+        rec: dict[str, Any] = {"game": game_id, "variant": variant, "bot": bot, "seed": seed, "seats": seats}
         try:
-            report = playout(game, seats, seed)
+            report = playout(game, seats, seed, bot=bot)
             rec.update(actions=report.actions, ending=report.reason)
         except Exception as e:  # noqa: BLE001 - every failure is recorded with its seed
             rec.update(actions=0, error=f"{type(e).__name__}: {e}"[:500],
@@ -105,11 +114,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=10_000)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--only", help="one game id")
+    ap.add_argument("--bot", default="random", help="the bot at every seat (default: random)")
     ap.add_argument("--minutes", type=float, default=0.0, help="stop after this long (0: no limit)")
     ap.add_argument("--log", type=Path, help="append each playout here; skip those already there")
     ap.add_argument("--out", type=Path)
     args = ap.parse_args(argv)
-    targets = _targets(args.only)
+    try:
+        targets = _targets(args.only, args.bot)
+    except UsageError as e:
+        ap.error(str(e))
     start = time.time()
     budget = args.minutes * 60 / max(len(targets), 1) if args.minutes else float("inf")
     commit = _commit()
@@ -119,15 +132,15 @@ def main(argv: list[str] | None = None) -> int:
     failed = 0
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         for game_id, variant in targets:
-            name = f"{game_id}/{variant}" if variant else game_id
+            name = (f"{game_id}/{variant}" if variant else game_id) + ("" if args.bot == "random" else f" ({args.bot})")
             t0 = time.time()
             deadline = t0 + budget
             mine = [r for r in earlier if r["game"] == game_id and r["variant"] == variant
-                    and r["seed"] < args.games]
+                    and r.get("bot", "random") == args.bot and r["seed"] < args.games]
             done = {r["seed"] for r in mine}
             todo = [s for s in range(args.games) if s not in done]
             chunks = [todo[i:i + CHUNK] for i in range(0, len(todo), CHUNK)]
-            futures = [pool.submit(_batch, game_id, variant, c, deadline) for c in chunks]
+            futures = [pool.submit(_batch, game_id, variant, args.bot, c, deadline) for c in chunks]
             records = list(mine)
             for fut in futures:
                 for rec in fut.result():
