@@ -14,6 +14,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import select
 import signal
 import subprocess
@@ -26,7 +27,7 @@ from click.testing import CliRunner
 from rich.console import Console
 
 from davinci.cli import main
-from davinci.engine.game import load_game
+from davinci.engine.game import game_variants, load_game
 from davinci.engine.play import parse_seats, run_play
 
 GAME = "da-vinci-code"
@@ -227,3 +228,18 @@ def test_invalid_option_values(args: list[str], code: int, words: str) -> None:
     assert got == code, out
     assert words in out
     assert "internal error" not in out
+
+
+@pytest.mark.parametrize("game_id", sorted({g for g, _ in game_variants()}))
+def test_each_games_help_fits_an_80_column_terminal(game_id: str) -> None:
+    from davinci.engine.play import screen_module
+
+    mod = screen_module(game_id)
+    if mod is None or not getattr(mod, "HELP", None):
+        pytest.skip("this game uses the generic screen")
+    out = io.StringIO()
+    Console(file=out, width=200, color_system=None).print(mod.HELP)
+    lines = out.getvalue().splitlines()
+    # Only [bold] is markup: any other bracketed word is text and must survive rendering.
+    assert lines == re.sub(r"\[/?bold\]", "", mod.HELP.replace("\\[", "[")).splitlines()
+    assert max(len(line.rstrip()) for line in lines) <= 80

@@ -25,16 +25,22 @@ from davinci.games.da_vinci_code.bots import (
 
 HELP = """\
 [bold]Da Vinci Code - commands[/bold]
-  guess row.2.3 7    guess that seat 2's third tile is a 7 (say [bold]joker[/bold] for a joker)
+  guess row.2.3 7    guess that seat 2's third tile is a 7 (say [bold]joker[/bold] for
+                     a joker)
   2.3 7              the same, shorter; with one opponent, [bold]3 7[/bold] is enough
-  stop               end your turn after a right guess (your drawn tile joins your row hidden)
-  reveal row.1.2     (pile empty, wrong guess) show one of your own hidden tiles; short: [bold]r 2[/bold]
-  position 3         (advanced) put your joker at place 3 of your row; short: [bold]p 3[/bold]
-  draw black         (colour choice) the colour of the tile you draw; short: [bold]b[/bold] or [bold]w[/bold]
-Tiles: b = black, w = white, ██ = a hidden number, — = joker. Places count from 1 at the left.
-In your own row, [brackets] mark tiles that lie face up: everybody knows them.
-A right guess reveals the tile and you may guess again; a wrong one shows your drawn tile.
-The last player with hidden tiles wins."""
+  stop               end your turn after a right guess (your drawn tile joins
+                     your row hidden)
+  reveal row.1.2     (pile empty, wrong guess) show one of your own hidden
+                     tiles; short: [bold]r 2[/bold]
+  position 3         (advanced) put your joker at place 3 of your row;
+                     short: [bold]p 3[/bold]
+  draw black         (colour choice) the colour of the tile you draw;
+                     short: [bold]b[/bold] or [bold]w[/bold]
+Tiles: b = black, w = white, ██ = a hidden number, — = joker. Places count
+from 1 at the left. In your own row, \\[brackets] mark tiles that lie face up:
+everybody knows them.
+A right guess reveals the tile and you may guess again; a wrong one shows
+your drawn tile. The last player with hidden tiles wins."""
 
 _BLACK = "bold white on grey15"
 _WHITE = "bold black on grey85"

@@ -19,17 +19,21 @@ from davinci.games.da_vinci_game.bots import definition_from_view
 
 HELP = """\
 [bold]The Da Vinci Game - commands[/bold]
-  go o12            move your piece to space o12 (the board numbers your choices: type the number)
-  reroll / token    on a Triskel: throw again and move on, or take one token from the bag
-  attempt 0         at a Treasure space: pay two matching tokens (attempt 1 or 2: pay that many
-                    Mona Lisa tokens instead) and face the challenge alone; decline to pass
-  return tokens.1.3 above the token cap: give that token back to the bag
-  category rose     (final challenge on a 5 or 6) choose the category
+  go o12              move your piece to space o12 (or type the number the
+                      list shows)
+  reroll / token      on a Triskel: throw again and move on, or take one
+                      token from the bag
+  attempt 0           at a Treasure space: pay two matching tokens (attempt
+                      1 or 2: pay that many Mona Lisa tokens instead) and
+                      face the challenge alone; decline to pass
+  return tokens.1.3   above the token cap: give that token back to the bag
+  category rose       (final challenge on a 5 or 6) choose the category
   discard tokens.1.2  (after a failed final) give one token back to the bag
-During a challenge each team types its answer privately; bids rank by the time of locking in.
-Board: letters are Clue spaces (C Codex, L Logic Key, R Rose, V Vitruvian Man), @ Triskel,
-T Treasure, A the Ankh; digits are team pieces (+ several). Intersections (x1-x5) are
-underlined: no turning there within a move."""
+During a challenge each team types its answer privately; bids rank by the
+time of locking in.
+Board: letters are Clue spaces (C Codex, L Logic Key, R Rose, V Vitruvian
+Man), @ Triskel, T Treasure, A the Ankh; digits are team pieces (+ several).
+Intersections (x1-x5) are underlined: no turning there within a move."""
 
 CATEGORY_ORDER = ("codex", "logic-key", "rose", "vitruvian-man")
 _DEFAULT_CATS: dict[str, dict[str, str]] = {
