@@ -72,6 +72,7 @@ class GameDef:
     whole_zones: dict[str, bool] = field(default_factory=dict)  # zone key -> grid or board
     layout_cache: dict[int, Any] = field(default_factory=dict)  # seat count -> starting zones (state.py)
     view_cache: dict[tuple[int, bool, bool, bool], dict[str, Any]] = field(default_factory=dict)  # see view.py
+    view_plans: dict[int, Any] = field(default_factory=dict)  # seat count -> zones of a view (view.py)
 
     @functools.cached_property
     def has_capacities(self) -> bool:

@@ -7,6 +7,7 @@ viewer owns it, or the field is declared `public` on its component (colours on t
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from davinci.engine.steps.core import render_value
@@ -59,37 +60,89 @@ def _piece_fields(state: State, pid: int, revealed: bool, sees_all: bool, specta
     return out
 
 
-def zone_view(state: State, key: str, seat: int | None) -> dict[str, Any]:
-    z = state.game.zones[key.split("#")[0]]
-    owner = state.zone_owner(key)
-    pids = state.zones[key]
-    out: dict[str, Any] = {"kind": z.kind, "count": len(pids)}
-    if z.visibility == "hidden" and z.kind in ("bag", "deck"):
-        shown = state.revealed.intersection(pids) if state.revealed else None
-        revealed = [piece_view(state, p, seat, "hidden", owner) for p in pids if p in shown] if shown else []
+@dataclass(frozen=True)
+class ZoneSlot:
+    """One zone of a view, with what showing it needs worked out once per game and seat count."""
+
+    name: str
+    key: str
+    kind: str
+    visibility: str
+    owner: int | None
+    prefix: str  # of its pieces' labels, as State.piece_label makes them
+    pool: bool  # a hidden bag or deck: only its count and any revealed pieces show
+    width: int | None
+    height: int | None
+
+
+def view_plan(state: State) -> tuple[tuple[tuple[ZoneSlot, ...], ...], tuple[ZoneSlot, ...]]:
+    """The zones of each seat, and the shared zones, in definition order (cached per seat count)."""
+    g = state.game
+    n = len(state.seat_names)
+    plan = g.view_plans.get(n)
+    if plan is None:
+
+        def slot(name: str, key: str, owner: int | None) -> ZoneSlot:
+            z = g.zones[name]
+            pool = z.visibility == "hidden" and z.kind in ("bag", "deck")
+            return ZoneSlot(name, key, z.kind, z.visibility, owner, g.label_prefix(key)[1], pool, z.width, z.height)
+
+        seats = tuple(
+            tuple(slot(z.name, f"{z.name}#{i}", i) for z in g.zones.values() if z.per_seat) for i in range(n)
+        )
+        shared = tuple(slot(z.name, z.name, None) for z in g.zones.values() if not z.per_seat)
+        plan = g.view_plans[n] = (seats, shared)
+    return plan
+
+
+def zone_view(state: State, zone: ZoneSlot, seat: int | None) -> dict[str, Any]:
+    pids = state.zones[zone.key]
+    out: dict[str, Any] = {"kind": zone.kind, "count": len(pids)}
+    revealed = state.revealed
+    if zone.pool:
         if revealed:
-            out["revealed"] = revealed
+            # Revealed pieces are few and pools large: look the other way round when cheaper.
+            if len(revealed) < len(pids):
+                key, zone_of = zone.key, state.zone_of
+                shown = {p for p in revealed if zone_of[p] == key}
+            else:
+                shown = revealed.intersection(pids)
+            if shown:
+                out["revealed"] = [piece_view(state, p, seat, "hidden", zone.owner) for p in pids if p in shown]
         return out
-    if z.kind == "grid":
+    if zone.kind == "grid":
         cells = []
-        for (x, y), stack in sorted(state.grid_stacks(key).items(), key=lambda kv: (kv[0][1], kv[0][0])):
-            cells.append({"x": x, "y": y, "height": len(stack), "top": piece_view(state, stack[-1], seat, z.visibility, owner)})
+        for (x, y), stack in sorted(state.grid_stacks(zone.key).items(), key=lambda kv: (kv[0][1], kv[0][0])):
+            top = piece_view(state, stack[-1], seat, zone.visibility, zone.owner)
+            cells.append({"x": x, "y": y, "height": len(stack), "top": top})
         out["cells"] = cells
-        out["width"] = z.width
-        out["height"] = z.height
+        out["width"] = zone.width
+        out["height"] = zone.height
         return out
-    if z.kind == "board":
-        out["pieces"] = [
-            {**piece_view(state, p, seat, z.visibility, owner), "space": state.pos.get(p)} for p in pids
-        ]
-        return out
-    # Labels by position (as State.piece_label makes them), without searching the zone per piece.
-    _, prefix = state.game.label_prefix(key)
-    out["pieces"] = [piece_view(state, p, seat, z.visibility, owner, f"{prefix}{i}") for i, p in enumerate(pids, 1)]
+    # What every piece here shows, without a call per piece: see piece_view.
+    g = state.game
+    cache = g.view_cache
+    spectator = seat is None
+    sees = spectator or zone.visibility == "public" or (zone.visibility == "owner" and zone.owner == seat)
+    board = zone.kind == "board"
+    pos = state.pos
+    shown_pieces = []
+    for i, p in enumerate(pids, 1):
+        r = p in revealed
+        k = (p, r, sees or r, spectator)
+        fields = cache.get(k)
+        if fields is None:
+            fields = cache[k] = _piece_fields(state, p, r, sees or r, spectator)
+        if board:  # named by space, as State.piece_label names them
+            shown_pieces.append({"ref": f"{zone.prefix}{pos[p]}", **fields, "space": pos[p]})
+        else:
+            shown_pieces.append({"ref": f"{zone.prefix}{i}", **fields})
+    out["pieces"] = shown_pieces
     return out
 
 
 _PLAIN = (int, str, bool, type(None))
+_PLAIN_TYPES = frozenset(_PLAIN)
 
 
 def _public(value: Any, state: State) -> Any:
@@ -103,26 +156,29 @@ def _public(value: Any, state: State) -> Any:
     return render_value(decode(value, state))
 
 
+def _public_vars(values: dict[str, Any], state: State) -> dict[str, Any]:
+    """`_public` of every variable, plain values passed straight through."""
+    return {k: v if v.__class__ in _PLAIN_TYPES else _public(v, state) for k, v in values.items()}
+
+
 def build_view(state: State, seat: int | None) -> dict[str, Any]:
     """The view of `seat` (None: a spectator who sees only public information... and all, for tests)."""
     g = state.game
     n = len(state.seat_names)
+    seat_zones, shared_zones = view_plan(state)
     seats = []
     for i in range(n):
-        zones = {}
-        for z in g.zones.values():
-            if z.per_seat:
-                zones[z.name] = zone_view(state, f"{z.name}#{i}", seat)
+        zones = {zone.name: zone_view(state, zone, seat) for zone in seat_zones[i]}
         seats.append(
             {
                 "index": i + 1,
                 "name": state.seat_names[i],
                 "active": state.active[i],
-                "vars": {k: _public(v, state) for k, v in state.seat_vars[i].items()},
+                "vars": _public_vars(state.seat_vars[i], state),
                 "zones": zones,
             }
         )
-    shared = {z.name: zone_view(state, z.name, seat) for z in g.zones.values() if not z.per_seat}
+    shared = {zone.name: zone_view(state, zone, seat) for zone in shared_zones}
     view: dict[str, Any] = {
         "game": g.id,
         "variant": g.variant,
@@ -133,7 +189,7 @@ def build_view(state: State, seat: int | None) -> dict[str, Any]:
         "settings": dict(g.settings),
         "seats": seats,
         "zones": shared,
-        "vars": {k: _public(v, state) for k, v in state.vars.items()},
+        "vars": _public_vars(state.vars, state),
         "locals": {k: _public(v, state) for k, v in state.locals.items() if not k.startswith("@")},
         "events": [t for (to, t) in state.events if to is None or to == seat],
         "to_act": [s + 1 for s in state.current_seats],
