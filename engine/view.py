@@ -161,6 +161,20 @@ def _public_vars(values: dict[str, Any], state: State) -> dict[str, Any]:
     return {k: v if v.__class__ in _PLAIN_TYPES else _public(v, state) for k, v in values.items()}
 
 
+def _public_locals(values: dict[str, Any]) -> dict[str, Any]:
+    """Locals may hold references to hidden pieces: only numbers, flags and none are shown, and a
+    list naming records shows as none (what `_public` makes of it), never its refs."""
+    out: dict[str, Any] = {}
+    for k, v in values.items():
+        if k.startswith("@"):
+            continue
+        if v is None or isinstance(v, (int, bool)):
+            out[k] = v
+        elif isinstance(v, tuple) and not all(isinstance(x, (int, str, bool)) for x in v):
+            out[k] = None
+    return out
+
+
 def build_view(state: State, seat: int | None) -> dict[str, Any]:
     """The view of `seat` (None: a spectator who sees only public information... and all, for tests)."""
     g = state.game
@@ -190,12 +204,10 @@ def build_view(state: State, seat: int | None) -> dict[str, Any]:
         "seats": seats,
         "zones": shared,
         "vars": _public_vars(state.vars, state),
-        "locals": {k: _public(v, state) for k, v in state.locals.items() if not k.startswith("@")},
+        "locals": _public_locals(state.locals),
         "events": [t for (to, t) in state.events if to is None or to == seat],
         "to_act": [s + 1 for s in state.current_seats],
     }
-    # Locals may hold references to hidden pieces: only plain values are shown, never refs.
-    view["locals"] = {k: v for k, v in view["locals"].items() if isinstance(v, (int, bool)) or v is None}
     p = state.pending
     if p is not None and not state.terminal:
         pend: dict[str, Any] = {"type": p["type"], "prompt": p.get("prompt") or DEFAULT_PROMPTS.get(p["type"], "")}
