@@ -9,7 +9,7 @@ call) and the scope of names each expression can see.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -125,14 +125,25 @@ StepCompiler = Callable[["FlowCompiler", Mapping[str, Any], Path, dict[str, Type
 
 STEP_KINDS: dict[str, StepCompiler] = {}
 STEP_DOCS: dict[str, str] = {}
+# The keys a step's mapping may hold (`draw: {from: ..., to: ...}`); None: any names (`set`).
+STEP_KEYS: dict[str, frozenset[str] | None] = {
+    "for_each": frozenset({"in", "as", "index", "do"}),
+}
+# Keys that sit beside the step kind in the step itself (`if: ...` with `then:` and `else:`).
+STEP_SIBLINGS: dict[str, frozenset[str]] = {
+    "if": frozenset({"then", "else"}),
+    "while": frozenset({"do"}),
+}
 
 
-def step(name: str) -> Callable[[StepCompiler], StepCompiler]:
-    """Register a step kind; the function's docstring documents it for authors."""
+def step(name: str, keys: Iterable[str] | None = None) -> Callable[[StepCompiler], StepCompiler]:
+    """Register a step kind; the function's docstring documents it for authors. `keys` are the
+    keys its mapping form may hold (None: any, for steps whose keys are names)."""
 
     def deco(fn: StepCompiler) -> StepCompiler:
         STEP_KINDS[name] = fn
         STEP_DOCS[name] = (fn.__doc__ or "").strip()
+        STEP_KEYS[name] = None if keys is None else frozenset(keys)
         return fn
 
     return deco
@@ -186,8 +197,28 @@ class FlowCompiler:
             kind = next(iter(st))
             raise DefinitionError(f"malformed '{kind}' step ({type(e).__name__}: {e})", self.b.loc.loc(path)) from None
 
+    def check_keys(self, mapping: Mapping[str, Any], allowed: Iterable[str], path: Path, what: str) -> None:
+        """A misspelt key would silently change the rules (`than:` drops a branch): refuse it."""
+        allowed = sorted(allowed)
+        for key in mapping:
+            if key not in allowed:
+                from difflib import get_close_matches
+
+                near = get_close_matches(str(key), allowed, 1, 0.5)
+                hint = f"; did you mean '{near[0]}'?" if near else ""
+                takes = f" ({what} takes {', '.join(allowed)})" if allowed else f" ({what} takes no other keys)"
+                raise DefinitionError(
+                    f"unknown key '{key}' in {what}{hint}{takes}", self.b.loc.loc((*path, key), key=True), code="DV011"
+                )
+
     def _one(self, st: dict[str, Any], path: Path, scope: dict[str, Type]) -> None:
         kind = next(iter(st))
+        if kind in STEP_KINDS or kind in ("if", "while", "for_each", "break", "call", "return"):
+            self.check_keys({k: v for k, v in st.items() if k != kind}, STEP_SIBLINGS.get(kind, ()), path,
+                            f"the '{kind}' step")
+            allowed = STEP_KEYS.get(kind)
+            if allowed is not None and isinstance(st[kind], dict):
+                self.check_keys(st[kind], allowed, (*path, kind), f"the '{kind}' step")
         if kind in ("if",):
             self.compile_if(st, path, scope)
             return

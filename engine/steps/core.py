@@ -94,7 +94,7 @@ class Shuffle(Instr):
         state.moved()  # the order of a grid zone is the order of its stacks
 
 
-@step("shuffle")
+@step("shuffle", keys=("zone", "owner"))
 def _shuffle(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, Type]) -> None:
     """Shuffle a zone with the game's seeded random source.
 
@@ -177,7 +177,7 @@ class Draw(Instr):
                 state.locals[self.var] = tuple(encode(PieceV(state, p)) for p in drawn)
 
 
-@step("draw")
+@step("draw", keys=("from", "to", "from_owner", "to_owner", "owner", "count", "where", "random", "face_up", "as"))
 def _draw(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, Type]) -> None:
     """Move pieces from one zone to another: at random from a bag, from the top of anything else.
 
@@ -277,7 +277,7 @@ class Move(Instr):
             ask_positions(state, key, pids)
 
 
-@step("move")
+@step("move", keys=("piece", "to", "to_owner", "owner", "cell", "space", "index", "bottom", "face_up"))
 def _move(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, Type]) -> None:
     """Move a piece (or a list of pieces) into a zone.
 
@@ -343,7 +343,7 @@ class Swap(Instr):
         state.dirty.update((ka, kb))
 
 
-@step("swap")
+@step("swap", keys=("a", "b"))
 def _swap(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, Type]) -> None:
     """Exchange the places of two pieces (zone, position, cell).
 
@@ -374,7 +374,7 @@ class Reveal(Instr):
                 state.revealed.discard(pid)
 
 
-@step("reveal")
+@step("reveal", keys=())
 def _reveal(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, Type]) -> None:
     """Turn a piece (or list of pieces) face up: every seat sees all its fields.
 
@@ -385,7 +385,7 @@ def _reveal(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str
     fc.emit(Reveal(path, fc.expr((*path, "reveal"), scope), True))
 
 
-@step("hide")
+@step("hide", keys=())
 def _hide(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, Type]) -> None:
     """Turn a piece (or list of pieces) face down again.
 
@@ -492,7 +492,7 @@ class Roll(Instr):
         state.log(f"{state.seat_names[state.current]} rolls {v}")
 
 
-@step("roll")
+@step("roll", keys=("sides", "as"))
 def _roll(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, Type]) -> None:
     """Roll a die (seeded) and bind the result.
 
@@ -543,7 +543,7 @@ def render_value(v: Any) -> str:
     return str(v)
 
 
-@step("log")
+@step("log", keys=("text", "to"))
 def _log(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, Type]) -> None:
     """Add a line to the game log; `{expression}` parts are filled in. `to: SEAT` makes it private.
 
@@ -600,7 +600,7 @@ class Eliminate(Instr):
                 state.log(f"{state.seat_names[seat.index]} is out")
 
 
-@step("eliminate")
+@step("eliminate", keys=())
 def _eliminate(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, Type]) -> None:
     """Mark a seat (or list of seats) as out: its turns are skipped from now on.
 
@@ -622,7 +622,7 @@ class EndGame(Instr):
         state.end_game()
 
 
-@step("end_turn")
+@step("end_turn", keys=())
 def _end_turn(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, Type]) -> None:
     """End the current turn now (the `turn_end` flow still runs).
 
@@ -633,7 +633,7 @@ def _end_turn(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[s
     fc.emit(EndTurn(path))
 
 
-@step("end_game")
+@step("end_game", keys=())
 def _end_game(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, Type]) -> None:
     """End the game now; the result comes from `end.winners`.
 

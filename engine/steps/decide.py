@@ -179,7 +179,10 @@ def _text(v: Any) -> str:
     return str(v).replace(" ", "_")
 
 
-@step("choose")
+OPTION_KEYS = ("action", "args", "if", "when", "do")
+
+
+@step("choose", keys=("prompt", "seat", "options"))
 def _choose(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, Type]) -> None:
     """A decision for one seat among generated actions.
 
@@ -212,6 +215,8 @@ def _choose(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str
     verbs: set[str] = set()
     for i, o in enumerate(spec["options"]):
         op: Path = (*p, "options", i)
+        if isinstance(o, dict):
+            fc.check_keys(o, OPTION_KEYS, op, "this 'choose' option")
         verb = str(o.get("action", ""))
         if not verb.isidentifier() or verb in ("answer", "claim", "pass", "return", "position"):
             raise DefinitionError(
@@ -348,7 +353,7 @@ class Respond(Instr):
         state.pending = None
 
 
-@step("respond")
+@step("respond", keys=("seats", "time_limit", "check", "claims", "card", "as", "prompt"))
 def _respond(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, Type]) -> None:
     """Several seats answer at once (a race). Each locks in an answer with the seconds it took:
     `answer SECONDS TEXT`, or `pass`; bots modelling a solver may `claim SECONDS solved|failed`

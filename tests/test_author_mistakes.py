@@ -1,0 +1,49 @@
+"""Mistakes authors make, each reported by `davinci lint` at its place with a useful message.
+
+Every case edits the authoring tutorial's game (tests/packs/tutorial/pig.yaml) the way a stranger
+writing a game from the docs did, and names the one problem lint must report. A typo that lints
+clean is the worst kind: it silently changes the rules (a misspelt `then:` drops a branch).
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from davinci.engine.lint.runner import lint_paths
+
+PACK = Path(__file__).parent / "packs" / "tutorial"
+
+# (what, text in pig.yaml, replacement, code, line, column, words in the message)
+CASES = [
+    ("a misspelt key beside a step kind", "          then:\n", "          than:\n",
+     "DV011", 28, 11, "unknown key 'than' in the 'if' step; did you mean 'then'?"),
+    ("a misspelt key inside a step", "{sides: 6, as: die}", "{sides: 6, az: die}",
+     "DV011", 26, 28, "unknown key 'az' in the 'roll' step; did you mean 'as'?"),
+    ("a misspelt key of a choose option", "                do: []\n", "                doo: []\n",
+     "DV011", 36, 17, "unknown key 'doo' in this 'choose' option; did you mean 'do'?"),
+    ("a key of the wrong step", "                  - end_turn: true\n",
+     "                  - end_turn: true\n                    to: current\n",
+     "DV011", 42, 21, "unknown key 'to' in the 'end_turn' step (the 'end_turn' step takes no other keys)"),
+    ("a misspelt for_each key", "        - set: {pot: pot + die}\n",
+     "        - set: {pot: pot + die}\n        - for_each: {in: seats, as: s, doo: []}\n",
+     "DV011", 32, 40, "unknown key 'doo' in the 'for_each' step; did you mean 'do'?"),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "code", "line", "col", "words"), [c[1:] for c in CASES],
+                         ids=[c[0] for c in CASES])
+def test_an_authors_mistake_is_reported_where_it_is(
+    tmp_path: Path, old: str, new: str, code: str, line: int, col: int, words: str
+) -> None:
+    pack = tmp_path / "tutorial"
+    shutil.copytree(PACK, pack)
+    game = pack / "pig.yaml"
+    text = game.read_text()
+    assert text.count(old) >= 1, old
+    game.write_text(text.replace(old, new, 1))
+    problems = lint_paths([str(pack)])
+    assert [(p.code, p.location.line, p.location.col) for p in problems] == [(code, line, col)], problems
+    assert words in problems[0].message
