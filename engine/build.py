@@ -33,6 +33,7 @@ Path = tuple[str | int, ...]
 
 ZONE_KINDS = ("bag", "deck", "hand", "row", "grid", "board", "pile")
 MAX_PIECES = 20_000  # components of one game, all copies; far above any real game, far below trouble
+DEFAULT_MAX_TURNS = 1000  # when `end.max_turns` is not given
 
 
 @dataclass
@@ -537,7 +538,8 @@ def build_game(
         winners=b.expr(("end", "winners"), scope, ListType(types.seat)),
         score=b.expr(("end", "score"), seat_scope, INT) if end.get("score") is not None else None,
         tie_break=b.expr(("end", "tie_break"), seat_scope) if end.get("tie_break") is not None else None,
-        max_turns=int(end.get("max_turns", 1000)),
+        max_turns=int(end.get("max_turns", DEFAULT_MAX_TURNS)),
+        max_turns_given="max_turns" in end,
     )
     order = data.get("turn_order") or {}
     first = order.get("first", "random")

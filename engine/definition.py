@@ -207,6 +207,7 @@ class EndDef:
     score: Any
     tie_break: Any
     max_turns: int
+    max_turns_given: bool = True  # False: the default limit applies (lint warns if games only stop there)
 
 
 # --- types for expressions ----------------------------------------------------------------

@@ -30,6 +30,14 @@ CASES = [
     ("a misspelt for_each key", "        - set: {pot: pot + die}\n",
      "        - set: {pot: pot + die}\n        - for_each: {in: seats, as: s, doo: []}\n",
      "DV011", 32, 40, "unknown key 'doo' in the 'for_each' step; did you mean 'do'?"),
+    ("a game that cannot end, with no max_turns",
+     '  when: "any(seats select banked >= settings.target)"\n  winners: "seats where banked >= settings.target"\n'
+     '  score: "seat.banked"\n  max_turns: 2000\n',
+     '  when: "false"\n  winners: "seats where banked >= settings.target"\n  score: "seat.banked"\n',
+     "DV055", 44, 3, "no random test game ended by `end.when`: all 2 stopped at the limit of 1,000 turns"),
+    ("winners that fail only when a game ends", 'winners: "seats where banked >= settings.target"',
+     'winners: "seats where banked == max(seats where banked > 9999 select banked)"',
+     "DV042", 45, 35, "max() of an empty list"),
 ]
 
 

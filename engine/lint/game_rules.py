@@ -230,7 +230,8 @@ def game_builds(ctx: LintContext) -> Iterator[Problem]:
     """The game (or the game with this variant applied) builds: every setting, component, zone,
     board, flow step and expression is checked, and a few seeded random games are played to the
     end. Problems carry their own codes (DV040-DV054); this code reports games that cannot finish
-    within their declared `end.max_turns`.
+    within their declared `end.max_turns`, and warns when no test game ended by `end.when` and
+    all stopped at the default limit (1,000 turns when `end.max_turns` is not given).
 
     Failing:
     ```yaml
@@ -260,6 +261,7 @@ def _playouts(ctx: LintContext, gdef: Any) -> Iterator[Problem]:
     from davinci.engine.bots import RandomBot
     from davinci.engine.state import State
 
+    limited = 0  # games stopped by the turn limit rather than by `end.when`
     for seed in range(PLAYOUTS):
         n = gdef.min_players + seed % (gdef.max_players - gdef.min_players + 1)
         try:
@@ -289,6 +291,20 @@ def _playouts(ctx: LintContext, gdef: Any) -> Iterator[Problem]:
                     "error",
                 )
                 return
+            st.result()  # the winners, scores and tie-breaks are expressions too
+            limited += st.reason == "turn-limit"
         except DavinciError as e:
             yield _as_problem(e, ctx.at(["flow"]))
             return
+    # A variant that leaves `end` alone inherits its game's ending, reported on the game.
+    own_end = ctx.doc.data.get("kind") != "variant" or "end" in ctx.doc.data
+    if limited == PLAYOUTS and not gdef.end.max_turns_given and own_end:
+        yield Problem(
+            ctx.at(["end"]),
+            "DV055",
+            f"no random test game ended by `end.when`: all {PLAYOUTS} stopped at the limit of {gdef.end.max_turns:,} "
+            "turns that applies when `end.max_turns` is not given (nobody wins there); check that the game can "
+            "end, or declare `end.max_turns`",
+            "game-builds",
+            "warning",
+        )
