@@ -225,7 +225,10 @@ def build_components(b: Builder, decks: Mapping[str, Any], settings: Mapping[str
         for i, it in enumerate(spec.get("items") or []):
             items.append(dict(it))
             _check_fields(b, it, ftypes, (*path, "items", i))
+            for k, v in it.items():
+                _check_value(b, v, k, str(ftypes[k]), (*path, "items", i, k))
         if spec.get("product"):
+            _check_product(b, spec["product"], ftypes, (*path, "product"))
             size = product_size(spec["product"])
             if size > MAX_PIECES:
                 raise b.fail(f"'product' makes {size:,} pieces; a game may have at most {MAX_PIECES:,}",
@@ -255,6 +258,41 @@ def _check_fields(b: Builder, item: Mapping[str, Any], ftypes: Mapping[str, Any]
     for k in item:
         if k not in ftypes:
             raise b.fail(f"unknown field '{k}'{_known(k, list(ftypes))}; declare it under 'fields'", (*path, k), key=True)
+
+
+def _fits(value: Any, ftype: str) -> bool:
+    """Whether a YAML value has a field's declared type."""
+    if ftype.startswith("list["):
+        return isinstance(value, list) and all(_fits(x, ftype[5:-1]) for x in value)
+    if ftype == "int":
+        return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, {"bool": bool, "str": str}[ftype])
+
+
+def _check_value(b: Builder, value: Any, field: str, ftype: str, path: Path) -> None:
+    if not _fits(value, ftype):
+        raise b.fail(f"field '{field}' is {ftype}, got {value!r}", path)
+
+
+def _check_product(b: Builder, spec: Any, ftypes: Mapping[str, Any], path: Path) -> None:
+    """`product:` names declared fields, each with a value, a list of values or an int range."""
+    if not isinstance(spec, dict):
+        raise b.fail("'product' maps field names to lists of values", path)
+    _check_fields(b, spec, ftypes, path)
+    for k, v in spec.items():
+        ftype, at = str(ftypes[k]), (*path, k)
+        if isinstance(v, dict):
+            if ftype != "int" or set(v) != {"from", "to"} or not all(_fits(x, "int") for x in v.values()):
+                raise b.fail(f"a range is {{from: INT, to: INT}} and only for int fields ('{k}' is {ftype})", at)
+            if v["to"] < v["from"]:
+                raise b.fail(f"the range of '{k}' is empty: from {v['from']} to {v['to']}", at)
+        elif isinstance(v, list):
+            if not v:
+                raise b.fail(f"the list of '{k}' values is empty: the product would make no pieces", at)
+            for j, x in enumerate(v):
+                _check_value(b, x, k, ftype, (*at, j))
+        else:
+            _check_value(b, v, k, ftype, at)
 
 
 class _SettingsRecord:

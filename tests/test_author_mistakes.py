@@ -16,6 +16,16 @@ from davinci.engine.lint.runner import lint_paths
 
 PACK = Path(__file__).parent / "packs" / "tutorial"
 
+# A component and a zone to hold it, inserted before `seat_vars:` (line 16); its `product:` is line 19.
+CHIPS = """components:
+  chip:
+    fields: {{value: int}}
+    product: {}
+zones:
+  box: {{kind: bag, visibility: public, contents: [chip]}}
+
+"""
+
 # (what, text in pig.yaml, replacement, code, line, column, words in the message)
 CASES = [
     ("a misspelt key beside a step kind", "          then:\n", "          than:\n",
@@ -38,6 +48,15 @@ CASES = [
     ("winners that fail only when a game ends", 'winners: "seats where banked >= settings.target"',
      'winners: "seats where banked == max(seats where banked > 9999 select banked)"',
      "DV042", 45, 35, "max() of an empty list"),
+    ("an empty product range", "seat_vars:\n", CHIPS.format("{value: {from: 5, to: 1}}") + "seat_vars:\n",
+     "DV050", 19, 22, "the range of 'value' is empty: from 5 to 1"),
+    ("a product value of the wrong type", "seat_vars:\n", CHIPS.format("{value: [1, two]}") + "seat_vars:\n",
+     "DV050", 19, 26, "field 'value' is int, got 'two'"),
+    ("a misspelt product field", "seat_vars:\n", CHIPS.format("{valeu: [1, 2]}") + "seat_vars:\n",
+     "DV050", 19, 15, "unknown field 'valeu' (did you mean 'value'?)"),
+    ("an item value of the wrong type", "seat_vars:\n",
+     CHIPS.replace("product: {}", "items: [{{value: 1}}, {{value: '2'}}]").format() + "seat_vars:\n",
+     "DV050", 19, 33, "field 'value' is int, got '2'"),
 ]
 
 
