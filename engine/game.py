@@ -176,9 +176,26 @@ def resolve_variant(src: GameSource, variant: str) -> tuple[dict[str, Any], list
     data: dict[str, Any] = dict(src.doc.data)
     for doc in reversed(chain):
         over = {k: v for k, v in doc.data.items() if k not in ("kind", "id", "extends", "name", "description")}
+        _check_settings(src.id, doc, data.get("settings") or {}, over.get("settings"))
         data = merge(data, over)
     data["kind"] = "game"
     return data, chain
+
+
+def _check_settings(game_id: str, doc: Any, known: Mapping[str, Any], changes: Any) -> None:
+    """A variant changes settings its game has; a new one declares its `type` (so a misspelt name
+    is not quietly a new setting nobody reads)."""
+    if not isinstance(changes, dict) or not isinstance(known, dict):
+        return
+    for name, spec in changes.items():
+        if name not in known and not (isinstance(spec, dict) and "type" in spec):
+            near = get_close_matches(str(name), list(known), 1)
+            hint = f"; did you mean '{near[0]}'?" if near else ""
+            raise DefinitionError(
+                f"'{game_id}' has no setting '{name}'{hint} (a variant's new setting declares its type)",
+                doc.loc(["settings", name], key=True),
+                code="DV056",
+            )
 
 
 _CACHE: dict[Any, Game] = {}

@@ -74,3 +74,22 @@ def test_an_authors_mistake_is_reported_where_it_is(
     problems = lint_paths([str(pack)])
     assert [(p.code, p.location.line, p.location.col) for p in problems] == [(code, line, col)], problems
     assert words in problems[0].message
+
+
+def test_a_variant_changing_a_setting_its_game_lacks_is_reported(tmp_path: Path) -> None:
+    pack = tmp_path / "tutorial"
+    shutil.copytree(PACK, pack)
+    variant = pack / "pig-short.yaml"
+    variant.write_text(variant.read_text().replace("  target:", "  targte:"))
+    problems = lint_paths([str(pack)])
+    assert [(p.code, p.location.path.endswith("pig-short.yaml"), p.location.line, p.location.col)
+            for p in problems] == [("DV056", True, 7, 3)]
+    assert "'pig' has no setting 'targte'; did you mean 'target'?" in problems[0].message
+
+
+def test_a_variant_may_add_a_setting_that_declares_its_type(tmp_path: Path) -> None:
+    pack = tmp_path / "tutorial"
+    shutil.copytree(PACK, pack)
+    variant = pack / "pig-short.yaml"
+    variant.write_text(variant.read_text() + "\n  bonus: {type: int, default: 2, doc: Unused here.}\n")
+    assert lint_paths([str(pack)]) == []

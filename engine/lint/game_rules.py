@@ -167,6 +167,28 @@ id: fast
 extends: my-game
 ```
 """)
+_doc("DV056", "variant-setting", """
+A variant changes a setting its game does not have. A misspelt name would otherwise be a new
+setting that nothing reads, and the variant would quietly play like its game. A variant may add a
+setting of its own by declaring its `type`.
+
+Failing:
+```yaml
+kind: variant
+id: big
+extends: my-game
+settings:
+  sise: {default: 4}
+```
+Passing:
+```yaml
+kind: variant
+id: big
+extends: my-game
+settings:
+  size: {default: 4}
+```
+""")
 _doc("DV060", "illegal-action", """
 A bot or test game tried an action the engine refused (reported by the playout check when a
 built-in bot and the rules disagree).
