@@ -279,6 +279,41 @@ def game_builds(ctx: LintContext) -> Iterator[Problem]:
     yield from _playouts(ctx, gdef)
 
 
+@rule("DV057", "game-bots", kinds=("game",))
+def game_bots(ctx: LintContext) -> Iterator[Problem]:
+    """Every bot a game offers (`bots:`) is installed and plays this game. Only `random` plays any
+    game; the others name the games they were written for (`davinci list` shows them).
+
+    Why: `davinci play` offers these bots and `davinci list` shows them; a misspelt or foreign
+    bot fails only when somebody picks it.
+
+    Failing:
+
+    ```yaml
+    id: my-game
+    bots: [random, greedy]      # greedy plays leonardos-riddle only
+    ```
+
+    Passing:
+
+    ```yaml
+    id: my-game
+    bots: [random]
+    ```
+    """
+    from davinci.engine.bots import make_bot
+
+    data = ctx.doc.data
+    bots = data.get("bots") if isinstance(data, dict) else None
+    if not isinstance(bots, list):
+        return
+    for i, name in enumerate(bots):
+        try:
+            make_bot(str(name), 0, str(data.get("id", "")))
+        except DavinciError as e:
+            yield Problem(ctx.at(["bots", i]), "DV057", e.message, "game-bots", "error")
+
+
 def _playouts(ctx: LintContext, gdef: Any) -> Iterator[Problem]:
     from davinci.engine.bots import RandomBot
     from davinci.engine.state import State
