@@ -82,10 +82,22 @@ def _did_you_mean(name: str, choices: list[str]) -> str:
 
 @rule("DV020", "unknown-reference", kinds=("deck-overlay",), layer="reference")
 def overlay_extends_known_deck(ctx: LintContext) -> Iterator[Problem]:
-    """A deck overlay's `extends:` must name a deck defined by a linted file or an installed pack.
+    """A name that must refer to something defined elsewhere refers to nothing. One code covers
+    every such reference, usually with a did-you-mean suggestion:
 
-    Why: an overlay adds cards to an existing deck; if the deck id is misspelt or its pack is
-    not installed, the cards would silently never appear.
+    - a deck overlay's `extends:` names no deck of a linted file or an installed pack;
+    - a variant's `extends:` names an unknown game, or `GAME/VARIANT` a variant the game lacks;
+    - in a game: a step names an unknown zone (`from:`, `to:`, `zone:`...), a zone's `contents:`
+      an unknown component, a zone's `overflow_to:` an unknown zone, a component's `from_deck:`
+      an unknown deck, a board track an unknown space, or `board.start` no space;
+    - outside lint, loading the decks to play reports a card id or deck id used twice with this
+      code too (lint reports those as DV021, DV201 and DV213).
+
+    Lint checks overlays with this rule itself, which is why it is listed as applying to deck
+    overlays; games and variants report the code while they are built (see DV055).
+
+    Why: a misspelt name would otherwise leave cards, pieces or rules silently missing, or stop a
+    game only when the step that uses it runs.
 
     Failing:
 
@@ -96,6 +108,14 @@ def overlay_extends_known_deck(ctx: LintContext) -> Iterator[Problem]:
     cards: [...]
     ```
 
+    ```yaml
+    zones:
+      deck: {kind: deck, contents: [card]}
+    flow:
+      setup:
+        - shuffle: dek
+    ```
+
     Passing:
 
     ```yaml
@@ -103,6 +123,12 @@ def overlay_extends_known_deck(ctx: LintContext) -> Iterator[Problem]:
     id: riddles-extra
     extends: riddles
     cards: [...]
+    ```
+
+    ```yaml
+    flow:
+      setup:
+        - shuffle: deck
     ```
     """
     target = ctx.data.get("extends")

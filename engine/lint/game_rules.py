@@ -80,7 +80,8 @@ Passing:
 """)
 _doc("DV044", "no-legal-option", """
 A `choose` step was reached with no legal option at all, so nobody could continue. Offer a
-fallback option (for example `pass` with an `if:`) or avoid reaching the decision.
+fallback option (for example `skip` with an `if:`) or avoid reaching the decision. An option's
+`action` may not be `answer`, `claim`, `pass`, `return` or `position`: the engine uses those verbs.
 
 Failing:
 ```yaml
@@ -95,7 +96,7 @@ Passing:
     options:
       - action: play
         args: {card: current.hand}
-      - action: pass
+      - action: skip
         if: "len(current.hand) == 0"
 ```
 """)
