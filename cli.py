@@ -20,6 +20,20 @@ def _fail(message: str, code: int = 1) -> None:
     sys.exit(code)
 
 
+PIPE_CLOSED = 141  # what a shell reports for a command whose output pipe closed (128 + SIGPIPE)
+
+
+def quiet_stdout() -> None:
+    """Point standard output at /dev/null, so the final flush at exit cannot fail again."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
 def guarded(fn: F) -> F:
     """Turn DavinciErrors into clean messages (exit 1; usage errors exit 2)."""
     import functools
@@ -29,7 +43,9 @@ def guarded(fn: F) -> F:
         from davinci.engine.errors import DavinciError, UsageError
 
         try:
-            return fn(*args, **kwargs)
+            out = fn(*args, **kwargs)
+            sys.stdout.flush()  # a closed pipe shows here, inside the handlers, not at exit
+            return out
         except UsageError as e:
             _fail(e.message, 2)
         except DavinciError as e:
@@ -41,6 +57,9 @@ def guarded(fn: F) -> F:
         except KeyboardInterrupt:  # Ctrl-C outside a game (a game handles it and offers to save)
             click.echo("", err=True)
             _fail("interrupted", 130)
+        except BrokenPipeError:  # the reader went away (`davinci lint | head`): stop quietly
+            quiet_stdout()
+            sys.exit(PIPE_CLOSED)
         except (SystemExit, click.exceptions.Exit, click.ClickException, click.Abort):
             raise
         except Exception as e:  # a bug of ours: say so briefly; DAVINCI_DEBUG=1 shows the traceback

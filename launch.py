@@ -13,15 +13,22 @@ import sys
 
 def main() -> int | None:
     args = sys.argv[1:]
-    if args in (["--help"], ["-h"]):
-        from davinci.help_text import HELP
+    if args in (["--help"], ["-h"], ["--version"]):
+        try:
+            if args == ["--version"]:
+                from davinci import __version__
 
-        sys.stdout.write(HELP)
-        return 0
-    if args == ["--version"]:
-        from davinci import __version__
+                sys.stdout.write(f"davinci, version {__version__}\n")
+            else:
+                from davinci.help_text import HELP
 
-        sys.stdout.write(f"davinci, version {__version__}\n")
+                sys.stdout.write(HELP)
+            sys.stdout.flush()
+        except BrokenPipeError:  # `davinci --help | head -1`: the reader went away
+            from davinci.cli import PIPE_CLOSED, quiet_stdout
+
+            quiet_stdout()
+            return PIPE_CLOSED
         return 0
     from davinci.cli import main as cli_main
 
