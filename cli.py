@@ -140,18 +140,28 @@ def play(
     from rich.console import Console
     from rich.markup import escape
 
-    from davinci.engine.errors import SaveError, UsageError
     from davinci.engine.game import catalogue, load_game
-    from davinci.engine.play import parse_seats, read_save, run_play
+    from davinci.engine.play import (
+        load_recorded_game,
+        pack_record,
+        parse_seats,
+        read_save,
+        recorded_pack_paths,
+        run_play,
+    )
 
     console = Console()
     ask = reader(console)
 
     saved = read_save(resume) if resume else None
+    record = pack_record(packs)
     if saved is not None:
-        # The save knows its game and variant; naming them again is optional.
+        # The save knows its game, variant and packs; naming them again is optional.
         game = game or saved["saved"]["game"]
         variant = variant or saved["saved"]["variant"]
+        if not packs and saved["packs"]:
+            record = saved["packs"]
+            packs = recorded_pack_paths(record, str(resume), "save")
     if game is None:
         games = catalogue(packs)
         console.print("[bold]davinci[/bold] - choose a game:")
@@ -173,12 +183,10 @@ def play(
     sets = parse_settings(settings)
     if saved is not None:
         sets = dict(saved.get("settings_override") or sets)
-    try:
+    if saved is None:
         g = load_game(game, variant, sets, packs)
-    except UsageError as e:
-        if saved is None:
-            raise
-        raise SaveError(f"{resume}: the saved game cannot be loaded: {e.message}") from None
+    else:
+        g = load_recorded_game(game, variant, sets, packs, str(resume), "saved game")
     seats = parse_seats(players, g)
     if seed is None:
         if saved is None:
@@ -199,6 +207,7 @@ def play(
         timer=not no_timer,
         hints=hints,
         clear=not no_clear,
+        packs=record,
     )
     sys.exit(code)
 

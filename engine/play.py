@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from rich.markup import escape as esc
@@ -118,22 +119,93 @@ def deferred_interrupts() -> Iterator[None]:
         raise KeyboardInterrupt
 
 
-def save_document(state: Any, seats: Sequence[SeatSpec], seed: int, settings: dict[str, Any]) -> dict[str, Any]:
+PackRecord = list[dict[str, str]]
+
+
+def pack_record(packs: Sequence[str]) -> PackRecord:
+    """The `--pack` folders of a game as saves and logs record them: as typed, and absolute."""
+    return [{"path": str(p), "resolved": str(Path(p).resolve())} for p in packs]
+
+
+def read_pack_record(doc: dict[str, Any], path: str, what: str) -> PackRecord:
+    """The `packs` a save or log recorded; none for a file written before packs were recorded."""
+    record = doc.get("packs")
+    if record is None:
+        return []
+    if not isinstance(record, list) or not all(
+        isinstance(x, dict) and isinstance(x.get("path"), str) and isinstance(x.get("resolved"), str) for x in record
+    ):
+        raise SaveError(f"{path}: the {what}'s pack list is damaged")
+    return [{"path": x["path"], "resolved": x["resolved"]} for x in record]
+
+
+def recorded_pack_paths(record: PackRecord, path: str, what: str) -> tuple[str, ...]:
+    """Folders to load for a recorded pack list: the absolute path, else the path as typed.
+
+    SaveError naming the first pack found at neither place (the content hash, checked later,
+    catches a folder that is there but holds other content).
+    """
+    out = []
+    for entry in record:
+        for candidate in (entry["resolved"], entry["path"]):
+            if os.path.exists(candidate):
+                out.append(candidate)
+                break
+        else:
+            typed = f" (given as {entry['path']})" if entry["path"] != entry["resolved"] else ""
+            raise SaveError(
+                f"{path}: the {what} was made with the content pack {entry['resolved']}{typed}, which no longer "
+                "exists; give its folder with --pack DIR"
+            )
+    return tuple(out)
+
+
+def load_recorded_game(
+    game_id: str, variant: str | None, settings: dict[str, Any], packs: Sequence[str], path: str, what: str
+) -> Any:
+    """Load the game a save or log names; SaveError (suggesting --pack for an unknown game) otherwise."""
+    from davinci.engine.game import game_sources, load_game
+
+    try:
+        return load_game(game_id, variant, settings, packs)
+    except UsageError as e:
+        hint = ""
+        if game_id not in game_sources(packs):
+            hint = "; if the game comes from a content pack, add --pack DIR"
+        raise SaveError(f"{path}: the {what} cannot be loaded: {e.message}{hint}") from None
+
+
+def resume_command(game_id: str, save: str, record: Sequence[dict[str, str]]) -> str:
+    """The command that resumes a save, with the `--pack` options the game was played with."""
+    from shlex import quote
+
+    packs = "".join(f" --pack {quote(p['path'])}" for p in record)
+    return f"davinci play {quote(game_id)}{packs} --resume {quote(save)}"
+
+
+def save_document(
+    state: Any, seats: Sequence[SeatSpec], seed: int, settings: dict[str, Any], packs: Sequence[dict[str, str]] = ()
+) -> dict[str, Any]:
     return {
         "davinci_save": 1,
         "seed": seed,
         "settings_override": settings,
+        "packs": list(packs),
         "seats": [{"kind": s.kind, "name": s.name} for s in seats],
         "saved": state.to_json(),
     }
 
 
-def log_document(game: Any, seats: Sequence[SeatSpec], seed: int, settings: dict[str, Any], state: Any) -> dict[str, Any]:
+def log_document(
+    game: Any, seats: Sequence[SeatSpec], seed: int, settings: dict[str, Any], state: Any,
+    packs: Sequence[dict[str, str]] = (),
+) -> dict[str, Any]:
     return {
         "davinci_log": 1,
         "game": game.id,
         "variant": game.variant,
         "settings_override": settings,
+        "packs": list(packs),
         "content_hash": game.content_hash,
         "seed": seed,
         "seats": [{"kind": s.kind, "name": s.name} for s in seats],
@@ -176,7 +248,8 @@ def read_save(path: str) -> dict[str, Any]:
     """Read a save file and check its outer shape; SaveError naming the problem otherwise.
 
     Returns the document with `game` (str), `variant` (str or None), `settings_override`
-    (a dict of plain values), `seats` (a list of {kind, name}) and `seed` (int) checked.
+    (a dict of plain values), `seats` (a list of {kind, name}), `seed` (int) and `packs` (a list
+    of {path, resolved}; empty for saves written before packs were recorded) checked.
     """
     doc = read_json_file(path, "save file")
     if doc.get("davinci_save") != 1 or not isinstance(doc.get("saved"), dict):
@@ -196,6 +269,7 @@ def read_save(path: str) -> dict[str, Any]:
         raise SaveError(f"{path}: the save's seat list is damaged")
     if not isinstance(doc.get("seed"), int) or isinstance(doc.get("seed"), bool):
         raise SaveError(f"{path}: the save's seed is damaged")
+    doc["packs"] = read_pack_record(doc, path, "save")
     return doc
 
 
@@ -238,6 +312,7 @@ class Session:
     clear: bool = True
     bots: list[Any] = field(default_factory=list)
     last_human: int | None = None
+    packs: Sequence[dict[str, str]] = ()
 
     @property
     def humans(self) -> list[int]:
@@ -245,9 +320,12 @@ class Session:
 
     def autosave(self) -> None:
         if self.save_path:
-            atomic_write(self.save_path, json.dumps(save_document(self.state, self.seats, self.seed, self.settings)))
+            atomic_write(
+                self.save_path, json.dumps(save_document(self.state, self.seats, self.seed, self.settings, self.packs))
+            )
         if self.log_path:
-            atomic_write(self.log_path, json.dumps(log_document(self.game, self.seats, self.seed, self.settings, self.state), indent=1))
+            doc = log_document(self.game, self.seats, self.seed, self.settings, self.state, self.packs)
+            atomic_write(self.log_path, json.dumps(doc, indent=1))
 
     def render(self, seat: int | None) -> None:
         view = self.state.view(seat)
@@ -507,8 +585,13 @@ def run_play(
     timer: bool = True,
     hints: bool = False,
     clear: bool = True,
+    packs: Sequence[dict[str, str]] = (),
 ) -> int:
-    """Play a game in the terminal; returns the exit code."""
+    """Play a game in the terminal; returns the exit code.
+
+    `packs` is the content packs the game was loaded with (see `pack_record`), written into
+    saves and logs so that resuming and replaying find the game again.
+    """
     from davinci.engine.bots import make_bot
     from davinci.engine.rng import derive_seed
 
@@ -530,7 +613,8 @@ def run_play(
         for i, s in enumerate(seats)
     ]
     session = Session(
-        game, state, seats, seed, settings, console, input_fn, save_path, log_path, timer, hints, clear, bots
+        game, state, seats, seed, settings, console, input_fn, save_path, log_path, timer, hints, clear, bots,
+        packs=packs,
     )
 
     def on_sigterm(signum: int, frame: Any) -> None:
@@ -555,8 +639,9 @@ def run_play(
                 answer = ""
             path = answer or None
         if path:
-            atomic_write(path, json.dumps(save_document(state, seats, seed, settings)))
-            console.print(f"Saved to {esc(path)}; resume with: davinci play {game.id} --resume {esc(path)}")
+            atomic_write(path, json.dumps(save_document(state, seats, seed, settings, packs)))
+            # soft_wrap: the command stays on one line, ready to copy.
+            console.print(f"Saved to {esc(path)}; resume with: {esc(resume_command(game.id, path, packs))}", soft_wrap=True)
         return 130
     finally:
         if old is not None:

@@ -9,9 +9,12 @@ from davinci.engine.errors import DavinciError, ReplayMismatch, SaveError, Usage
 
 
 def replay_log(path: str, verify: bool, packs: Sequence[str], echo: Callable[[str], Any]) -> int:
-    """Replay the log at `path`; with `verify`, compare the final result with the logged one."""
-    from davinci.engine.game import load_game
-    from davinci.engine.play import read_json_file
+    """Replay the log at `path`; with `verify`, compare the final result with the logged one.
+
+    Without `packs`, the content packs the log recorded are loaded (a log written before packs
+    were recorded has none).
+    """
+    from davinci.engine.play import load_recorded_game, read_json_file, read_pack_record, recorded_pack_paths
 
     doc = read_json_file(path, "log")
     if doc.get("davinci_log") != 1:
@@ -27,10 +30,10 @@ def replay_log(path: str, verify: bool, packs: Sequence[str], echo: Callable[[st
         actions = [(int(s), str(a)) for s, a in doc["actions"]]
     except (KeyError, TypeError, ValueError) as e:
         raise SaveError(f"{path}: the log is damaged ({type(e).__name__}: {e})") from None
-    try:
-        game = load_game(game_id, variant, settings, packs)
-    except UsageError as e:  # the log names a game, variant or setting this installation lacks
-        raise SaveError(f"{path}: the logged game cannot be loaded: {e.message}") from None
+    if not packs:
+        packs = recorded_pack_paths(read_pack_record(doc, path, "log"), path, "log")
+    # A game, variant or setting this installation lacks is a problem of the log, not of usage.
+    game = load_recorded_game(game_id, variant, settings, packs, path, "logged game")
     if doc.get("content_hash") != game.content_hash:
         raise SaveError(
             f"{path}: the log was made with other game content (hash {doc.get('content_hash')}, "

@@ -302,3 +302,86 @@ def test_truncated_log_is_refused(log_file: Path, tmp_path: Path) -> None:
     path.write_text(log_file.read_text()[:300], encoding="utf-8")
     code, out = cli("replay", str(path), "--verify")
     assert code == 1 and "DV070" in out and "truncated?" in out
+
+
+# ------------------------------------------------------------------------------- content packs
+
+TUTORIAL = Path(__file__).parent / "packs" / "tutorial"
+
+
+@pytest.fixture()
+def pack_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path, Path]:
+    """A game of `pig` from a copy of the tutorial pack, named by a relative path, stopped with 'quit'.
+
+    Returns the pack copy, the save and the log; the working directory is then moved elsewhere,
+    so only the absolute path the files recorded still finds the pack.
+    """
+    import shutil
+
+    home = tmp_path / "home"
+    shutil.copytree(TUTORIAL, home / "tutorial")
+    monkeypatch.chdir(home)
+    code, out = cli("play", "pig", "--pack", "tutorial", "--players", "human,random", "--seed", "3",
+                    "--save", "s.json", "--log", "l.json", "--no-clear", stdin="roll\nquit\n")
+    assert code == 130, out
+    assert "resume with: davinci play pig --pack tutorial --resume s.json" in out
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    return home / "tutorial", home / "s.json", home / "l.json"
+
+
+def test_saves_and_logs_record_their_packs(pack_game: tuple[Path, Path, Path]) -> None:
+    pack, save, log = pack_game
+    for path in (save, log):
+        doc = json.loads(path.read_text())
+        assert doc["packs"] == [{"path": "tutorial", "resolved": str(pack.resolve())}]
+
+
+def test_a_pack_game_resumes_and_replays_without_naming_the_pack(pack_game: tuple[Path, Path, Path],
+                                                                  tmp_path: Path) -> None:
+    _, save, log = pack_game
+    again = tmp_path / "again.json"
+    code, out = cli("play", "--resume", str(save), "--save", str(again), "--no-clear")
+    assert code == 0 and "Input closed" in out, out
+    assert json.loads(again.read_text()) == json.loads(save.read_text())  # the pack record is kept as it was
+    code, out = cli("replay", str(log))
+    assert code == 0 and "Random 2:" in out, out
+
+
+def test_a_missing_recorded_pack_is_named(pack_game: tuple[Path, Path, Path]) -> None:
+    pack, save, log = pack_game
+    pack.rename(pack.with_name("moved"))
+    for args in (["play", "--resume", str(save), "--no-clear"], ["replay", str(log)]):
+        code, out = cli(*args)
+        assert code == 1 and "DV070" in out, out
+        assert f"content pack {pack.resolve()} (given as tutorial), which no longer exists" in out
+        assert "--pack DIR" in out
+    moved = str(pack.with_name("moved"))
+    code, out = cli("play", "--resume", str(save), "--pack", moved, "--no-clear")
+    assert code == 0 and "Input closed" in out, out
+    code, out = cli("replay", str(log), "--pack", moved)
+    assert code == 0, out
+
+
+def test_old_files_without_packs_still_load(pack_game: tuple[Path, Path, Path], tmp_path: Path) -> None:
+    pack, save, log = pack_game
+    for path in (save, log):
+        doc = json.loads(path.read_text())
+        del doc["packs"]
+        path.write_text(json.dumps(doc), encoding="utf-8")
+    for args in (["play", "--resume", str(save), "--no-clear"], ["replay", str(log)]):
+        code, out = cli(*args)
+        assert code == 1 and "unknown game 'pig'" in out and "add --pack DIR" in out, out
+        code, out = cli(*args, "--pack", str(pack))
+        assert code == 0, out
+
+
+def test_a_damaged_pack_list_is_refused(pack_game: tuple[Path, Path, Path]) -> None:
+    _, save, log = pack_game
+    for path, args in ((save, ["play", "--resume", str(save)]), (log, ["replay", str(log)])):
+        doc = json.loads(path.read_text())
+        doc["packs"] = ["tutorial"]
+        path.write_text(json.dumps(doc), encoding="utf-8")
+        code, out = cli(*args)
+        assert code == 1 and "DV070" in out and "pack list is damaged" in out, out
