@@ -378,6 +378,17 @@ def build_zones(b: Builder, comps: Mapping[str, ComponentDef], settings: Mapping
         per_seat = bool(spec.get("per_seat", False))
         if per_seat and contents:
             raise b.fail("a per-seat zone starts empty; deal into it in the setup flow", (*path, "contents"))
+        if kind == "grid":
+            # The engine keeps one shared grid; cells are named by their coordinates alone.
+            other = next((z.name for z in zones.values() if z.kind == "grid"), None)
+            if other is not None:
+                raise b.fail(f"a game has one grid zone at most ('{other}' and '{zname}' are both grids)",
+                             (*path, "kind"))
+            if per_seat:
+                raise b.fail("a grid zone is shared: it cannot be per seat", (*path, "per_seat"))
+            if contents:
+                raise b.fail("a grid zone starts empty: pieces enter it by a move step with a cell",
+                             (*path, "contents"))
         zones[zname] = ZoneDef(
             name=zname,
             kind=kind,

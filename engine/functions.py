@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Sequence
+from difflib import get_close_matches
 from typing import Any
 
 from davinci.engine.answers import answer_matches
@@ -37,6 +38,14 @@ def _zone_arg(z: Any, fname: str) -> ZoneV:
     return z
 
 
+def _grid_arg(z: Any, fname: str) -> ZoneV:
+    zone = _zone_arg(z, fname)
+    kind = zone.state.game.zones[zone.key.split("#")[0]].kind
+    if kind != "grid":
+        raise EvalError(f"{fname}() needs the grid zone, got '{zone.key}' (a {kind} zone)")
+    return zone
+
+
 # ------------------------------------------------------------------ grids
 
 
@@ -44,7 +53,7 @@ def free_cells(zone: Any) -> list[CellV]:
     """Empty cells where a piece may be placed: next to an occupied cell (by the zone's
     adjacency), and such that all occupied cells still fit in width x height. On an empty grid,
     the single cell 0,0 (the centre)."""
-    z = _zone_arg(zone, "free_cells")
+    z = _grid_arg(zone, "free_cells")
     st = z.state
     memo = ("free_cells", z.key)
     hit = st.derived.get(memo)
@@ -86,12 +95,17 @@ def _top_has(st: Any, stacks: dict[tuple[int, int], list[int]], cell: tuple[int,
 
 
 def _lines(zone: Any, n: int, fname: str, value: Any, diagonals: bool, through: Any) -> int:
-    z = _zone_arg(zone, "lines")
+    z = _grid_arg(zone, "lines_through" if through is not None else "lines")
     st = z.state
+    if fname not in st.game.piece_fields:
+        near = get_close_matches(str(fname), list(st.game.piece_fields), 1)
+        hint = f" (did you mean '{near[0]}'?)" if near else ""
+        raise EvalError(f"no component has a field '{fname}'{hint}")
     stacks = st.grid_stacks(z.key)
     if n < 1:
         raise EvalError("a line needs at least one cell")
-    dirs = [(1, 0), (0, 1)] + ([(1, 1), (1, -1)] if diagonals else [])
+    # A line of one cell is the cell itself, whatever its direction: count it once.
+    dirs = [(1, 0)] if n == 1 else [(1, 0), (0, 1)] + ([(1, 1), (1, -1)] if diagonals else [])
     budget.charge(len(dirs) * n)  # before building anything: `n` comes from the rule
     if through is not None and not isinstance(through, CellV):
         raise EvalError("'through' must be a cell")

@@ -389,7 +389,9 @@ class ZoneV(Record):
             return [PieceV(st, p) for p in st.zone_pids(self.key)]
         if name == "size":
             return len(st.zone_pids(self.key))
-        if name == "cells":
+        if name == "cells":  # a game has one grid zone at most; other zones have no cells
+            if st.game.zones[self.key.split("#")[0]].kind != "grid":
+                return []
             return [CellV(st, x, y) for (x, y) in st.grid_cells_sorted()]
         if name == "name":
             return self.key.split("#")[0]

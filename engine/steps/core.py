@@ -199,6 +199,10 @@ def _draw(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, 
     if "from_owner" not in spec and fc.b.zones[src].per_seat:  # type: ignore[attr-defined]
         src_owner = None
     dst, dst_owner = zone_target(fc, spec, "to", p, scope)
+    if fc.b.zones[dst].kind in ("grid", "board"):  # type: ignore[attr-defined]
+        where_to = "a cell" if fc.b.zones[dst].kind == "grid" else "a space"  # type: ignore[attr-defined]
+        raise DefinitionError(f"draw cannot put pieces on '{dst}' (each needs {where_to}): use a move step with "
+                              f"{'cell' if where_to == 'a cell' else 'space'}:", fc.b.loc.loc((*p, "to")), code="DV050")
     count = fc.expr((*p, "count"), scope, INT) if "count" in spec else None
     where = fc.expr((*p, "where"), {**scope, "piece": fc.b.types.piece}, BOOL) if "where" in spec else None  # type: ignore[attr-defined]
     kind = fc.b.zones[src].kind  # type: ignore[attr-defined]
@@ -294,6 +298,12 @@ def _move(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, 
     p = (*path, "move")
     dst, owner = zone_target(fc, spec, "to", p, scope)
     types = fc.b.types  # type: ignore[attr-defined]
+    kind = fc.b.zones[dst].kind  # type: ignore[attr-defined]
+    for key, needs in (("cell", "grid"), ("space", "board")):
+        if (key in spec) != (kind == needs):
+            text = (f"a move to '{dst}' (a {needs} zone) needs '{key}:'" if kind == needs
+                    else f"'{key}:' places pieces on a {needs} zone; '{dst}' is a {kind} zone")
+            raise DefinitionError(text, fc.b.loc.loc((*p, key) if key in spec else p), code="DV050")
     fc.emit(
         Move(
             path,

@@ -1,0 +1,110 @@
+"""Three games a newcomer wrote from the docs alone (tests/packs/from-docs), kept as a check that
+the documented vocabulary is enough for new games: Nim (and its normal-play variant), tic-tac-toe
+on a grid laid out with blank pieces (and a 4x4 variant), and a hidden-hand card game.
+
+The grid mistakes below are the ones such a newcomer can make; each is reported by lint at its
+place instead of failing later with an engine message.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from davinci.engine.game import load_game
+from davinci.engine.lint.runner import lint_paths
+from davinci.engine.simulate import SimConfig, run
+
+PACK = Path(__file__).parent / "packs" / "from-docs"
+
+
+def test_the_pack_lints_clean() -> None:
+    assert lint_paths([str(PACK)]) == []
+
+
+@pytest.mark.parametrize(("game", "variant"), [("nim", None), ("nim", "normal"), ("tictactoe", None),
+                                               ("tictactoe", "four"), ("higher-card", None)])
+def test_every_game_plays_to_its_end(game: str, variant: str | None) -> None:
+    report = run(SimConfig(game, variant, ("random", "random"), 30, 5, {}, (str(PACK),)))
+    assert report["games"] == 30
+    assert report["turn_limit_games"] == 0
+
+
+def test_tic_tac_toe_between_random_players_favours_the_first() -> None:
+    # Random play: the first player wins about 58 % of games, the second 29 %, draws 13 %.
+    report = run(SimConfig("tictactoe", None, ("random", "random"), 300, 1, {}, (str(PACK),)))
+    first, second = report["wins"]
+    assert 0.48 < first / 300 < 0.68
+    assert 0.20 < second / 300 < 0.38
+    assert 0.06 < report["draws"] / 300 < 0.20
+
+
+@pytest.mark.parametrize(("variant", "taker_wins"), [(None, False), ("normal", True)])
+def test_whoever_takes_the_last_token_loses_or_wins_by_variant(variant: str | None, taker_wins: bool) -> None:
+    game = load_game("nim", variant, {"tokens": 1}, packs=(str(PACK),))
+    for seed in range(4):
+        st = game.new_state(2, seed=seed)
+        taker = st.current_seats[0]
+        st.apply(taker, "take 1")
+        assert st.is_terminal()
+        assert st.result()["winners"] == ([taker] if taker_wins else [1 - taker])
+
+
+# (what, text in ttt.yaml, replacement, code, line, column, words in the message)
+MISTAKES = [
+    ("a second grid", "  board: {kind: grid, width: 4, height: 4, adjacency: king, visibility: public}\n",
+     "  board: {kind: grid, width: 4, height: 4, adjacency: king, visibility: public}\n"
+     "  spare: {kind: grid, visibility: public}\n",
+     "DV050", 36, 17, "a game has one grid zone at most ('board' and 'spare' are both grids)"),
+    ("a grid zone with contents", "adjacency: king, visibility: public}", "adjacency: king, contents: [blank]}",
+     "DV050", 35, 71, "a grid zone starts empty"),
+    ("a move to the grid without a cell", "to: board, cell: c}", "to: board}",
+     "DV050", 65, 23, "a move to 'board' (a grid zone) needs 'cell:'"),
+    ("a cell on a pile", "to: board, cell: c}", "to: blanks, cell: c}",
+     "DV050", 65, 97, "'cell:' places pieces on a grid zone; 'blanks' is a pile zone"),
+    ("a misspelt field in a line", "settings.line, 'symbol'", "settings.line, 'symbl'",
+     "DV042", 67, 22, "no component has a field 'symbl' (did you mean 'symbol'?)"),
+    ("a grid helper on a pile", "cell: \"first(free_cells(board) where", "cell: \"first(free_cells(blanks) where",
+     "DV041", 57, 39, "argument 1 of free_cells() must be a zone, got a list[piece]"),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "code", "line", "col", "words"), [m[1:] for m in MISTAKES],
+                         ids=[m[0] for m in MISTAKES])
+def test_a_grid_mistake_is_reported_where_it_is(
+    tmp_path: Path, old: str, new: str, code: str, line: int, col: int, words: str
+) -> None:
+    pack = tmp_path / "from-docs"
+    shutil.copytree(PACK, pack)
+    game = pack / "ttt.yaml"
+    text = game.read_text()
+    assert old in text, old
+    game.write_text(text.replace(old, new, 1))
+    problems = [p for p in lint_paths([str(pack)]) if p.location.path.endswith("ttt.yaml")]
+    assert [(p.code, p.location.line, p.location.col) for p in problems] == [(code, line, col)], problems
+    assert words in problems[0].message
+
+
+def test_grid_helpers_refuse_a_board_zone_and_a_board_has_no_cells() -> None:
+    from davinci.engine.errors import EvalError
+    from davinci.engine.functions import free_cells, lines
+    from davinci.engine.values import ZoneV
+
+    st = load_game("da-vinci-game").new_state(3, seed=1)
+    board = ZoneV(st, "board")
+    with pytest.raises(EvalError, match=r"lines\(\) needs the grid zone, got 'board' \(a board zone\)"):
+        lines(board, 3, "category", "rose")
+    with pytest.raises(EvalError, match=r"free_cells\(\) needs the grid zone"):
+        free_cells(board)
+    assert board.field("cells") == []
+
+
+def test_a_line_of_one_cell_is_counted_once() -> None:
+    from davinci.engine.functions import lines
+    from davinci.engine.values import ZoneV
+
+    game = load_game("tictactoe", packs=(str(PACK),))
+    st = game.new_state(2, seed=0)
+    assert lines(ZoneV(st, "board"), 1, "symbol", ".", True) == 9  # the nine blanks, once each
