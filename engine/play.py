@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 import json
 import os
+import re
 import signal
 import stat
 import sys
@@ -26,6 +27,8 @@ from rich.markup import escape as esc
 from davinci.engine.errors import DavinciError, SaveError, UsageError
 
 InputFn = Callable[[str], str]
+
+_BARE_NUMBER = re.compile(r"[0-9]+")  # ASCII digits only: '²'.isdigit() holds but int('²') fails
 
 
 @dataclass
@@ -366,12 +369,17 @@ class Session:
         legal = st.legal_actions(seat)
         prompt = pending.get("prompt") or "Your move"
         self.console.print(f"\n[bold]{esc(self.seats[seat].name)}[/bold]: {esc(str(prompt))}")
-        show = list(legal) if len(legal) <= 12 else []
-        for i, a in enumerate(show, 1):
-            self.console.print(f"  {i:>2}. {esc(str(a))}")
-        if not show:
+        # A bare number always picks from the whole ordered list, printed here or by 'list'.
+        numbered = list(legal)
+        if len(numbered) <= 12:
+            for i, a in enumerate(numbered, 1):
+                self.console.print(f"  {i:>2}. {esc(str(a))}")
+        else:
             verbs = ", ".join(legal.verbs()) if hasattr(legal, "verbs") else ""
-            self.console.print(f"  {len(legal)} possible actions ({esc(verbs)}); 'list' shows them all, '?' explains.")
+            self.console.print(
+                f"  {len(numbered)} possible actions ({esc(verbs)}); 'list' shows them all, a number picks one "
+                "of that list, '?' explains."
+            )
         mod = screen_module(self.game.id)
         expand = getattr(mod, "expand", None) if mod is not None else None
         while True:
@@ -382,9 +390,8 @@ class Session:
                 self.show_help(legal)
                 continue
             if text == "list":
-                for i, a in enumerate(legal, 1):
+                for i, a in enumerate(numbered, 1):
                     self.console.print(f"  {i:>3}. {esc(str(a))}")
-                show = list(legal)
                 continue
             if text in ("quit", "exit"):
                 raise KeyboardInterrupt
@@ -395,15 +402,18 @@ class Session:
                 else:
                     self.console.print("start with --save FILE to save")
                 continue
-            if expand is not None and not text.isdigit():
+            if _BARE_NUMBER.fullmatch(text):  # only a single whole number; `3 7` is a screen's shorthand
+                if 1 <= int(text) <= len(numbered):
+                    return numbered[int(text) - 1]
+                self.console.print(f"[red]there is no action {esc(text)}: type a number from 1 to {len(numbered)}[/red]")
+                continue
+            if expand is not None:
                 try:
                     full = expand(text, st.view(seat))
                 except Exception:  # a screen's shorthand must never crash the game
                     full = None
                 if full:
                     text = full
-            if text.isdigit() and 1 <= int(text) <= len(show):
-                return show[int(text) - 1]
             try:
                 action = st.parse_action(text)
             except DavinciError as e:

@@ -114,6 +114,50 @@ def test_an_invalid_move_is_explained_and_asked_again() -> None:
     assert "Input closed" in out
 
 
+def _moves(game_id: str, lines: list[str], tmp_path: Path, seed: int = 1) -> tuple[list[list[object]], str]:
+    """Type `lines` at a game against one random bot; the moves made (from the save) and the screen."""
+    game = load_game(game_id)
+    feed = iter(lines)
+
+    def ask(prompt: str) -> str:
+        try:
+            return next(feed)
+        except StopIteration:
+            raise EOFError from None
+
+    save = tmp_path / f"{game_id}-{len(list(tmp_path.iterdir()))}.json"
+    console = Console(file=io.StringIO(), width=200)
+    code = run_play(game, parse_seats("human,random", game), seed, {}, console, ask, clear=False, timer=False,
+                    save_path=str(save))
+    assert code == 0
+    return json.loads(save.read_text())["saved"]["state"]["history"], console.file.getvalue()
+
+
+def test_a_number_picks_from_the_whole_list_even_when_it_is_not_shown(tmp_path: Path) -> None:
+    # Da Vinci Code, seed 1: the human's first decision has 48 guesses, too many to print.
+    moves, out = _moves(GAME, ["2"], tmp_path)
+    assert "48 possible actions (guess); 'list' shows them all, a number picks one of that list" in out
+    listed, out = _moves(GAME, ["list", "2"], tmp_path)
+    second = re.search(r"^ +2\. (.+)$", out, re.M)
+    assert second is not None
+    assert moves[0] == listed[0] == [0, second.group(1)]
+    moves, out = _moves(GAME, ["49", "0"], tmp_path)
+    assert not moves and out.count("type a number from 1 to 48") == 2
+
+
+@pytest.mark.parametrize(
+    ("game_id", "lines", "move"),
+    [
+        (GAME, ["2.2 5"], "guess row.2.2 5"),  # a tile by row and position
+        (GAME, ["2 5"], "guess row.2.2 5"),  # a tile by position alone (one opponent)
+        ("leonardos-riddle", ["3 1,0"], "place hand.1.3 1,0"),  # a hand card and a cell
+    ],
+)
+def test_shorthands_made_of_numbers_still_work(tmp_path: Path, game_id: str, lines: list[str], move: str) -> None:
+    moves, _ = _moves(game_id, lines, tmp_path)
+    assert [0, move] in moves
+
+
 def test_an_answer_no_action_can_carry_is_asked_again() -> None:
     # A NUL byte (Ctrl-@ on many terminals) or a 5,000-character answer at a challenge prompt
     # once ended the game with an error; it is now explained and asked again.
