@@ -16,7 +16,7 @@ from typing import Any
 from davinci.engine.answers import answer_matches
 from davinci.engine.errors import EvalError
 from davinci.engine.expr import ANY, BOOL, BUILTINS, INT, STR, Function, ListType, RecordType, Type, budget
-from davinci.engine.values import CellV, PieceV, SpaceV, ZoneV
+from davinci.engine.values import CellV, PieceV, SpaceV, ZoneV, display
 
 # Spaces one walk search may visit. The number of walks grows exponentially with their length on a
 # board with many crossings (13! walks of 13 steps where 14 spaces all touch); the shipped boards
@@ -310,9 +310,7 @@ def _matches(given: Any, answer: Any, alternates: Any) -> bool:
 
 
 def _text(v: Any) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    return str(v)
+    return display(v)
 
 
 def overlap(a: Any, b: Any) -> bool:

@@ -205,6 +205,22 @@ class Record:
         return str(self.ref())
 
 
+def display(v: Any, yes: str = "true", no: str = "false") -> str:
+    """A value as text for people: `none`, a seat by its name, a piece, cell or space by its label,
+    a list as its items joined by commas (never Python's own forms such as `None` or `(1, 2)`)."""
+    if v is None:
+        return "none"
+    if isinstance(v, bool):
+        return yes if v else no
+    if isinstance(v, SeatV):
+        return str(v.field("name"))
+    if isinstance(v, Record):
+        return v.label()
+    if isinstance(v, (list, tuple)):
+        return ", ".join(display(x, yes, no) for x in v)
+    return str(v)
+
+
 def sort_key(r: Record) -> tuple[int, Any]:
     ref = r.ref()
     if isinstance(ref, PRef):

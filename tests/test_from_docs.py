@@ -108,3 +108,12 @@ def test_a_line_of_one_cell_is_counted_once() -> None:
     game = load_game("tictactoe", packs=(str(PACK),))
     st = game.new_state(2, seed=0)
     assert lines(ZoneV(st, "board"), 1, "symbol", ".", True) == 9  # the nine blanks, once each
+
+
+def test_a_list_in_a_log_line_reads_as_items_not_python() -> None:
+    game = load_game("higher-card", packs=(str(PACK),))
+    st = game.new_state(2, seed=3)
+    dealt = [e for e in st.view(0)["events"] if e.startswith("You are dealt")]
+    assert len(dealt) == 1
+    numbers = dealt[0].removeprefix("You are dealt ").split(", ")
+    assert len(numbers) == 5 and all(n.isdigit() for n in numbers), dealt

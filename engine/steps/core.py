@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from davinci.engine.errors import DefinitionError, EvalError
 from davinci.engine.expr.types import ANY, BOOL, INT, STR, ListType, RecordType, Type
 from davinci.engine.flow import FlowCompiler, Instr, Path, step
-from davinci.engine.values import CellV, Env, PieceV, SeatV, SpaceV, encode, pref
+from davinci.engine.values import CellV, Env, PieceV, SeatV, SpaceV, display, encode, pref
 
 if TYPE_CHECKING:  # pragma: no cover
     from davinci.engine.state import State
@@ -542,15 +542,8 @@ class Log(Instr):
 
 
 def render_value(v: Any) -> str:
-    if isinstance(v, bool):
-        return "yes" if v else "no"
-    if isinstance(v, SeatV):
-        return str(v.field("name"))
-    if isinstance(v, (PieceV, CellV, SpaceV)):
-        return v.label()
-    if isinstance(v, list):
-        return ", ".join(render_value(x) for x in v)
-    return str(v)
+    """A value as a log line shows it (flags read yes / no)."""
+    return display(v, "yes", "no")
 
 
 @step("log", keys=("text", "to"))
