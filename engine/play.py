@@ -28,7 +28,8 @@ from davinci.engine.errors import DavinciError, SaveError, UsageError
 
 InputFn = Callable[[str], str]
 
-_BARE_NUMBER = re.compile(r"[0-9]+")  # ASCII digits only: '²'.isdigit() holds but int('²') fails
+# ASCII digits only ('²'.isdigit() holds but int('²') fails), and few (int() refuses 5,000 digits)
+_BARE_NUMBER = re.compile(r"[0-9]{1,9}")
 
 
 @dataclass

@@ -141,8 +141,9 @@ def test_a_number_picks_from_the_whole_list_even_when_it_is_not_shown(tmp_path: 
     second = re.search(r"^ +2\. (.+)$", out, re.M)
     assert second is not None
     assert moves[0] == listed[0] == [0, second.group(1)]
-    moves, out = _moves(GAME, ["49", "0"], tmp_path)
+    moves, out = _moves(GAME, ["49", "0", "²", "9" * 5000], tmp_path)
     assert not moves and out.count("type a number from 1 to 48") == 2
+    assert "Input closed" in out  # neither '²' nor 5,000 digits (too many for int()) stop the game
 
 
 @pytest.mark.parametrize(
