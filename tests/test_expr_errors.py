@@ -41,6 +41,8 @@ SYNTAX: list[tuple[str, str, int]] = [
     ("roll roll", "missing operator between name 'roll' and name 'roll'", 6),
     ("1 2", "missing operator", 3),
     ("roll = 2", "use '=='", 6),
+    ("roll => 2", "unexpected '=>': did you mean '>='?", 6),
+    ("roll =< 2", "did you mean '<='?", 6),
     ("roll && true", "use 'and'", 6),
     ("!true", "use 'not'", 1),
     ("7 / 2", "use '//'", 3),
@@ -205,6 +207,17 @@ def test_engine_value_of_the_wrong_kind_is_an_eval_error() -> None:
         compiled({"seat": Rec(score=None)})
     with pytest.raises(EvalError, match="cannot read field 'score' of none"):
         compiled({"seat": None})
+
+
+def test_python_wording_never_reaches_the_author() -> None:
+    # A value the rules let be none at run time (a field of a record that has none).
+    compiled = compile_expr("roll + seat.score", SCOPE)
+    with pytest.raises(EvalError, match="cannot apply \\+ to int and none") as info:
+        compiled({"roll": 1, "seat": Rec(score=None)})
+    assert "NoneType" not in info.value.message and "operand" not in info.value.message
+    compiled = compile_expr("seat.score > roll", SCOPE)
+    with pytest.raises(EvalError, match="cannot compare none with int using >"):
+        compiled({"roll": 1, "seat": Rec(score=None)})
 
 
 def test_record_raising_eval_error_is_located() -> None:

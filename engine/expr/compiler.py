@@ -10,6 +10,7 @@ zero, integer size, empty lists, values the engine left as none).
 from __future__ import annotations
 
 import operator
+import re
 from collections.abc import Callable, Mapping
 from typing import Any, TypeAlias
 
@@ -110,10 +111,32 @@ class Compiled:
         except (TypeError, AttributeError, ValueError, IndexError, ZeroDivisionError, OverflowError) as exc:
             # Only reachable when the environment breaks its declared types (a value the scope
             # called an int is a str, say); report it as an evaluation error all the same.
-            raise self._error(f"evaluation failed: {exc}", 0) from None
+            raise self._error(f"evaluation failed: {_plain(exc)}", 0) from None
 
     def _error(self, reason: str, offset: int) -> EvalError:
         return EvalError(located_message(reason, self.source, offset), self._locate(offset))
+
+
+_TYPE_WORDS = {"NoneType": "none", "tuple": "list", "PieceV": "piece", "SeatV": "seat", "CellV": "cell",
+               "SpaceV": "space", "ZoneV": "zone", "StructV": "record"}
+_OPERANDS = re.compile(r"unsupported operand type\(s\) for (.+?): '(\w+)' and '(\w+)'")
+_COMPARE = re.compile(r"'(.+?)' not supported between instances of '(\w+)' and '(\w+)'")
+
+
+def _plain(exc: Exception) -> str:
+    """Python's wording of a failed operation, in the expression language's words."""
+    msg = str(exc)
+
+    def word(t: str) -> str:
+        return _TYPE_WORDS.get(t, t)
+
+    m = _OPERANDS.fullmatch(msg)
+    if m:
+        return f"cannot apply {m[1]} to {word(m[2])} and {word(m[3])}"
+    m = _COMPARE.fullmatch(msg)
+    if m:
+        return f"cannot compare {word(m[2])} with {word(m[3])} using {m[1]}"
+    return re.sub(r"'(NoneType|tuple|PieceV|SeatV|CellV|SpaceV|ZoneV|StructV)'", lambda t: f"'{word(t[1])}'", msg)
 
 
 def _constant(node: Node) -> Any:

@@ -344,6 +344,9 @@ def _scan(source: str, locate: Locator | None) -> list[_Token]:
                     raise syntax_error("unclosed string: add the closing quote", source, start, locate)
             elif ttype == "other":
                 reason = _BAD_CHARS.get(text, f"unexpected character {text!r}")
+                if text == "=" and source[start + 1 : start + 2] in ("<", ">"):  # `=>`, `=<`
+                    turned = source[start + 1] + "="
+                    reason = f"unexpected '{source[start:start + 2]}': did you mean '{turned}'?"
                 raise syntax_error(reason, source, start, locate)
             elif ttype == "LPAR" or ttype == "LSQB":
                 stack.append((text, start))
