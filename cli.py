@@ -295,7 +295,7 @@ def simulate(
 ) -> None:
     """Play many seeded bot games; report win rates, seat advantage, length and speed."""
     from davinci.engine.game import load_game
-    from davinci.engine.simulate import SimConfig, parse_players, run
+    from davinci.engine.simulate import SimConfig, parse_players, report_text, run
 
     sets = parse_settings(settings)
     load_game(game, variant, sets, packs)  # validate settings before starting processes
@@ -313,16 +313,7 @@ def simulate(
 
         click.echo(json.dumps(report))
         return
-    click.echo(f"{report['game']}{' / ' + report['variant'] if report['variant'] else ''}: {report['games']} games, seed {seed}")
-    for i, name in enumerate(report["players"]):
-        lo, hi = report["win_ci95"][i]
-        click.echo(f"  seat {i + 1} {name:<12} wins {report['wins'][i]:>6}  {report['win_rate'][i]:6.1%}  (95% CI {lo:.1%}-{hi:.1%})")
-    if rotate:
-        for name, rate in report["bot_win_rate"].items():
-            click.echo(f"  bot {name:<14} win rate {rate:.1%} (seats rotated)")
-    click.echo(f"  draws / turn-limit games: {report['draws']} / {report['turn_limit_games']}")
-    click.echo(f"  length: {report['mean_actions']:.1f} actions mean, p50 {report['actions_p50']}, p95 {report['actions_p95']}; turns p50 {report['turns_p50']}")
-    click.echo(f"  speed: {report['playouts_per_s']} games/s, {report['actions_per_s']} actions/s ({report['elapsed_s']} s, {jobs} job(s))")
+    click.echo("\n".join(report_text(report)))
 
 
 @main.command()

@@ -116,7 +116,8 @@ class Tally:
     # (bot, number of winners) → wins: a shared win counts 1/k, summed exactly at the end.
     shared_wins: Counter[tuple[str, int]] = field(default_factory=Counter)
     bot_seats: Counter[str] = field(default_factory=Counter)
-    draws: int = 0
+    draws: int = 0  # games nobody won
+    shared_games: int = 0  # games won by more than one seat
     turn_limit_games: int = 0
     actions: Counter[int] = field(default_factory=Counter)
     turns: Counter[int] = field(default_factory=Counter)
@@ -131,6 +132,8 @@ class Tally:
         winners = r["winners"]
         if not winners:
             self.draws += 1
+        elif len(winners) > 1:
+            self.shared_games += 1
         for w in winners:
             self.wins[w] += 1
             self.shared_wins[(r["seat_bots"][w], len(winners))] += 1
@@ -147,6 +150,7 @@ class Tally:
         self.shared_wins.update(other.shared_wins)
         self.bot_seats.update(other.bot_seats)
         self.draws += other.draws
+        self.shared_games += other.shared_games
         self.turn_limit_games += other.turn_limit_games
         self.actions.update(other.actions)
         self.turns.update(other.turns)
@@ -278,6 +282,7 @@ def summarise(
             k: round(float(bot_wins.get(k, Fraction(0)) / max(1, t.bot_seats[k])), 4) for k in sorted(t.bot_seats)
         },
         "draws": t.draws,
+        "shared_wins": t.shared_games,
         "turn_limit_games": t.turn_limit_games,
         "mean_actions": total_actions / g if g else 0,
         "actions_p50": percentile(t.actions, 0.5),
@@ -292,3 +297,34 @@ def summarise(
         "actions_per_s": round(total_actions / elapsed, 1) if elapsed > 0 else 0.0,
         "jobs": jobs,
     }
+
+
+def report_text(report: Mapping[str, Any]) -> list[str]:
+    """The lines `davinci simulate` prints for a report from `run`."""
+    variant = " / " + report["variant"] if report["variant"] else ""
+    lines = [f"{report['game']}{variant}: {report['games']} games, seed {report['seed']}"]
+    for i, name in enumerate(report["players"]):
+        lo, hi = report["win_ci95"][i]
+        lines.append(
+            f"  seat {i + 1} {name:<12} wins {report['wins'][i]:>6}  {report['win_rate'][i]:6.1%}  "
+            f"(95% CI {lo:.1%}-{hi:.1%})"
+        )
+    if report["rotate"]:
+        for name, rate in report["bot_win_rate"].items():
+            lines.append(f"  bot {name:<14} win rate {rate:.1%} (seats rotated)")
+    lines.append(
+        f"  draws (no winner) / shared wins (several winners) / turn-limit games: "
+        f"{report['draws']} / {report['shared_wins']} / {report['turn_limit_games']}"
+    )
+    if report["shared_wins"]:
+        note = "  a shared win counts as a win for each seat sharing it: seat win rates can add up to more than 100%"
+        lines.append(note + ("; bot win rates count 1/k of a win shared by k seats" if report["rotate"] else ""))
+    lines.append(
+        f"  length: {report['mean_actions']:.1f} actions mean, p50 {report['actions_p50']}, "
+        f"p95 {report['actions_p95']}; turns p50 {report['turns_p50']}"
+    )
+    lines.append(
+        f"  speed: {report['playouts_per_s']} games/s, {report['actions_per_s']} actions/s "
+        f"({report['elapsed_s']} s, {report['jobs']} job(s))"
+    )
+    return lines

@@ -8,7 +8,16 @@ from typing import Any
 import pytest
 
 from davinci.engine.errors import UsageError
-from davinci.engine.simulate import SimConfig, Tally, chunk_size, percentile, play_one, run, summarise
+from davinci.engine.simulate import (
+    SimConfig,
+    Tally,
+    chunk_size,
+    percentile,
+    play_one,
+    report_text,
+    run,
+    summarise,
+)
 
 TIMING_KEYS = {"elapsed_s", "playouts_per_s", "actions_per_s", "jobs"}
 
@@ -73,6 +82,25 @@ def test_a_shared_win_counts_one_over_the_number_of_winners() -> None:
     assert report["bot_wins"] == {"a": 1.333, "b": 0.333, "c": 0.333}
     assert report["wins"] == [2, 1, 1]
     assert report["draws"] == 1 and report["turn_limit_games"] == 1
+    assert report["shared_wins"] == 1  # games with more than one winner
+
+
+def test_the_text_report_says_when_every_seat_shares_the_win() -> None:
+    # Every game won by all three seats: 100% for each seat, no draw; the text must say why.
+    tally = Tally(3)
+    for _ in range(4):
+        tally.add(_game(["a", "b", "c"], [0, 1, 2], 3, 3))
+    cfg = SimConfig("g", None, ("a", "b", "c"), 4, 0, {}, rotate=True)
+    report = summarise(cfg, tally, 1.0, 1)
+    assert report["win_rate"] == [1.0, 1.0, 1.0] and report["draws"] == 0 and report["shared_wins"] == 4
+    text = "\n".join(report_text(report))
+    assert "draws (no winner) / shared wins (several winners) / turn-limit games: 0 / 4 / 0" in text
+    assert "seat win rates can add up to more than 100%" in text
+    assert "bot win rates count 1/k of a win shared by k seats" in text
+    alone = Tally(3)
+    alone.add(_game(["a", "b", "c"], [1], 3, 3))
+    text = "\n".join(report_text(summarise(cfg, alone, 1.0, 1)))
+    assert "0 / 0 / 0" in text and "more than 100%" not in text  # no note when no win was shared
 
 
 def test_simulation_reports_are_identical_for_one_and_two_jobs() -> None:
