@@ -117,3 +117,11 @@ def test_a_list_in_a_log_line_reads_as_items_not_python() -> None:
     assert len(dealt) == 1
     numbers = dealt[0].removeprefix("You are dealt ").split(", ")
     assert len(numbers) == 5 and all(n.isdigit() for n in numbers), dealt
+
+
+def test_a_prompt_fills_in_its_expressions() -> None:
+    game = load_game("nim", packs=(str(PACK),))
+    st = game.new_state(2, seed=0)
+    assert st.view(0)["pending"]["prompt"] == "How many tokens do you take? (21 left)"
+    st.apply(st.current_seats[0], "take 3")
+    assert st.view(0)["pending"]["prompt"] == "How many tokens do you take? (18 left)"

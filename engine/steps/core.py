@@ -7,7 +7,7 @@ author's documentation (docs/authoring.md lists them all).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from davinci.engine.errors import DefinitionError, EvalError
@@ -531,14 +531,30 @@ class Log(Instr):
 
     def run(self, state: State) -> None:
         env = state.env()
-        out = []
-        for part in self.parts:
-            if isinstance(part, str):
-                out.append(part)
-            else:
-                out.append(render_value(part(env)))
         to = self.to(env).index if self.to is not None else None
-        state.log("".join(out), to)
+        state.log(fill(self.parts, env), to)
+
+
+def template(fc: FlowCompiler, text: Any, path: Path, scope: Mapping[str, Type]) -> list[Any]:
+    """A text with `{expression}` parts (a log line, a prompt), compiled: plain strings and
+    compiled expressions, in order."""
+    from davinci.engine.expr import compile_expr
+
+    text = str(text)
+    parts: list[Any] = []
+    pos = 0
+    for m in re.finditer(r"\{([^{}]+)\}", text):
+        parts.append(text[pos : m.start()])
+        locate = _shifted(fc.b.loc.scalar(path), m.start(1))
+        parts.append(compile_expr(m.group(1), scope, functions=fc.b.functions, locate=locate))
+        pos = m.end()
+    parts.append(text[pos:])
+    return parts
+
+
+def fill(parts: Sequence[Any], env: Any) -> str:
+    """The text of a compiled `template` now."""
+    return "".join(p if isinstance(p, str) else render_value(p(env)) for p in parts)
 
 
 def render_value(v: Any) -> str:
@@ -563,18 +579,7 @@ def _log(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, T
         to = fc.expr((*p, "to"), scope, fc.b.types.seat) if "to" in spec else None  # type: ignore[attr-defined]
     else:
         text, tp, to = spec, p, None
-    parts: list[Any] = []
-    pos = 0
-    for m in re.finditer(r"\{([^{}]+)\}", str(text)):
-        parts.append(str(text)[pos : m.start()])
-        from davinci.engine.expr import compile_expr
-
-        base_locate = fc.b.loc.scalar(tp)
-        off = m.start(1)
-        parts.append(compile_expr(m.group(1), scope, functions=fc.b.functions, locate=_shifted(base_locate, off)))
-        pos = m.end()
-    parts.append(str(text)[pos:])
-    fc.emit(Log(path, parts, to))
+    fc.emit(Log(path, template(fc, text, tp, scope), to))
 
 
 def _shifted(locate: Any, off: int) -> Any:
