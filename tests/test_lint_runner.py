@@ -136,6 +136,30 @@ def test_pack_manifest_given_as_a_file_lints_the_pack(tmp_path: Path) -> None:
     assert codes(lint_paths([str(root / "pack.yaml")])) == ["DV022"]
 
 
+def test_a_lone_file_of_a_pack_is_linted_with_its_pack(tmp_path: Path) -> None:
+    # `davinci lint pack/variant.yaml`: the game it extends lives in a sibling file of the pack.
+    import shutil
+
+    pack = tmp_path / "tutorial"
+    shutil.copytree(Path(__file__).parent / "packs" / "tutorial", pack)
+    variant = pack / "pig-short.yaml"
+    assert lint_paths([str(variant)]) == []
+    # Only the named file is reported: a problem in the game beside it is not.
+    game = pack / "pig.yaml"
+    game.write_text(game.read_text().replace("default: 50", "default: fifty"))
+    assert lint_paths([str(variant)]) == []
+    assert "DV053" in codes(lint_paths([str(pack)]))
+    # Rules that need the game still run on the variant.
+    variant.write_text(variant.read_text().replace("  target:", "  targt:"))
+    [problem] = lint_paths([str(variant)])
+    assert problem.code == "DV056" and problem.location.path.endswith("pig-short.yaml")
+    # Outside any pack folder, the variant's game is unknown, as before.
+    alone = tmp_path / "alone" / "pig-short.yaml"
+    alone.parent.mkdir()
+    shutil.copy(Path(__file__).parent / "packs" / "tutorial" / "pig-short.yaml", alone)
+    assert [(p.code, "unknown game 'pig'" in p.message) for p in lint_paths([str(alone)])] == [("DV020", True)]
+
+
 def test_folder_without_manifest_is_a_problem(tmp_path: Path) -> None:
     assert codes(lint_paths([str(tmp_path)])) == ["DV031"]
 

@@ -78,6 +78,7 @@ class _Pending:
 class _Linter:
     def __init__(self, extra_packs: Sequence[str]) -> None:
         self.extra_packs = tuple(extra_packs)
+        self.context_packs: list[Pack] = []  # packs of lone files, for reference only (see home_pack)
         self.problems: list[Problem] = []
         self.pending: list[_Pending] = []
         self.seen_files: set[str] = set()
@@ -94,6 +95,7 @@ class _Linter:
                 packs.append(load())
             except DavinciError:
                 continue
+        packs.extend(self.context_packs)
         try:
             return dedupe_packs(packs)
         except DavinciError:
@@ -159,7 +161,7 @@ class _Linter:
                 listed_at or doc.loc(["kind"]), FILE_KIND,
                 f"{display} has kind '{kind}' but is listed where {' or '.join(expected)} files belong",
                 _name(FILE_KIND)))
-        if kind == "pack" and pack is None:
+        if kind == "pack" and expected is None:
             self.add_pack(path.parent, doc)
             return
         self.check_schema(doc, kind, pack)
@@ -177,6 +179,26 @@ class _Linter:
         if not errors:
             self.pending.append(_Pending(doc, kind, pack))
         return not errors
+
+    def home_pack(self, path: Path) -> Pack | None:
+        """The pack whose folder holds the lone file `path`, added as context for its rules.
+
+        `davinci lint pack/variant.yaml` then finds the game the variant extends in a sibling file,
+        while only the file itself is linted. None when no folder above the file has a pack.yaml,
+        when that pack is installed or given with --pack anyway, or when its manifest is broken.
+        """
+        real = path.resolve()
+        folder = next((f for f in real.parents if (f / MANIFEST).is_file()), None)
+        if folder is None or real.name == MANIFEST:
+            return None
+        if folder in {builtin_root().resolve(), *(Path(p).resolve() for p in self.extra_packs)}:
+            return None
+        try:
+            pack = load_pack(folder)
+        except DavinciError:
+            return None
+        self.context_packs.append(pack)
+        return pack
 
     def add_pack(self, folder: Path, manifest: Doc | None = None) -> None:
         root = folder.resolve()
@@ -301,7 +323,7 @@ def lint_all(paths: Sequence[str], packs: Sequence[str] = ()) -> LintResult:
                         f"{display_path(path)} is a folder without a {MANIFEST}; lint a pack folder or YAML files",
                         _name(NOT_A_PACK)))
             else:
-                linter.add_file(path, None, None)
+                linter.add_file(path, linter.home_pack(path), None)
     linter.run_rules()
     problems = sorted(set(linter.problems))
     return LintResult(problems, len(linter.seen_files))
