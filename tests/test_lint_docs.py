@@ -53,5 +53,18 @@ def test_unknown_rule_suggests() -> None:
         rule_text("duplicat-key")
 
 
+def test_unknown_rule_points_at_a_command_that_exists() -> None:
+    from click.testing import CliRunner
+
+    from davinci.cli import main
+
+    with pytest.raises(DavinciError) as info:
+        rule_text("DV9999")
+    message = info.value.message
+    assert "--list" not in message and "`davinci rule` (without a code) lists them all" in message
+    listing = CliRunner().invoke(main, ["rule"])  # the command the message names
+    assert listing.exit_code == 0 and "DV003" in listing.output
+
+
 def test_committed_docs_page_is_current() -> None:
     assert DOCS.read_text(encoding="utf-8") == render_rules_markdown(), f"regenerate with: {REGENERATE}"

@@ -40,7 +40,7 @@ def rule_text(code: str) -> str:
             close = difflib.get_close_matches(code.strip().upper(), codes, n=1, cutoff=0.5)
             close += [names[n] for n in difflib.get_close_matches(code.strip().lower(), list(names), n=1)]
             hint = f" (did you mean {close[0]}?)" if close else ""
-            raise UsageError(f"unknown lint rule '{code}'{hint}; `davinci rule --list` shows them all")
+            raise UsageError(f"unknown lint rule '{code}'{hint}; `davinci rule` (without a code) lists them all")
     assert rule is not None
     kinds = ", ".join(rule.kinds) if rule.kinds else "all files"
     header = f"{rule.code} {rule.name} ({rule.severity}; layer: {rule.layer}; applies to: {kinds})"
