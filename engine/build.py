@@ -25,7 +25,7 @@ from davinci.engine.definition import (
     product_items,
     product_size,
 )
-from davinci.engine.errors import DavinciError, DefinitionError
+from davinci.engine.errors import DavinciError, DefinitionError, SourceLocation
 from davinci.engine.expr.types import ANY, BOOL, INT, STR, ListType, RecordType, Type
 from davinci.engine.flow import FlowCompiler, Program
 
@@ -68,6 +68,7 @@ class GameDef:
     variants: tuple[str, ...] = ()
     piece_cache: dict[Any, Any] = field(default_factory=dict)  # per-piece sort keys / free flags
     grid_zone: str | None = None  # the grid zone's name, if the game has one
+    unread_locals: tuple[tuple[str, SourceLocation], ...] = ()  # `set` locals no expression reads (lint)
     label_cache: dict[str, tuple[str, str]] = field(default_factory=dict)  # zone key -> (kind, prefix)
     seat_keys: dict[tuple[str, int], str | None] = field(default_factory=dict)  # (zone, seat) -> key
     whole_zones: dict[str, bool] = field(default_factory=dict)  # zone key -> grid or board
@@ -124,6 +125,8 @@ class Builder:
         self.loc = locator
         self.override = dict(settings_override)
         self.errors: list[DavinciError] = []
+        self.names_read: set[str] = set()  # every name some expression reads
+        self.locals_set: list[tuple[str, SourceLocation]] = []  # new locals made by `set`, where
         from davinci.engine.expr import BUILTINS
 
         self.functions: Any = BUILTINS
@@ -152,7 +155,9 @@ class Builder:
             raise self.fail("expected an expression (text)", path)
         from davinci.engine.expr import compile_expr
 
-        return compile_expr(src, scope, functions=self.functions, expect=expect, locate=self.loc.scalar(path))
+        compiled = compile_expr(src, scope, functions=self.functions, expect=expect, locate=self.loc.scalar(path))
+        self.names_read.update(compiled.names)
+        return compiled
 
 
 def _known(name: str, options: Sequence[str]) -> str:
@@ -621,4 +626,5 @@ def build_game(
         display=dict(data.get("display") or {}),
         variants=tuple(variants),
         grid_zone=next((z.name for z in zones.values() if z.kind == "grid"), None),
+        unread_locals=tuple((n, at) for n, at in b.locals_set if n not in b.names_read),
     )

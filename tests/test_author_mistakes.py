@@ -48,6 +48,8 @@ CASES = [
     ("winners that fail only when a game ends", 'winners: "seats where banked >= settings.target"',
      'winners: "seats where banked == max(seats where banked > 9999 select banked)"',
      "DV042", 45, 35, "max() of an empty list"),
+    ("a misspelt variable in set (a new local nobody reads)", "set: {pot: pot + die}", "set: {pto: pot + die}",
+     "DV058", 31, 17, "'pto' is set here but never read: a misspelt variable?"),
     ("a misspelt bot", "bots: [random]", "bots: [random, randon]",
      "DV057", 7, 16, "unknown bot 'randon' (did you mean 'random'?)"),
     ("another game's bot", "bots: [random]", "bots: [greedy]",

@@ -9,7 +9,7 @@ lazily, the first time a rule asks, through the same per-command document cache.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from davinci.engine.errors import DavinciError, SourceLocation
@@ -125,6 +125,7 @@ class LintContext:
     kind: str
     pack: Pack | None
     project: Project
+    cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)  # shared by this file's rules
 
     @property
     def data(self) -> Any:

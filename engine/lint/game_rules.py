@@ -212,6 +212,20 @@ def _decks_for(ctx: LintContext) -> dict[str, list[dict[str, Any]]]:
 
 
 def _build(ctx: LintContext) -> Any:
+    """The built game (or the error building it), once per file for all the rules that need it."""
+    hit = ctx.cache.get("build")
+    if hit is None:
+        try:
+            hit = _build_once(ctx)
+        except DavinciError as e:
+            hit = e
+        ctx.cache["build"] = hit
+    if isinstance(hit, DavinciError):
+        raise hit
+    return hit
+
+
+def _build_once(ctx: LintContext) -> Any:
     from davinci.engine.build import build_game
     from davinci.engine.definition import Locator
     from davinci.engine.game import GameSource, resolve_variant
@@ -278,6 +292,44 @@ def game_builds(ctx: LintContext) -> Iterator[Problem]:
         yield _as_problem(e, ctx.at([]))
         return
     yield from _playouts(ctx, gdef)
+
+
+@rule("DV058", "unread-local", severity="warning", kinds=("game", "variant"))
+def unread_local(ctx: LintContext) -> Iterator[Problem]:
+    """A `set` step makes a new local name that no expression of the game reads. A misspelt
+    variable (`bestseat` for `best_seat`) is such a local: the real variable silently keeps its
+    old value.
+
+    Failing:
+
+    ```yaml
+    vars:
+      best_seat: 0
+    flow:
+      turn:
+        - set: {bestseat: current.index}
+    ```
+
+    Passing:
+
+    ```yaml
+    vars:
+      best_seat: 0
+    flow:
+      turn:
+        - set: {best_seat: current.index}
+    ```
+    """
+    if not isinstance(ctx.doc.data, dict):
+        return
+    try:
+        gdef = _build(ctx)
+    except DavinciError:
+        return  # reported by DV055
+    for name, at in gdef.unread_locals:
+        if at.path == ctx.doc.path:
+            yield Problem(at, "DV058", f"'{name}' is set here but never read: a misspelt variable? (variables are "
+                          "declared under vars, seat_vars or turn_vars)", "unread-local", "warning")
 
 
 @rule("DV057", "game-bots", kinds=("game",))

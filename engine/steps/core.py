@@ -464,6 +464,8 @@ def _set(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, T
                 raise DefinitionError(f"'{name}' cannot be assigned", b.loc.loc((*p, name), key=True))
             where = "local"
             expected = scope.get(name, fn.type)
+            if name not in scope:
+                b.locals_set.append((name, b.loc.loc((*p, name), key=True)))  # type: ignore[attr-defined]
         if not _assignable(fn.type, expected):
             raise DefinitionError(
                 f"'{name}' holds {expected.name} values, this expression gives {fn.type.name}",
@@ -546,7 +548,9 @@ def template(fc: FlowCompiler, text: Any, path: Path, scope: Mapping[str, Type])
     for m in re.finditer(r"\{([^{}]+)\}", text):
         parts.append(text[pos : m.start()])
         locate = _shifted(fc.b.loc.scalar(path), m.start(1))
-        parts.append(compile_expr(m.group(1), scope, functions=fc.b.functions, locate=locate))
+        compiled = compile_expr(m.group(1), scope, functions=fc.b.functions, locate=locate)
+        fc.b.names_read.update(compiled.names)  # type: ignore[attr-defined]
+        parts.append(compiled)
         pos = m.end()
     parts.append(text[pos:])
     return parts
