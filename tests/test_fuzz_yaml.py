@@ -187,6 +187,8 @@ def _renamed(data: Any, seed: Seed) -> Any:
     data = dict(data)
     if seed.section == "games" and isinstance(data.get("id"), str):
         data["id"] = PREFIX + data["id"]
+        if isinstance(data.get("bots"), list):
+            data["bots"] = ["random"]  # the game's own bots play the original, not this renamed copy
     if seed.section == "variants":
         if isinstance(data.get("id"), str):
             data["id"] = PREFIX + data["id"]
