@@ -633,9 +633,19 @@ class State:
             "scores": scores,
             "ranking": ranking,
             "reason": self.reason,
-            "turns": self.turn,
+            "turns": self.turns_played(),
             "actions": len(self.history),
         }
+
+    def turns_played(self) -> int:
+        """How many turns were played: the turn counter, except at the turn limit.
+
+        Reaching the limit counts one turn past it (turn max_turns + 1 starts and stops the
+        game at once), so the counter is one more than the turns anyone played.
+        """
+        if self.reason == "turn-limit":
+            return self.turn - 1
+        return self.turn
 
     def to_json(self) -> dict[str, Any]:
         from davinci.engine.serial import state_to_json

@@ -385,3 +385,26 @@ def test_a_damaged_pack_list_is_refused(pack_game: tuple[Path, Path, Path]) -> N
         path.write_text(json.dumps(doc), encoding="utf-8")
         code, out = cli(*args)
         assert code == 1 and "DV070" in out and "pack list is damaged" in out, out
+
+
+def test_a_turn_limit_log_of_an_earlier_version_still_verifies(tmp_path: Path) -> None:
+    # Earlier versions recorded one turn more than was played for a game stopped by its turn
+    # limit (2,001 for a limit of 2,000); such a log still verifies, any other change does not.
+    from davinci.engine.bots import make_bot
+    from davinci.engine.play import SeatSpec, log_document, pack_record
+
+    game = load_game("pig", None, {"target": 100_000}, [str(TUTORIAL)])
+    state = game.new_state(["A", "B"], seed=5)
+    bots = [make_bot("random", i, "pig", dict(game.settings)) for i in range(2)]
+    while not state.is_terminal():
+        for seat in state.current_seats:
+            state.apply(seat, bots[seat].choose(state.view(seat), state.legal_actions(seat)))
+    assert state.result()["reason"] == "turn-limit" and state.result()["turns"] == 2000
+    seats = [SeatSpec("random", "A"), SeatSpec("random", "B")]
+    doc = log_document(game, seats, 5, {"target": 100_000}, state, pack_record([str(TUTORIAL)]))
+    path = tmp_path / "limit.log.json"
+    for turns, verifies in ((2000, True), (2001, True), (2002, False), (1999, False)):
+        doc["result"]["turns"] = turns
+        path.write_text(json.dumps(doc), encoding="utf-8")
+        code, out = cli("replay", str(path), "--verify")
+        assert (code == 0) == verifies, out

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -132,3 +133,14 @@ def test_each_job_gets_many_small_chunks() -> None:
 def test_unknown_bots_fail_before_any_game_is_played() -> None:
     with pytest.raises(UsageError, match="unknown bot"):
         run(SimConfig("da-vinci-code", None, ("random", "nobody"), 5, 0, {}))
+
+
+TUTORIAL = str(Path(__file__).parent / "packs" / "tutorial")
+
+
+def test_a_game_stopped_by_the_turn_limit_reports_the_turns_played() -> None:
+    # Pig to 100,000 points never ends before its limit of 2,000 turns.
+    cfg = SimConfig("pig", None, ("random", "random"), 2, 0, {"target": 100_000}, (TUTORIAL,))
+    assert play_one(cfg, 0)["turns"] == 2000  # not 2001
+    report = run(cfg)
+    assert report["turn_limit_games"] == 2 and report["turns_p50"] == report["turns_p95"] == 2000
