@@ -189,8 +189,9 @@ GAME_FILES: dict[str, tuple[list[tuple[str, str, int, int]], tuple[str, str, int
     # Found by the fuzz campaign: a key the schema does not require but the step needs (was DV999).
     "step-missing-key": ([("game.yaml", "DV050", 25, 23)], ("game.yaml", "DV050", 25, 23)),
     "malformed-step": ([("game.yaml", "DV050", 12, 7)], ("game.yaml", "DV050", 12, 7)),
-    # Names that look like Python entry points are plain data (see the play test below).
-    "bot-entry-point": ([], None),
+    # Names that look like Python entry points are plain data: unknown bots to lint (DV057), and
+    # never imported (see the play test below).
+    "bot-entry-point": ([("game.yaml", "DV057", 7, 8), ("game.yaml", "DV057", 7, 21)], None),
     # Terminal markup in names and prompts is plain text on screen (see the play test below).
     "terminal-markup": ([], None),
 }
