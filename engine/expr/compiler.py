@@ -111,7 +111,7 @@ class Compiled:
         except (TypeError, AttributeError, ValueError, IndexError, ZeroDivisionError, OverflowError) as exc:
             # Only reachable when the environment breaks its declared types (a value the scope
             # called an int is a str, say); report it as an evaluation error all the same.
-            raise self._error(f"evaluation failed: {_plain(exc)}", 0) from None
+            raise self._error(f"evaluation failed: {_in_words(exc)}", 0) from None
 
     def _error(self, reason: str, offset: int) -> EvalError:
         return EvalError(located_message(reason, self.source, offset), self._locate(offset))
@@ -123,7 +123,7 @@ _OPERANDS = re.compile(r"unsupported operand type\(s\) for (.+?): '(\w+)' and '(
 _COMPARE = re.compile(r"'(.+?)' not supported between instances of '(\w+)' and '(\w+)'")
 
 
-def _plain(exc: Exception) -> str:
+def _in_words(exc: Exception) -> str:
     """Python's wording of a failed operation, in the expression language's words."""
     msg = str(exc)
 

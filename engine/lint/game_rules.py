@@ -344,7 +344,7 @@ def game_bots(ctx: LintContext) -> Iterator[Problem]:
 
     ```yaml
     id: my-game
-    bots: [random, greedy]      # greedy plays leonardos-riddle only
+    bots: [random, randon]      # no bot of that name
     ```
 
     Passing:

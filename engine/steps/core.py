@@ -465,7 +465,7 @@ def _set(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, T
             where = "local"
             expected = scope.get(name, fn.type)
             if name not in scope:
-                b.locals_set.append((name, b.loc.loc((*p, name), key=True)))  # type: ignore[attr-defined]
+                b.locals_set.append((name, b.loc.loc((*p, name), key=True)))
         if not _assignable(fn.type, expected):
             raise DefinitionError(
                 f"'{name}' holds {expected.name} values, this expression gives {fn.type.name}",
@@ -549,7 +549,7 @@ def template(fc: FlowCompiler, text: Any, path: Path, scope: Mapping[str, Type])
         parts.append(text[pos : m.start()])
         locate = _shifted(fc.b.loc.scalar(path), m.start(1))
         compiled = compile_expr(m.group(1), scope, functions=fc.b.functions, locate=locate)
-        fc.b.names_read.update(compiled.names)  # type: ignore[attr-defined]
+        fc.b.names_read.update(compiled.names)
         parts.append(compiled)
         pos = m.end()
     parts.append(text[pos:])
