@@ -556,30 +556,57 @@ class Session:
 
 
 def generic_render(view: dict[str, Any]) -> str:
+    """A plain text picture of any game's view: seats with their variables and zones, the shared
+    zones (a grid drawn as rows and columns), the latest events. Pieces in a seat's zones carry
+    their place (`3:20`), the number actions use (`play hand.1.3`)."""
     lines = [f"{view['game']} - turn {view['turn']}, {view['seats'][view['current'] - 1]['name']} to play"]
     for s in view["seats"]:
         status = "" if s["active"] else " (out)"
         lines.append(f"{s['name']}{status}: " + ", ".join(f"{k}={v}" for k, v in s["vars"].items()))
         for zname, z in s["zones"].items():
-            lines.append(f"   {zname}: " + _zone_text(z))
+            lines.extend(_zone_lines(f"   {zname}", z, numbered=True))
     for zname, z in view["zones"].items():
-        lines.append(f"{zname}: " + _zone_text(z))
+        lines.extend(_zone_lines(zname, z, numbered=False))
     for e in view["events"][-6:]:
         lines.append(f"  . {e}")
     return "\n".join(lines)
 
 
-def _zone_text(z: dict[str, Any]) -> str:
-    if "pieces" not in z and "cells" not in z:
-        return f"{z['count']} pieces"
+def _piece_text(p: dict[str, Any]) -> str:
+    fields = {k: v for k, v in p.items() if k not in ("ref", "kind", "revealed", "hidden", "space")}
+    txt = "/".join(" ".join(map(str, v)) if isinstance(v, list) else str(v) for v in fields.values())
+    return ("?" if p.get("hidden") else "") + txt + ("*" if p.get("revealed") else "")
+
+
+def _zone_lines(title: str, z: dict[str, Any], numbered: bool) -> list[str]:
     if "cells" in z:
-        return f"{len(z['cells'])} cells"
+        return [f"{title}:", *("   " + row for row in _grid_rows(z["cells"]))]
+    return [f"{title}: " + _zone_text(z, numbered)]
+
+
+def _zone_text(z: dict[str, Any], numbered: bool = False) -> str:
+    if "pieces" not in z:
+        return f"{z['count']} pieces"
     out = []
-    for p in z["pieces"]:
-        fields = {k: v for k, v in p.items() if k not in ("ref", "kind", "revealed", "hidden")}
-        txt = "/".join(str(v) for v in fields.values())
-        out.append(("?" if p.get("hidden") else "") + txt + ("*" if p.get("revealed") else ""))
+    for i, p in enumerate(z["pieces"], 1):
+        where = f"@{p['space']}" if p.get("space") is not None else ""
+        out.append((f"{i}:" if numbered else "") + _piece_text(p) + where)
     return " ".join(out) or "-"
+
+
+def _grid_rows(cells: list[dict[str, Any]]) -> list[str]:
+    """The occupied cells as a table: x across, y down; a stack shows its top and `xN`."""
+    if not cells:
+        return ["(empty)"]
+    shown = {(c["x"], c["y"]): _piece_text(c["top"]) + (f" x{c['height']}" if c["height"] > 1 else "") for c in cells}
+    xs = range(min(x for x, _ in shown), max(x for x, _ in shown) + 1)
+    ys = range(min(y for _, y in shown), max(y for _, y in shown) + 1)
+    width = max(max(len(t) for t in shown.values()), *(len(str(x)) for x in xs), 1)
+    label = max(len(str(y)) for y in ys)
+    rows = [" " * label + " y\\x " + " ".join(f"{x:>{width}}" for x in xs)]
+    for y in ys:
+        rows.append(f"{y:>{label}}     " + " ".join(f"{shown.get((x, y), '.'):>{width}}" for x in xs))
+    return rows
 
 
 def run_play(

@@ -125,3 +125,16 @@ def test_a_prompt_fills_in_its_expressions() -> None:
     assert st.view(0)["pending"]["prompt"] == "How many tokens do you take? (21 left)"
     st.apply(st.current_seats[0], "take 3")
     assert st.view(0)["pending"]["prompt"] == "How many tokens do you take? (18 left)"
+
+
+def test_the_generic_screen_draws_the_grid_and_numbers_a_seats_pieces() -> None:
+    from davinci.engine.play import generic_render
+
+    st = load_game("tictactoe", packs=(str(PACK),)).new_state(2, seed=0)
+    st.apply(st.current_seats[0], "place 1,1")
+    board = generic_render(st.view(0)).split("board:\n")[1].splitlines()[:4]
+    assert [row.split() for row in board] == [["y\\x", "0", "1", "2"], ["0", ".", ".", "."],
+                                             ["1", ".", "X", "x2", "."], ["2", ".", ".", "."]]
+    st = load_game("higher-card", packs=(str(PACK),)).new_state(2, seed=3)
+    mine = next(line for line in generic_render(st.view(0)).splitlines() if line.strip().startswith("hand:"))
+    assert [p.split(":")[0] for p in mine.split(": ", 1)[1].split()] == ["1", "2", "3", "4", "5"]
