@@ -665,7 +665,10 @@ def run_play(
         return session.loop()
     except EOFError:
         session.autosave()
-        console.print("\n[yellow]Input closed: the game stops here.[/yellow]" + (f" Saved to {esc(save_path)}." if save_path else ""))
+        console.print("\n[yellow]Input closed: the game stops here.[/yellow]")
+        if save_path:
+            console.print(f"Saved to {esc(save_path)}; resume with: {esc(resume_command(game.id, save_path, packs))}",
+                          soft_wrap=True)
         return 0
     except KeyboardInterrupt:
         console.print("\n[yellow]Interrupted.[/yellow]")

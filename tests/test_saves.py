@@ -58,6 +58,7 @@ def save_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("saves") / "game.json"
     code, screen = play(path.parent, 9, save_path=str(path))
     assert code == 0 and "Input closed" in screen
+    assert f"resume with: davinci play da-vinci-code --resume {path}" in screen.replace("\n", "")
     doc = json.loads(path.read_text(encoding="utf-8"))
     assert doc["saved"]["state"]["history"] and not doc["saved"]["state"]["terminal"]
     return path
