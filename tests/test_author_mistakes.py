@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from davinci.engine.lint.registry import Problem
 from davinci.engine.lint.runner import lint_paths
 
 PACK = Path(__file__).parent / "packs" / "tutorial"
@@ -66,36 +67,38 @@ CASES = [
 ]
 
 
+def lint_edited(tmp_path: Path, pack: Path, file: str, old: str, new: str) -> list[Problem]:
+    """Lint a copy of `pack` in which `file` has its first `old` replaced by `new`."""
+    copy = tmp_path / pack.name
+    shutil.copytree(pack, copy)
+    target = copy / file
+    text = target.read_text()
+    assert old in text, old
+    target.write_text(text.replace(old, new, 1))
+    return lint_paths([str(copy)])
+
+
+def assert_one_problem(problems: list[Problem], file: str, code: str, line: int, col: int, words: str) -> None:
+    """Exactly one problem, in `file`, with this code, at this place, saying `words`."""
+    found = [(Path(p.location.path).name, p.code, p.location.line, p.location.col) for p in problems]
+    assert found == [(file, code, line, col)], problems
+    assert words in problems[0].message
+
+
 @pytest.mark.parametrize(("old", "new", "code", "line", "col", "words"), [c[1:] for c in CASES],
                          ids=[c[0] for c in CASES])
 def test_an_authors_mistake_is_reported_where_it_is(
     tmp_path: Path, old: str, new: str, code: str, line: int, col: int, words: str
 ) -> None:
-    pack = tmp_path / "tutorial"
-    shutil.copytree(PACK, pack)
-    game = pack / "pig.yaml"
-    text = game.read_text()
-    assert text.count(old) >= 1, old
-    game.write_text(text.replace(old, new, 1))
-    problems = lint_paths([str(pack)])
-    assert [(p.code, p.location.line, p.location.col) for p in problems] == [(code, line, col)], problems
-    assert words in problems[0].message
+    assert_one_problem(lint_edited(tmp_path, PACK, "pig.yaml", old, new), "pig.yaml", code, line, col, words)
 
 
 def test_a_variant_changing_a_setting_its_game_lacks_is_reported(tmp_path: Path) -> None:
-    pack = tmp_path / "tutorial"
-    shutil.copytree(PACK, pack)
-    variant = pack / "pig-short.yaml"
-    variant.write_text(variant.read_text().replace("  target:", "  targte:"))
-    problems = lint_paths([str(pack)])
-    assert [(p.code, p.location.path.endswith("pig-short.yaml"), p.location.line, p.location.col)
-            for p in problems] == [("DV056", True, 7, 3)]
-    assert "'pig' has no setting 'targte'; did you mean 'target'?" in problems[0].message
+    problems = lint_edited(tmp_path, PACK, "pig-short.yaml", "  target:", "  targte:")
+    assert_one_problem(problems, "pig-short.yaml", "DV056", 7, 3, "'pig' has no setting 'targte'; did you mean 'target'?")
 
 
 def test_a_variant_may_add_a_setting_that_declares_its_type(tmp_path: Path) -> None:
-    pack = tmp_path / "tutorial"
-    shutil.copytree(PACK, pack)
-    variant = pack / "pig-short.yaml"
-    variant.write_text(variant.read_text() + "\n  bonus: {type: int, default: 2, doc: Unused here.}\n")
-    assert lint_paths([str(pack)]) == []
+    problems = lint_edited(tmp_path, PACK, "pig-short.yaml", "    default: 20",
+                           "    default: 20\n  bonus: {type: int, default: 2, doc: Unused here.}")
+    assert problems == []

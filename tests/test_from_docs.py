@@ -8,10 +8,10 @@ place instead of failing later with an engine message.
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
+from test_author_mistakes import assert_one_problem, lint_edited
 
 from davinci.engine.game import load_game
 from davinci.engine.lint.runner import lint_paths
@@ -76,15 +76,8 @@ MISTAKES = [
 def test_a_grid_mistake_is_reported_where_it_is(
     tmp_path: Path, old: str, new: str, code: str, line: int, col: int, words: str
 ) -> None:
-    pack = tmp_path / "from-docs"
-    shutil.copytree(PACK, pack)
-    game = pack / "ttt.yaml"
-    text = game.read_text()
-    assert old in text, old
-    game.write_text(text.replace(old, new, 1))
-    problems = [p for p in lint_paths([str(pack)]) if p.location.path.endswith("ttt.yaml")]
-    assert [(p.code, p.location.line, p.location.col) for p in problems] == [(code, line, col)], problems
-    assert words in problems[0].message
+    problems = [p for p in lint_edited(tmp_path, PACK, "ttt.yaml", old, new) if p.location.path.endswith("ttt.yaml")]
+    assert_one_problem(problems, "ttt.yaml", code, line, col, words)
 
 
 def test_grid_helpers_refuse_a_board_zone_and_a_board_has_no_cells() -> None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from test_author_mistakes import assert_one_problem, lint_edited
+
 from davinci.engine.lint.runner import lint_paths
 from davinci.engine.simulate import SimConfig, run
 
@@ -23,15 +25,8 @@ def test_tutorial_game_simulates_with_and_without_its_variant() -> None:
 
 
 def test_a_misspelt_setting_is_reported_at_its_column(tmp_path: Path) -> None:
-    import shutil
-
-    pack = tmp_path / "tutorial"
-    shutil.copytree(PACK, pack)
-    game = pack / "pig.yaml"
-    game.write_text(game.read_text().replace("settings.target)", "settings.targt)"))
-    problems = lint_paths([str(pack)])
-    assert [(p.code, p.location.line) for p in problems] == [("DV041", 44)]
-    assert "did you mean 'target'" in problems[0].message
+    problems = lint_edited(tmp_path, Path(PACK), "pig.yaml", "settings.target)", "settings.targt)")
+    assert_one_problem(problems, "pig.yaml", "DV041", 44, 46, "did you mean 'target'")
 
 
 def test_simulation_results_do_not_depend_on_jobs() -> None:
