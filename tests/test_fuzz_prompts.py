@@ -16,6 +16,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rich.console import Console
+from test_play_io import typed as typed_lines
 
 from davinci.engine.game import game_variants, load_game
 from davinci.engine.play import parse_seats, run_play
@@ -42,17 +43,9 @@ def test_random_typing_then_end_of_input(tmp_path: Path, game: tuple[str, str | 
                                          hot_seat: bool, seed: int, width: int) -> None:
     g = load_game(*game)
     players = ",".join(["human", "human" if hot_seat else "random"] + ["random"] * (g.definition.min_players - 2))
-    feed = iter(typed)
-
-    def ask(prompt: str) -> str:
-        try:
-            return next(feed)
-        except StopIteration:
-            raise EOFError from None
-
     console = Console(file=io.StringIO(), width=width)
     save = tmp_path / f"fuzz-{seed}.json"
-    code = run_play(g, parse_seats(players, g), seed, {}, console, ask, save_path=str(save), clear=False,
+    code = run_play(g, parse_seats(players, g), seed, {}, console, typed_lines(typed), save_path=str(save), clear=False,
                     timer=False)
     screen = console.file.getvalue()
     assert code in (0, 130), screen[-2000:]

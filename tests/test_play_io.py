@@ -20,6 +20,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -91,8 +92,8 @@ def test_end_of_input_with_save_keeps_the_game(tmp_path: Path) -> None:
 # ------------------------------------------------------------------------------- prompts
 
 
-def _screen(game_id: str, players: str, lines: list[str], seed: int = 1) -> tuple[int, str]:
-    game = load_game(game_id)
+def typed(lines: list[str]) -> Callable[[str], str]:
+    """A player who types `lines`, then closes the input (EOF)."""
     feed = iter(lines)
 
     def ask(prompt: str) -> str:
@@ -101,8 +102,13 @@ def _screen(game_id: str, players: str, lines: list[str], seed: int = 1) -> tupl
         except StopIteration:
             raise EOFError from None
 
+    return ask
+
+
+def _screen(game_id: str, players: str, lines: list[str], seed: int = 1) -> tuple[int, str]:
+    game = load_game(game_id)
     console = Console(file=io.StringIO(), width=120)
-    code = run_play(game, parse_seats(players, game), seed, {}, console, ask, clear=False, timer=False)
+    code = run_play(game, parse_seats(players, game), seed, {}, console, typed(lines), clear=False, timer=False)
     return code, console.file.getvalue()
 
 
@@ -117,17 +123,9 @@ def test_an_invalid_move_is_explained_and_asked_again() -> None:
 def _moves(game_id: str, lines: list[str], tmp_path: Path, seed: int = 1) -> tuple[list[list[object]], str]:
     """Type `lines` at a game against one random bot; the moves made (from the save) and the screen."""
     game = load_game(game_id)
-    feed = iter(lines)
-
-    def ask(prompt: str) -> str:
-        try:
-            return next(feed)
-        except StopIteration:
-            raise EOFError from None
-
     save = tmp_path / f"{game_id}-{len(list(tmp_path.iterdir()))}.json"
     console = Console(file=io.StringIO(), width=200)
-    code = run_play(game, parse_seats("human,random", game), seed, {}, console, ask, clear=False, timer=False,
+    code = run_play(game, parse_seats("human,random", game), seed, {}, console, typed(lines), clear=False, timer=False,
                     save_path=str(save))
     assert code == 0
     return json.loads(save.read_text())["saved"]["state"]["history"], console.file.getvalue()
