@@ -760,3 +760,26 @@ def test_games_end_at_the_turn_limit_without_a_winner() -> None:
     d = new_game().definition
     assert 100 <= d.end.max_turns <= 1000
 
+
+
+def test_a_team_that_cannot_move_after_a_triskel_throw_ends_its_turn() -> None:
+    # The space a move ends on acts; a team that cannot move lands nowhere. Scholar teams (seed 277,
+    # 4 teams) once threw again on a Triskel they could not leave within the turn, were offered the
+    # Triskel again, and threw forever (found by benchmarks/integrity_long.py --bot scholar).
+    from davinci.engine.bots import make_bot
+    from davinci.engine.game import load_game
+
+    game = load_game("da-vinci-game")
+    st = game.new_state(4, seed=277)
+    bots = [make_bot("scholar", 277 * 31 + i, game.id, dict(game.settings)) for i in range(4)]
+    stuck = 0
+    while not st.is_terminal() and len(st.history) < 3000:
+        seat = st.current_seats[0]
+        action = bots[seat].choose(st.view(seat), st.legal_actions(seat))
+        st.apply(seat, action)
+        pending = st.pending or {}
+        if action.verb == "reroll" and not (pending.get("seat") == seat and pending.get("prompt") == "Move your piece"):
+            stuck += 1  # the second throw could not move: the Triskel must not be offered again
+            assert not str(pending.get("prompt", "")).startswith("Triskel") or pending.get("seat") != seat
+    assert stuck > 0  # the situation did arise
+    assert st.is_terminal() and st.result()["reason"] == "end"
