@@ -490,8 +490,8 @@ class Session:
                 bot = self.bots[s]
                 a = bot.choose(st.view(s) if getattr(bot, "wants_view", True) else {}, st.legal_actions(s))
                 bot_actions[s] = a
-                if a.verb in ("answer", "claim") and a.args:
-                    try:
+                if a.verb in ("answer", "claim") and a.args and not (a.verb == "claim" and a.args[-1] == "failed"):
+                    try:  # a simulated failure places no bid: nothing to show during the race
                         bot_times[s] = float(a.args[0])
                     except ValueError:
                         pass

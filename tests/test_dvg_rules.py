@@ -543,6 +543,10 @@ def test_simulated_answers_can_be_switched_off() -> None:
     t2.do(2, "claim 10 solved")
     t2.do(3, "claim 5 failed")
     assert len(t2.tokens(2)) == 3 and len(t2.tokens(3)) == 0
+    # A simulated team that did not solve the clue places no bid: it passes, as a person would.
+    said = [text for _, text in t2.st.events]
+    assert "Team 3 passes" in said and not any(x.startswith("Team 3 locks in") for x in said)
+    assert not any(x.startswith("Team 3 answered") for x in said)
 
 
 # ==================================================================================== treasures

@@ -305,7 +305,10 @@ class Respond(Instr):
         else:
             ms, text, claim = binding
             p["answers"][str(seat)] = [ms, text, claim]
-            state.log(f"{state.seat_names[seat]} locks in at {ms / 1000:.1f}s")
+            if claim is False:  # a simulated team that did not solve it places no bid
+                state.log(f"{state.seat_names[seat]} passes")
+            else:
+                state.log(f"{state.seat_names[seat]} locks in at {ms / 1000:.1f}s")
         if any(str(s) not in p["answers"] for s in p["seats"]):
             return
         self._resolve(state, p)
@@ -348,7 +351,7 @@ class Respond(Instr):
                     )
                 )
             )
-            if ms < (1 << 40):
+            if ms < (1 << 40) and not (claimed and not correct and not (limit > 0 and ms > limit)):
                 shown = "(simulated)" if claimed else f"'{text}'"
                 state.log(f"{state.seat_names[s]} answered {shown}: {'right' if correct else 'wrong'}")
         structs.sort(key=lambda x: (not x.get("correct"), x.get("rank") or 0, x.get("time_ms")))
