@@ -2,9 +2,9 @@
 
 Used by `davinci play` when a `respond` step (a challenge for several seats at once) includes
 humans and a terminal is attached. The clock starts when the card is shown (after the first
-reveal of a two-step card); a countdown runs; each human seat presses its number to lock in
-and then types its answer masked, so neighbours cannot read it; bots lock in at their
-simulated times. Without a terminal (or with --no-timer) the humans answer one after another,
+reveal of a two-step card); a countdown runs; each human seat presses its number to take the
+keyboard and types its answer masked, so neighbours cannot read it: the answer locks in, and its
+time is taken, when Enter ends it. Bots lock in at their simulated times. Without a terminal (or with --no-timer) the humans answer one after another,
 each with their own clock.
 """
 
@@ -123,9 +123,13 @@ def run_race(
             seat = keys.get(ch)
             if seat is None or seat in results:
                 continue
-            t = clock() - start
-            write(f"\r{names[seat]} locks in at {t:.1f} s - type the answer (hidden), Enter: ")
+            # The bid is placed once the answer is written (the rule's order): the time that
+            # counts is when Enter ends the answer, not when the key was pressed.
+            write(f"\r{names[seat]} has the keyboard - type the answer (hidden); Enter locks it in: ")
             answer = term.masked_line(write).strip()
+            t = clock() - start
+            if answer:
+                write(f"{names[seat]} locks in at {t:.1f} s" + (" - too late\n" if t > limit else "\n"))
             results[seat] = (t, answer) if answer else None
     for s in humans:
         results.setdefault(s, None)

@@ -29,10 +29,12 @@ class FakeTerminal:
     def masked_line(self, out) -> str:  # type: ignore[no-untyped-def]
         text = ""
         while self.events and self.events[0][1] != "\n":
-            text += self.events.pop(0)[1]
+            t, k = self.events.pop(0)
+            self.clock[0] = max(self.clock[0], t)
+            text += k
             out("*")
         if self.events:
-            self.events.pop(0)
+            self.clock[0] = max(self.clock[0], self.events.pop(0)[0])
         return text
 
 
@@ -41,7 +43,8 @@ def test_humans_lock_in_with_their_key_and_bots_are_announced() -> None:
     events = [(3.0, "2"), (3.1, "r"), (3.2, "o"), (3.3, "m"), (3.4, "e"), (3.5, "\n"), (7.0, "1"), (7.1, "\n")]
     out: list[str] = []
     res = run_race([0, 1], ["Ana", "Ben", "Bot"], {2: 5.0}, 60, out.append, FakeTerminal(clock, events), lambda: clock[0])
-    assert res[1] is not None and res[1][1] == "rome" and abs(res[1][0] - 3.0) < 0.2
+    # Ben took the keyboard at 3.0 s and ended his answer at 3.5 s: the bid's time is 3.5 s.
+    assert res[1] is not None and res[1][1] == "rome" and abs(res[1][0] - 3.5) < 0.01
     assert res[0] is None  # locked in, but gave an empty answer: counts as a pass
     text = "".join(out)
     assert "Bot locks in at 5.0 s" in text
@@ -54,3 +57,13 @@ def test_nobody_answers_before_the_limit() -> None:
     res = run_race([0], ["Ana"], {}, 2, out.append, FakeTerminal(clock, []), lambda: clock[0])
     assert res == {0: None}
     assert "Time is up" in "".join(out)
+
+
+def test_thinking_after_taking_the_keyboard_costs_time() -> None:
+    # Ana presses her key at 1 s but ends her answer at 16 s, past the 5-second limit: late.
+    clock = [0.0]
+    events = [(1.0, "1"), (15.9, "g"), (16.0, "\n")]
+    out: list[str] = []
+    res = run_race([0], ["Ana"], {}, 5, out.append, FakeTerminal(clock, events), lambda: clock[0])
+    assert res[0] is not None and res[0][0] == 16.0
+    assert "Ana locks in at 16.0 s - too late" in "".join(out)
