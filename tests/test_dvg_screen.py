@@ -75,14 +75,23 @@ def test_the_challenge_card_is_shown_without_its_answer_during_the_race() -> Non
     assert "1:3" in after  # team 3's spare piece on bid space 1
 
 
-def test_vitruvian_man_cards_show_the_anagram_hint_and_lengths() -> None:
+def test_a_vitruvian_man_card_shows_only_its_anagram_until_the_clock_starts() -> None:
+    # The rule: the anagram is read first; the hint and the letter counts come with the clock
+    # (the play loop shows them after Enter), so the screen drawn before that keeps them back.
     t = Table()
     t.put(1, "ankh")
     t.start_turn(1, 1)
     t.do(1, "go k41")
     text = shown(t, 3)
     card = t.card()
-    assert f"Anagram: {card['anagram']}" in text and card["hint"] in text and card["lengths"] in text
+    assert f"Anagram: {card['anagram']}" in text
+    assert card["hint"] not in text and card["lengths"] not in text
+    assert "follow when the clock starts" in text
+    # once the challenge is over, the whole card is shown with its answer
+    t.do(2, "pass")
+    t.do(3, "pass")
+    after = shown(t, 3)
+    assert card["hint"] in after and card["lengths"] in after and f"Answer: {card['answer']}" in after
 
 
 def test_barred_teams_are_noted() -> None:

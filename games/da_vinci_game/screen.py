@@ -248,11 +248,15 @@ def card_panel(view: Mapping[str, Any], style: Style) -> RenderableType | None:
     lines.append(title, style=f"bold {info['colour']}")
     if card.get("anagram"):
         lines.append(f"\n  Anagram: {card['anagram']}", style="bold")
-        # 000: the hint and the word lengths are read once the clock starts (the race is on).
-        if card.get("hint"):
-            lines.append(f"\n  Hint: {card['hint']}")
-        if card.get("lengths"):
-            lines.append(f"  {card['lengths']}")
+        # 000: only the anagram is read first; the hint and the word lengths come once the clock
+        # starts (the play loop shows them after Enter), so a live card keeps them back here.
+        if live and (card.get("hint") or card.get("lengths")):
+            lines.append("\n  (the hint and the letter counts follow when the clock starts)", style="dim")
+        elif not live:
+            if card.get("hint"):
+                lines.append(f"\n  Hint: {card['hint']}")
+            if card.get("lengths"):
+                lines.append(f"  {card['lengths']}")
     if card.get("clue"):
         for line in str(card["clue"]).rstrip().splitlines():
             lines.append(f"\n  {line}")
