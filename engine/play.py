@@ -300,6 +300,10 @@ def replay_saved(game: Any, saved: Any, raw: Any, seed: int, path: str) -> Any:
     return fresh
 
 
+class QuitGame(Exception):
+    """The player typed `quit`: stop the game normally (offering to save, as Ctrl-C does)."""
+
+
 @dataclass
 class Session:
     game: Any
@@ -395,7 +399,7 @@ class Session:
                     self.console.print(f"  {i:>3}. {esc(str(a))}")
                 continue
             if text in ("quit", "exit"):
-                raise KeyboardInterrupt
+                raise QuitGame
             if text == "save":
                 if self.save_path:
                     self.autosave()
@@ -670,8 +674,9 @@ def run_play(
             console.print(f"Saved to {esc(save_path)}; resume with: {esc(resume_command(game.id, save_path, packs))}",
                           soft_wrap=True)
         return 0
-    except KeyboardInterrupt:
-        console.print("\n[yellow]Interrupted.[/yellow]")
+    except (KeyboardInterrupt, QuitGame) as stop:
+        quitting = isinstance(stop, QuitGame)
+        console.print("\n[yellow]" + ("Game stopped." if quitting else "Interrupted.") + "[/yellow]")
         path = save_path
         if path is None and sys.stdin.isatty():
             try:
@@ -683,7 +688,7 @@ def run_play(
             atomic_write(path, json.dumps(save_document(state, seats, seed, settings, packs)))
             # soft_wrap: the command stays on one line, ready to copy.
             console.print(f"Saved to {esc(path)}; resume with: {esc(resume_command(game.id, path, packs))}", soft_wrap=True)
-        return 130
+        return 0 if quitting else 130
     finally:
         if old is not None:
             signal.signal(signal.SIGTERM, old)

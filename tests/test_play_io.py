@@ -178,9 +178,10 @@ def test_an_answer_no_action_can_carry_is_asked_again() -> None:
     assert "type your answer again" in console.file.getvalue()
 
 
-def test_quit_offers_to_stop_with_exit_130() -> None:
+def test_quit_stops_the_game_normally_with_exit_0() -> None:
+    # Typing quit is a choice, not an interruption (Ctrl-C exits 130, see the signal tests).
     code, out = _screen(GAME, "human,random", ["quit"])
-    assert code == 130 and "Interrupted" in out
+    assert code == 0 and "Game stopped." in out and "Interrupted" not in out
 
 
 # ------------------------------------------------------------------------------- signals
