@@ -21,12 +21,17 @@ def shown(t: Table, team: int | None) -> str:
     return console.export_text()
 
 
+def board_part(text: str) -> str:
+    """The board drawing of a screen (what comes before the teams table)."""
+    return text.split(" treasures ")[0]
+
+
 def test_the_board_shows_every_space_type_and_the_pieces() -> None:
     t = Table()
     t.put(2, "o1")
     text = shown(t, 1)
     assert "The Da Vinci Game - turn" in text
-    board = text.split("Bids:")[0]
+    board = board_part(text)
     for glyph in ("C", "L", "R", "V", "@", "A"):
         assert glyph in board
     assert "·" in board  # the tracks between spaces
@@ -39,7 +44,7 @@ def test_destinations_are_numbered_as_the_prompt_lists_them() -> None:
     t.start_turn(1, 6)
     text = shown(t, 1)
     assert "die: 6" in text
-    board = text.split("Bids:")[0]
+    board = board_part(text)
     for n in range(1, 6):
         assert f" {n}" in board
     legal = t.legal(1)
@@ -72,7 +77,26 @@ def test_the_challenge_card_is_shown_without_its_answer_during_the_race() -> Non
     t.do(2, "pass")
     after = shown(t, 2)
     assert "Last challenge (Codex)" in after and f"Answer: {answer}" in after
-    assert "1:3" in after  # team 3's spare piece on bid space 1
+    assert "1:3" not in after  # team 2's turn: the bid board went with the challenge
+
+
+def test_the_bid_board_is_shown_only_for_the_challenge_in_progress_or_just_decided() -> None:
+    t = Table()
+    t.give(2, "rose", "rose")
+    t.put(1, "ankh")
+    t.start_turn(1, 1)
+    t.do(1, "go k21")
+    assert "Bids:  1:- 2:-" in shown(t, 2)
+    t.do(2, f"answer 4 {t.answer()}")
+    t.do(3, "pass")
+    # five tokens for a cap of four: still team 1's turn, team 2 returns one and sees its bid
+    assert t.view()["pending"]["type"] == "overflow"
+    assert "Bids:  1:2" in shown(t, 2)
+    t.do(2, t.legal(2)[0])
+    # the spare piece stays on bid space 1 until the next card, but that challenge is over
+    assert t.view()["current"] == 2 and t.bids() == {1: 2}
+    text = shown(t, 2)
+    assert "Bids:" not in text and "1:2" not in text
 
 
 def test_a_vitruvian_man_card_shows_only_its_anagram_until_the_clock_starts() -> None:

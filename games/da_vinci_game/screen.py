@@ -275,6 +275,19 @@ def card_panel(view: Mapping[str, Any], style: Style) -> RenderableType | None:
     return lines
 
 
+def bids_shown(view: Mapping[str, Any]) -> bool:
+    """Whether the bid board belongs on the screen: while a challenge is in progress, and in the
+    rest of the turn that decided it (a team returning tokens above the cap sees its bid).
+
+    Spare pieces stay on the bid spaces until the next card is read, possibly many turns later;
+    shown all that time they look like the bids of a challenge still going on. The turn's
+    locals (reset each turn) hold the challenge's `responses` once it is decided.
+    """
+    if (view.get("pending") or {}).get("type") == "respond":
+        return True
+    return "responses" in (view.get("locals") or {}) and bool(pawns_by_space(view, "spare"))
+
+
 def bids_text(view: Mapping[str, Any], definition: Any, style: Style) -> Text:
     """The bid spaces 1-5 and whose spare piece stands on each."""
     spares = pawns_by_space(view, "spare")
@@ -315,7 +328,8 @@ def render(view: dict[str, Any], seat: int | None) -> RenderableType:
     definition = definition_from_view(view)
     style = Style(definition.display or {})
     parts: list[RenderableType] = [header(view, seat), board_text(view, definition, style)]
-    parts.append(bids_text(view, definition, style))
+    if bids_shown(view):
+        parts.append(bids_text(view, definition, style))
     parts.append(teams_table(view, seat, style))
     card = card_panel(view, style)
     if card is not None:
