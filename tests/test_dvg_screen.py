@@ -36,7 +36,31 @@ def test_the_board_shows_every_space_type_and_the_pieces() -> None:
         assert glyph in board
     assert "·" in board  # the tracks between spaces
     # teams 1 and 3 share the Ankh (+); team 2 stands on the Codex Treasure
-    assert "A+" in board and "C2" in board
+    assert "A+" in board and "c2" in board
+
+
+def test_without_colour_treasures_differ_from_clues_and_intersections_are_marked() -> None:
+    t = Table()
+    t.put(2, "o1")
+    definition = t.game.definition
+    style = screen.Style(definition.display or {})
+    rows = screen.board_text(t.st.view(1), definition, style).plain.splitlines()
+
+    def drawn(sid: str) -> str:
+        x, y = definition.board.spaces[sid].pos
+        return rows[y].ljust(x + 2)[x : x + 2]
+
+    letters = {c: style.cat(c)["letter"] for c in screen.CATEGORY_ORDER}
+    for sid, sp in definition.board.spaces.items():
+        if sp.type == "treasure":
+            assert drawn(sid)[0] == letters[sp.attrs["category"]].lower(), sid
+        elif sp.type == "clue":
+            assert drawn(sid)[0] == letters[sp.attrs["category"]], sid
+            assert drawn(sid)[1] == ("x" if sp.no_turn else " "), sid
+    assert drawn("o1") == "c2"  # team 2 on the Codex Treasure
+    # the legend names what is drawn, and nothing that needs colour
+    assert "c l r v" in screen.HELP and "Lx" in screen.HELP
+    assert "T Treasure" not in screen.HELP and "underlined" not in screen.HELP
 
 
 def test_destinations_are_numbered_as_the_prompt_lists_them() -> None:

@@ -1,8 +1,9 @@
 """Terminal screen for The Da Vinci Game: the pentacle board, teams, tokens, treasures, bids and card.
 
-`render(view, seat)` draws one seat's view as rich renderables. The board's geometry (space
-positions, types, tracks) and its colours come from the game definition (`board` and `display`
-sections), loaded by the game id in the view; pieces, tokens and the card come from the view.
+`render(view, seat)` draws one seat's view as rich renderables, readable without colour too.
+The board's geometry (space positions, types, tracks) and its colours come from the game
+definition (`board` and `display` sections), loaded by the game id in the view; pieces, tokens
+and the card come from the view.
 Where the seat must choose a destination, the board shows the number of each choice.
 """
 
@@ -31,9 +32,11 @@ HELP = """\
   discard tokens.1.2  (after a failed final) give one token back to the bag
 During a challenge each team types its answer privately; bids rank by the
 time of locking in.
-Board: letters are Clue spaces (C Codex, L Logic Key, R Rose, V Vitruvian
-Man), @ Triskel, T Treasure, A the Ankh; digits are team pieces (+ several).
-Intersections (x1-x5) are underlined: no turning there within a move."""
+Board: C L R V are Clue spaces (Codex, Logic Key, Rose, Vitruvian Man) and
+c l r v (lower case) the Treasure spaces of those categories; @ Triskel; A the
+Ankh; dots are the tracks. The digit after a space's letter is the team
+standing there (+ several). An x after the letter (Lx) marks an intersection
+(x1-x5): no turning there within a move."""
 
 CATEGORY_ORDER = ("codex", "logic-key", "rose", "vitruvian-man")
 _DEFAULT_CATS: dict[str, dict[str, str]] = {
@@ -163,8 +166,9 @@ def _space_cells(
         cat = style.cat(str(sp.attrs.get("category")))
         glyph, look = cat["letter"], f"bold black on {cat['colour']}"
     elif sp.type == "treasure":
+        # Lower case: without colour a Treasure space must still differ from a Clue space.
         cat = style.cat(str(sp.attrs.get("category")))
-        glyph, look = cat["letter"], f"bold {cat['colour']} on grey11"
+        glyph, look = cat["letter"].lower(), f"bold {cat['colour']} on grey11"
     elif sp.type == "bid":
         glyph, look = str(sp.attrs.get("number", "#")), str(style.spaces["bid"]["style"])
     else:
@@ -174,7 +178,8 @@ def _space_cells(
         look += " underline"
     here = list(teams) or list(spares)
     if not here:
-        return [(glyph, look), (" ", look)]
+        # An empty intersection shows an x beside its letter (underlining needs colour).
+        return [(glyph, look), ("x" if sp.no_turn else " ", look)]
     if len(here) == 1:
         return [(glyph, look), (str(here[0]), f"bold {style.team(here[0])} on grey15")]
     return [(glyph, look), ("+", "bold white on grey15")]
