@@ -321,6 +321,30 @@ class Session:
     bots: list[Any] = field(default_factory=list)
     last_human: int | None = None
     packs: Sequence[dict[str, str]] = ()
+    transcript: list[tuple[int | None, str]] = field(default_factory=list)  # every event of this session
+    _last_event: Any = None
+
+    def collect(self) -> None:
+        """Add the events since the last call to the transcript (the state keeps only the latest)."""
+        events = self.state.events
+        start = 0
+        for i in range(len(events) - 1, -1, -1):
+            if events[i] is self._last_event:
+                start = i + 1
+                break
+        self.transcript.extend(events[start:])
+        if events:
+            self._last_event = events[-1]
+
+    def show_history(self, seat: int, text: str) -> None:
+        """`history` (the last 30 events this seat may see) or `history N` / `history all`."""
+        arg = text.split(maxsplit=1)[1] if " " in text else "30"
+        mine = [t for to, t in self.transcript if to is None or to == seat]
+        count = len(mine) if arg == "all" else int(arg) if arg.isdigit() and len(arg) < 7 else 30
+        shown = mine[-count:] if count else []
+        self.console.print(f"[bold]The last {len(shown)} of {len(mine)} events:[/bold]")
+        for line in shown:
+            self.console.print(f"  {esc(line)}")
 
     @property
     def humans(self) -> list[int]:
@@ -394,6 +418,9 @@ class Session:
             if text in ("?", "help"):
                 self.show_help(legal)
                 continue
+            if text == "history" or text.startswith("history "):
+                self.show_history(seat, text)
+                continue
             if text == "list":
                 for i, a in enumerate(numbered, 1):
                     self.console.print(f"  {i:>3}. {esc(str(a))}")
@@ -463,7 +490,8 @@ class Session:
         if mod is not None and getattr(mod, "HELP", None):
             self.console.print(mod.HELP)
         self.console.print(
-            "Type the number of an action or the action itself. 'save' saves (with --save), 'quit' stops. "
+            "Type the number of an action or the action itself. 'list' shows every action, 'history' the "
+            "latest events ('history all': all of them), 'save' saves (with --save), 'quit' stops. "
             f"Actions now: {esc(', '.join(sorted({a.verb for a in legal})))}"
         )
 
@@ -521,9 +549,11 @@ class Session:
                     action = st.parse_action("pass")
             with deferred_interrupts():
                 st.apply(s, action)
+        self.collect()
 
     def loop(self) -> int:
         st = self.state
+        self.collect()
         while not st.is_terminal():
             pending = st.pending or {}
             if pending.get("type") == "respond" and self.timer:
@@ -548,6 +578,7 @@ class Session:
                 turn = st.turn
                 with deferred_interrupts():
                     st.apply(seat, action)
+                self.collect()
                 if st.turn != turn or st.is_terminal():
                     self.autosave()
         self.autosave()

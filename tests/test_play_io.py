@@ -303,3 +303,13 @@ def test_a_closed_output_pipe_ends_the_command_quietly(args: list[str]) -> None:
         os.close(w)
     assert result.stderr == ""
     assert result.returncode in (141, 1)  # 1 where the table printer (rich) meets the closed pipe first
+
+
+def test_history_shows_the_events_that_scrolled_away() -> None:
+    # A game of many turns: by the end the screen's few event lines are long gone.
+    code, out = _screen("leonardos-riddle", "human,random", ["1", "1", "1", "1", "1", "history all", "history 2"])
+    assert code == 0
+    total = int(re.search(r"The last (\d+) of \1 events:", out)[1])  # type: ignore[index]
+    assert total > 8
+    assert f"The last {total} of {total} events:" in out
+    assert f"The last 2 of {total} events:" in out
