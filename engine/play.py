@@ -188,13 +188,15 @@ def resume_command(game_id: str, save: str, record: Sequence[dict[str, str]]) ->
 
 
 def save_document(
-    state: Any, seats: Sequence[SeatSpec], seed: int, settings: dict[str, Any], packs: Sequence[dict[str, str]] = ()
+    state: Any, seats: Sequence[SeatSpec], seed: int, settings: dict[str, Any], packs: Sequence[dict[str, str]] = (),
+    timer: bool = True,
 ) -> dict[str, Any]:
     return {
         "davinci_save": 1,
         "seed": seed,
         "settings_override": settings,
         "packs": list(packs),
+        "timer": timer,  # an untimed game resumes untimed
         "seats": [{"kind": s.kind, "name": s.name} for s in seats],
         "saved": state.to_json(),
     }
@@ -273,6 +275,8 @@ def read_save(path: str) -> dict[str, Any]:
         raise SaveError(f"{path}: the save's seat list is damaged")
     if not isinstance(doc.get("seed"), int) or isinstance(doc.get("seed"), bool):
         raise SaveError(f"{path}: the save's seed is damaged")
+    if not isinstance(doc.setdefault("timer", True), bool):
+        raise SaveError(f"{path}: the save's timer flag is damaged")
     doc["packs"] = read_pack_record(doc, path, "save")
     return doc
 
@@ -353,7 +357,8 @@ class Session:
     def autosave(self) -> None:
         if self.save_path:
             atomic_write(
-                self.save_path, json.dumps(save_document(self.state, self.seats, self.seed, self.settings, self.packs))
+                self.save_path,
+                json.dumps(save_document(self.state, self.seats, self.seed, self.settings, self.packs, self.timer)),
             )
         if self.log_path:
             doc = log_document(self.game, self.seats, self.seed, self.settings, self.state, self.packs)
@@ -672,6 +677,7 @@ def run_play(
         doc = read_save(resume)
         seats = [SeatSpec(s["kind"], s["name"]) for s in doc["seats"]]
         seed = doc["seed"]
+        timer = timer and doc["timer"]
         try:
             saved = game.state_from_json(doc["saved"])
         except SaveError as e:
@@ -716,7 +722,7 @@ def run_play(
                 answer = ""
             path = answer or None
         if path:
-            atomic_write(path, json.dumps(save_document(state, seats, seed, settings, packs)))
+            atomic_write(path, json.dumps(save_document(state, seats, seed, settings, packs, session.timer)))
             # soft_wrap: the command stays on one line, ready to copy.
             console.print(f"Saved to {esc(path)}; resume with: {esc(resume_command(game.id, path, packs))}", soft_wrap=True)
         return 0 if quitting else 130

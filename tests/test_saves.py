@@ -44,12 +44,24 @@ def feeder(lines: int) -> Callable[[str], str]:
     return ask
 
 
-def play(tmp_path: Path, lines: int, players: str = "human,random", seed: int = 7, **kw: Any) -> tuple[int, str]:
+def play(tmp_path: Path, lines: int, players: str = "human,random", seed: int = 7, timer: bool = False,
+         **kw: Any) -> tuple[int, str]:
     """Run a terminal game quietly; return the exit code and the screen text."""
     game = load_game(GAME)
     console = Console(file=io.StringIO(), width=120)
-    code = run_play(game, parse_seats(players, game), seed, {}, console, feeder(lines), clear=False, timer=False, **kw)
+    code = run_play(game, parse_seats(players, game), seed, {}, console, feeder(lines), clear=False, timer=timer, **kw)
     return code, console.file.getvalue()
+
+
+def test_an_untimed_game_resumes_untimed(tmp_path: Path) -> None:
+    save = tmp_path / "untimed.json"
+    play(tmp_path, 3, save_path=str(save))  # played with --no-timer
+    assert json.loads(save.read_text())["timer"] is False
+    play(tmp_path, 3, timer=True, resume=str(save), save_path=str(save))  # resumed without --no-timer
+    assert json.loads(save.read_text())["timer"] is False
+    timed = tmp_path / "timed.json"
+    play(tmp_path, 3, timer=True, save_path=str(timed))
+    assert json.loads(timed.read_text())["timer"] is True
 
 
 @pytest.fixture(scope="module")
