@@ -68,11 +68,35 @@ def test_destinations_are_numbered_as_the_prompt_lists_them() -> None:
     t.start_turn(1, 6)
     text = shown(t, 1)
     assert "die: 6" in text
-    board = board_part(text)
-    for n in range(1, 6):
-        assert f" {n}" in board
     legal = t.legal(1)
     assert legal == ["go o10", "go o16", "go o22", "go o28", "go o4"]
+    # on the board a destination reads >1 to >9 (never a blank and a digit, like a team piece)
+    rows = board_part(text).splitlines()[1:]  # the header, then the board from its row 0
+    spaces = t.game.definition.board.spaces
+    for n, action in enumerate(legal, 1):
+        x, y = spaces[action.split()[1]].pos
+        assert rows[y][x : x + 2] == f">{n}", action
+    # and a list under the board says what each number lands on
+    listing = text.split("Where each move lands")[1]
+    for line in ("1 = o10 Clue (Codex)", "2 = o16 Clue (Logic Key)", "3 = o22 Clue (Rose)", "4 = o28 Triskel"):
+        assert line in listing
+    assert "5 = o4 Triskel" in listing
+
+
+def test_the_destination_list_names_treasures_and_teams_and_fits_80_columns() -> None:
+    t = Table()
+    t.put(1, "x5")
+    t.start_turn(1, 5)
+    legal = t.legal(1)
+    assert len(legal) > 12  # the prompt only counts them; the list under the board names them
+    listing = shown(t, 1).split("Where each move lands")[1]
+    for n, action in enumerate(legal, 1):
+        assert f"{n:>2} = {action.split()[1]} " in listing, action
+    n = legal.index("go o1") + 1
+    assert f"{n} = o1 Treasure (Codex)" in listing
+    assert "1 = ankh Ankh, team 2+3" in listing
+    assert max(len(line) for line in listing.splitlines()) <= 80
+    assert "Where each move lands" not in shown(t, 2)  # only the team that moves has the list
 
 
 def test_own_tokens_are_shown_by_category_and_others_are_counted() -> None:

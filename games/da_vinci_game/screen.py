@@ -4,7 +4,8 @@
 The board's geometry (space positions, types, tracks) and its colours come from the game
 definition (`board` and `display` sections), loaded by the game id in the view; pieces, tokens
 and the card come from the view.
-Where the seat must choose a destination, the board shows the number of each choice.
+Where the seat must choose a destination, the board shows the number of each choice and a
+list below names the space each number lands on.
 """
 
 from __future__ import annotations
@@ -36,7 +37,9 @@ Board: C L R V are Clue spaces (Codex, Logic Key, Rose, Vitruvian Man) and
 c l r v (lower case) the Treasure spaces of those categories; @ Triskel; A the
 Ankh; dots are the tracks. The digit after a space's letter is the team
 standing there (+ several). An x after the letter (Lx) marks an intersection
-(x1-x5): no turning there within a move."""
+(x1-x5): no turning there within a move. On your move, >1 to >9 and 10, 11...
+(black on yellow) mark the spaces you may move to: type that number; the list
+under the board says what each space is."""
 
 CATEGORY_ORDER = ("codex", "logic-key", "rose", "vitruvian-man")
 _DEFAULT_CATS: dict[str, dict[str, str]] = {
@@ -160,7 +163,9 @@ def _space_cells(
     sid: str, sp: Any, teams: Sequence[int], spares: Sequence[int], number: int | None, style: Style
 ) -> list[tuple[str, str]]:
     if number is not None:
-        label = f"{number:>2}" if number < 100 else "**"
+        # A destination: >1 to >9, then 10 to 99. A team piece is a letter and a digit, so a
+        # two-cell number never reads as one (nor does '>').
+        label = f">{number}" if number < 10 else f"{number}" if number < 100 else "**"
         return [(label[0], "bold black on yellow"), (label[1], "bold black on yellow")]
     if sp.type == "clue":
         cat = style.cat(str(sp.attrs.get("category")))
@@ -183,6 +188,42 @@ def _space_cells(
     if len(here) == 1:
         return [(glyph, look), (str(here[0]), f"bold {style.team(here[0])} on grey15")]
     return [(glyph, look), ("+", "bold white on grey15")]
+
+
+# ---------------------------------------------------------------------------- the decision
+
+
+def space_name(sp: Any, style: Style) -> str:
+    """What a space is, in words: `Clue (Rose)`, `Treasure (Codex)`, `Triskel`, `Ankh`."""
+    if sp.type in ("clue", "treasure"):
+        return f"{sp.type.capitalize()} ({style.cat(str(sp.attrs.get('category')))['name']})"
+    return str(sp.type).capitalize()
+
+
+def moves_text(view: Mapping[str, Any], definition: Any, style: Style) -> Text | None:
+    """For a pending move: each destination's number (as the prompt and the board show it),
+    space id, type and category, in columns within 80 characters."""
+    numbered = choices(view)
+    if not numbered:
+        return None
+    spaces = definition.board.spaces
+    pawns = pawns_by_space(view)
+    entries = []
+    for sid, n in sorted(numbered.items(), key=lambda kv: kv[1]):
+        sp = spaces.get(sid)
+        what = space_name(sp, style) if sp is not None else "?"
+        here = pawns.get(sid)
+        if here:
+            what += ", team " + "+".join(str(t) for t in here)
+        entries.append(f"{n:>2} = {sid} {what}")
+    width = max(len(e) for e in entries) + 3
+    cols = max(1, 78 // width)
+    rows = -(-len(entries) // cols)
+    out = Text("Where each move lands (the board marks them >1 to >9, then 10, 11...):", style="bold")
+    for r in range(rows):
+        line = "".join(entries[i].ljust(width) for i in range(r, len(entries), rows)).rstrip()
+        out.append(f"\n  {line}")
+    return out
 
 
 # ---------------------------------------------------------------------------- panels
@@ -342,6 +383,10 @@ def render(view: dict[str, Any], seat: int | None) -> RenderableType:
     events = [str(e) for e in view.get("events", [])][-6:]
     if events:
         parts.append(Text("\n".join(f"· {e}" for e in events), style="dim"))
+    # Last, next to the prompt: what the pending decision's choices mean.
+    moves = moves_text(view, definition, style)
+    if moves is not None:
+        parts.append(moves)
     return Group(*parts)
 
 
