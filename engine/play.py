@@ -589,9 +589,12 @@ class Session:
         self.autosave()
         seat = self.humans[0] if len(self.humans) == 1 else None
         self.render(seat)
-        r = st.result()
-        names = [self.seats[w].name for w in r["winners"]]
-        self.console.print(f"\n[bold green]Game over.[/bold green] Winner: {esc(', '.join(names) or 'nobody')} ({esc(str(r['reason']))})")
+        mod = screen_module(self.game.id)
+        if mod is None or not hasattr(mod, "render"):  # a game's own screen shows the result itself
+            r = st.result()
+            names = [self.seats[w].name for w in r["winners"]]
+            limit = " - the turn limit was reached" if r["reason"] == "turn-limit" else ""
+            self.console.print(f"\n[bold green]Game over.[/bold green] Winner: {esc(', '.join(names) or 'nobody')}{limit}")
         return 0
 
 

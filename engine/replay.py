@@ -54,8 +54,13 @@ def replay_log(path: str, verify: bool, packs: Sequence[str], echo: Callable[[st
     if verify:
         logged = doc.get("result")
         if logged != result and not _old_turn_limit_count(logged, result):
-            raise ReplayMismatch(f"{path}: the replay ends with {result}, the log recorded {logged}")
-        echo(f"verified: {len(actions)} actions replay to the logged result")
+            raise ReplayMismatch(
+                f"{path}: the replay ends {_ending(result, names)}, but the log recorded {_ending(logged, names)}"
+            )
+        if result is None:
+            echo(f"verified: {len(actions)} actions replay; the game is unfinished, as logged")
+        else:
+            echo(f"verified: {len(actions)} actions replay to the logged result ({_ending(result, names)})")
     elif result is not None:
         echo(f"result: winners {[names[w] for w in result['winners']]}")
     return 0
@@ -70,3 +75,15 @@ def _old_turn_limit_count(logged: Any, result: Any) -> bool:
     if not isinstance(logged, dict) or not isinstance(result, dict) or result.get("reason") != "turn-limit":
         return False
     return logged == {**result, "turns": result["turns"] + 1}
+
+
+def _ending(result: Any, names: list[str]) -> str:
+    """A result in words: `unfinished`, `with no winner (turn-limit)`, `won by Ana, Ben (end)`."""
+    if not isinstance(result, dict):
+        return "unfinished"
+    try:
+        winners = [names[int(w)] for w in result.get("winners") or ()]
+    except (TypeError, ValueError, IndexError):
+        return f"with a damaged result ({str(result)[:80]})"
+    who = f"won by {', '.join(winners)}" if winners else "with no winner"
+    return f"{who} ({result.get('reason', '?')}, {result.get('turns', '?')} turns)"

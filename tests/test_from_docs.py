@@ -131,3 +131,18 @@ def test_the_generic_screen_draws_the_grid_and_numbers_a_seats_pieces() -> None:
     st = load_game("higher-card", packs=(str(PACK),)).new_state(2, seed=3)
     mine = next(line for line in generic_render(st.view(0)).splitlines() if line.strip().startswith("hand:"))
     assert [p.split(":")[0] for p in mine.split(": ", 1)[1].split()] == ["1", "2", "3", "4", "5"]
+
+
+def test_the_generic_screen_ends_with_the_winner_once() -> None:
+    import io
+
+    from rich.console import Console
+    from test_play_io import typed
+
+    from davinci.engine.play import parse_seats, run_play
+
+    game = load_game("nim", packs=(str(PACK),))
+    console = Console(file=io.StringIO(), width=100, color_system=None)
+    code = run_play(game, parse_seats("random,random", game), 4, {}, console, typed([]), clear=False)
+    text = console.file.getvalue()
+    assert code == 0 and text.count("Game over.") == 1 and "Winner: " in text and "(end)" not in text

@@ -278,11 +278,22 @@ def test_resume_names_the_wrong_game(save_file: Path) -> None:
 def test_a_good_log_verifies(log_file: Path) -> None:
     code, out = cli("replay", str(log_file), "--verify")
     assert code == 0 and "verified" in out
+    assert "None" not in out  # results are told in words
+
+
+def test_an_unfinished_log_verifies_as_unfinished(log_file: Path, tmp_path: Path) -> None:
+    doc = json.loads(log_file.read_text())
+    doc["actions"] = doc["actions"][:3]
+    doc["result"] = None
+    path = tmp_path / "short.log.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    code, out = cli("replay", str(path), "--verify")
+    assert code == 0 and "verified: 3 actions replay; the game is unfinished, as logged" in out
 
 
 LOG_EDITS: dict[str, tuple[Callable[[dict[str, Any]], Any], str, str]] = {
     "move made illegal": (_set("actions.2.1", "guess row.9.9 1"), "DV071", "diverges"),
-    "moves cut short": (lambda d: d["actions"].pop(), "DV071", "the log recorded"),
+    "moves cut short": (lambda d: d["actions"].pop(), "DV071", "the replay ends unfinished, but the log recorded"),
     "result edited": (lambda d: d["result"].update({"winners": [0, 1]}), "DV071", "the log recorded"),
     "seat out of range": (_set("actions.0.0", -1), "DV071", "diverges"),
     "content hash": (_set("content_hash", "0" * 16), "DV070", "other game content"),
