@@ -99,15 +99,77 @@ def test_the_destination_list_names_treasures_and_teams_and_fits_80_columns() ->
     assert "Where each move lands" not in shown(t, 2)  # only the team that moves has the list
 
 
-def test_own_tokens_are_shown_by_category_and_others_are_counted() -> None:
+def team_lines(text: str) -> dict[str, str]:
+    return {line.split("(")[0].strip(" ▶"): line for line in text.splitlines() if "Team " in line and "(" in line}
+
+
+def test_own_tokens_are_shown_numbered_in_zone_order_and_others_are_counted() -> None:
     t = Table()
-    t.give(1, "codex", "mona-lisa")
+    t.give(1, "mona-lisa", "rose", "codex")
     t.give(2, "rose", "rose", "rose")
     t.crown(2, "rose")
-    text = shown(t, 1)
-    lines = {line.split("(")[0].strip(" ▶"): line for line in text.splitlines() if "Team " in line and "(" in line}
-    assert " C " in lines["Team 1"] and " M " in lines["Team 1"]
+    lines = team_lines(shown(t, 1))
+    # the order the tokens lie in, numbered as 'return tokens.1.N' names them (not sorted)
+    assert "1:M 2:R 3:C" in lines["Team 1"]
     assert "3 hidden" in lines["Team 2"] and "R" in lines["Team 2"]
+
+
+def test_a_team_above_the_token_cap_sees_which_token_each_return_names() -> None:
+    t = Table()
+    t.give(2, "rose", "rose", "mona-lisa")
+    t.put(1, "ankh")
+    t.start_turn(1, 1)
+    t.do(1, "go k21")
+    t.do(2, f"answer 3 {t.answer()}")
+    t.do(3, "pass")
+    pend = t.view()["pending"]
+    assert (pend["type"], pend["zone"], pend["capacity"]) == ("overflow", "tokens", 4)
+    text = shown(t, 2)
+    assert "6 tokens, cap 4: return 2 to the bag, one at a time" in text
+    letters = {"codex": "C", "logic-key": "L", "rose": "R", "vitruvian-man": "V", "mona-lisa": "M"}
+    names = {"codex": "Codex", "logic-key": "Logic Key", "rose": "Rose", "mona-lisa": "Mona Lisa"}
+    held = [t.game.definition.pieces[p].attrs["category"] for p in t.st.zones["tokens#1"]]
+    column = " ".join(f"{i}:{letters[c]}" for i, c in enumerate(held, 1))
+    assert column in team_lines(text)["Team 2"]
+    listing = text.split("Which token goes back:")[1]
+    for n, action in enumerate(t.legal(2), 1):
+        pos = int(action.rpartition(".")[2])
+        assert f"{n} = {action}: token {pos} ({names[held[pos - 1]]})" in listing
+    # returning the token the screen numbers 3 returns the Mona Lisa token
+    t.do(2, "return tokens.2.3")
+    assert "mona-lisa" not in t.tokens(2)
+    assert "5 tokens, cap 4: return 1 to the bag. Which" in shown(t, 2)
+
+
+def test_a_treasure_attempt_says_what_each_number_pays() -> None:
+    t = Table()
+    t.give(1, "vitruvian-man", "mona-lisa", "mona-lisa")
+    t.put(1, "o20")
+    t.start_turn(1, 1)
+    t.do(1, "go o19")
+    assert t.legal(1) == ["attempt 1", "attempt 2", "decline"]
+    text = shown(t, 1)
+    assert "'attempt N' pays N Mona Lisa tokens (wild) and 2-N Vitruvian Man tokens" in text
+    assert "1 = attempt 1: pay 1 Vitruvian Man + 1 Mona Lisa" in text
+    assert "2 = attempt 2: pay 2 Mona Lisa" in text
+    assert "3 = decline: keep your tokens, no challenge" in text
+    assert max(len(line.rstrip()) for line in text.splitlines()) <= 80
+
+
+def test_after_a_failed_final_the_discard_choices_name_the_tokens() -> None:
+    t = Table()
+    t.crown(1, "codex", "logic-key", "rose", "vitruvian-man")
+    t.give(1, "mona-lisa", "codex", "logic-key", "rose", "vitruvian-man")
+    t.put(1, "k21")
+    t.start_turn(1, 1, 4)
+    t.do(1, "go ankh")
+    t.do(1, "answer 30 wrong")
+    text = shown(t, 1)
+    assert "1:M 2:C 3:L 4:R 5:V" in team_lines(text)["Team 1"]
+    assert "Give one token back to the bag (Mona Lisa tokens are kept)" in text
+    # the Mona Lisa token (1) cannot be given back: action 1 names token 2
+    assert "1 = discard tokens.1.2: token 2 (Codex)" in text
+    assert "4 = discard tokens.1.5: token 5 (Vitruvian Man)" in text
 
 
 def test_the_challenge_card_is_shown_without_its_answer_during_the_race() -> None:

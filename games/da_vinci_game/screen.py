@@ -28,9 +28,10 @@ HELP = """\
   attempt 0           at a Treasure space: pay two matching tokens (attempt
                       1 or 2: pay that many Mona Lisa tokens instead) and
                       face the challenge alone; decline to pass
-  return tokens.1.3   above the token cap: give that token back to the bag
+  return tokens.1.3   above the token cap: give your token 3 back to the bag
+                      (the tokens column numbers your tokens: 1:C 2:V ...)
   category rose       (final challenge on a 5 or 6) choose the category
-  discard tokens.1.2  (after a failed final) give one token back to the bag
+  discard tokens.1.2  (after a failed final) give your token 2 back to the bag
 During a challenge each team types its answer privately; bids rank by the
 time of locking in.
 Board: C L R V are Clue spaces (Codex, Logic Key, Rose, Vitruvian Man) and
@@ -200,6 +201,18 @@ def space_name(sp: Any, style: Style) -> str:
     return str(sp.type).capitalize()
 
 
+def _columns(title: str, entries: Sequence[str]) -> Text:
+    """A bold title, then the entries in columns (read downwards) within 80 characters."""
+    width = max(len(e) for e in entries) + 3
+    cols = max(1, 78 // width)
+    rows = -(-len(entries) // cols)
+    out = Text(title, style="bold")
+    for r in range(rows):
+        line = "".join(entries[i].ljust(width) for i in range(r, len(entries), rows)).rstrip()
+        out.append(f"\n  {line}")
+    return out
+
+
 def moves_text(view: Mapping[str, Any], definition: Any, style: Style) -> Text | None:
     """For a pending move: each destination's number (as the prompt and the board show it),
     space id, type and category, in columns within 80 characters."""
@@ -216,21 +229,88 @@ def moves_text(view: Mapping[str, Any], definition: Any, style: Style) -> Text |
         if here:
             what += ", team " + "+".join(str(t) for t in here)
         entries.append(f"{n:>2} = {sid} {what}")
-    width = max(len(e) for e in entries) + 3
-    cols = max(1, 78 // width)
-    rows = -(-len(entries) // cols)
-    out = Text("Where each move lands (the board marks them >1 to >9, then 10, 11...):", style="bold")
-    for r in range(rows):
-        line = "".join(entries[i].ljust(width) for i in range(r, len(entries), rows)).rstrip()
-        out.append(f"\n  {line}")
-    return out
+    return _columns("Where each move lands (the board marks them >1 to >9, then 10, 11...):", entries)
+
+
+def _my_seat(view: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    me = view.get("seat")
+    for s in view.get("seats") or []:
+        if me is not None and int(s["index"]) == int(me):
+            return dict(s)
+    return None
+
+
+def tokens_choice_text(view: Mapping[str, Any], style: Style) -> Text | None:
+    """For a pending `return` (above the token cap) or `discard` (after a failed final): what
+    the decision is and which token each action names."""
+    legal = [str(a).split() for a in view.get("legal") or []]
+    verbs = {a[0] for a in legal if a}
+    if not legal or not verbs <= {"return", "discard"}:
+        return None
+    mine = _my_seat(view)
+    pieces = _pieces((mine or {}).get("zones", {}).get("tokens")) if mine else []
+    by_ref = {str(p.get("ref")): p for p in pieces}
+    pend = view.get("pending") or {}
+    if pend.get("type") == "overflow":
+        cap = int(pend.get("capacity") or 0)
+        extra = len(pieces) - cap
+        title = (
+            f"{len(pieces)} tokens, cap {cap}: return {extra} to the bag"
+            + (", one at a time" if extra > 1 else "")
+            + ". Which token goes back:"
+        )
+    else:
+        title = "Give one token back to the bag (Mona Lisa tokens are kept). Which one:"
+    entries = []
+    for n, a in enumerate(legal, 1):
+        p = by_ref.get(a[1]) if len(a) == 2 else None
+        what = style.cat(str(p.get("category")))["name"] if p else "?"
+        entries.append(f"{n:>2} = {' '.join(a)}: token {a[1].rpartition('.')[2]} ({what})")
+    return _columns(title, entries)
+
+
+def attempt_text(view: Mapping[str, Any], definition: Any, style: Style) -> Text | None:
+    """For a pending Treasure attempt: what `attempt 0/1/2` pays (the number is how many Mona
+    Lisa tokens), and what declining means."""
+    legal = [str(a).split() for a in view.get("legal") or []]
+    if not any(a[0] == "attempt" for a in legal if a):
+        return None
+    mine = _my_seat(view)
+    space = pawns_by_space(view)
+    here = next((sid for sid, teams in space.items() if mine and int(mine["index"]) in teams), None)
+    sp = definition.board.spaces.get(here) if here else None
+    cat = style.cat(str(sp.attrs.get("category"))) if sp is not None else {"name": "matching"}
+    wild = style.cat("mona-lisa")["name"]
+    entries = []
+    for n, a in enumerate(legal, 1):
+        if a[0] == "attempt" and len(a) == 2 and a[1].isdigit():
+            w = int(a[1])
+            paid = [f"{2 - w} {cat['name']}"] if w < 2 else []
+            paid += [f"{w} {wild}"] if w else []
+            entries.append(f"{n} = {' '.join(a)}: pay {' + '.join(paid)}")
+        elif a[0] == "decline":
+            entries.append(f"{n} = decline: keep your tokens, no challenge")
+    title = (
+        f"The {cat['name']} Treasure: pay two tokens and face its challenge alone.\n"
+        f"'attempt N' pays N {wild} tokens (wild) and 2-N {cat['name']} tokens:"
+    )
+    return _columns(title, entries)
+
+
+def decision_text(view: Mapping[str, Any], definition: Any, style: Style) -> Text | None:
+    """What the viewer's pending decision means, where its actions alone do not say."""
+    return (
+        moves_text(view, definition, style)
+        or tokens_choice_text(view, style)
+        or attempt_text(view, definition, style)
+    )
 
 
 # ---------------------------------------------------------------------------- panels
 
 
 def teams_table(view: Mapping[str, Any], seat: int | None, style: Style) -> Table:
-    """One row per team: its piece, Treasures, tokens (own tokens by category) and notes."""
+    """One row per team: its piece, Treasures, tokens (numbered, where the viewer sees them) and notes."""
     table = Table(box=None, pad_edge=False, show_header=True, header_style="bold")
     table.add_column("")
     table.add_column("team")
@@ -264,17 +344,27 @@ def teams_table(view: Mapping[str, Any], seat: int | None, style: Style) -> Tabl
     return table
 
 
+def token_number(piece: Mapping[str, Any], index: int) -> str:
+    """The number a `return`/`discard` action gives a token: the last part of its ref
+    (`tokens.1.3` -> 3), its position in the zone; `index` (1-based) when the ref has none."""
+    tail = str(piece.get("ref", "")).rpartition(".")[2]
+    return tail if tail.isdigit() else str(index)
+
+
 def _tokens_text(zone: Mapping[str, Any], style: Style) -> Text:
+    """Visible tokens in zone order, numbered as `return tokens.T.N` and `discard` name them
+    (`1:C 2:V 3:L`); hidden ones counted."""
     pieces = _pieces(zone)
     if not pieces or any(p.get("hidden") for p in pieces):
         n = int(zone.get("count", len(pieces)))
         return Text(f"{n} hidden" if n else "-", style="dim")
     out = Text()
-    order = {c: i for i, c in enumerate((*CATEGORY_ORDER, "mona-lisa"))}
-    for p in sorted(pieces, key=lambda p: order.get(str(p.get("category")), 9)):
+    for i, p in enumerate(pieces, 1):
         info = style.cat(str(p.get("category")))
-        out.append(f" {info['letter']} ", style=f"bold black on {info['colour']}")
-        out.append(" ")
+        if i > 1:
+            out.append(" ")
+        out.append(f"{token_number(p, i)}:", style="dim")
+        out.append(info["letter"], style=f"bold black on {info['colour']}")
     return out
 
 
@@ -384,9 +474,9 @@ def render(view: dict[str, Any], seat: int | None) -> RenderableType:
     if events:
         parts.append(Text("\n".join(f"· {e}" for e in events), style="dim"))
     # Last, next to the prompt: what the pending decision's choices mean.
-    moves = moves_text(view, definition, style)
-    if moves is not None:
-        parts.append(moves)
+    decision = decision_text(view, definition, style)
+    if decision is not None:
+        parts.append(decision)
     return Group(*parts)
 
 
