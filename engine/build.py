@@ -187,7 +187,8 @@ def build_settings(b: Builder) -> tuple[dict[str, SettingDef], dict[str, Any]]:
         defs[name] = sd
     for name, value in b.override.items():
         if name not in defs:
-            raise DavinciError(f"unknown setting '{name}'{_known(name, list(defs))}", code="DV081")
+            known = ", ".join(defs) or "none"
+            raise DavinciError(f"unknown setting '{name}'{_known(name, list(defs))}; settings: {known}", code="DV081")
         values[name] = defs[name].coerce(value)
     return defs, values
 
