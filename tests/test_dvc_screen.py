@@ -84,6 +84,16 @@ def test_prompts_for_joker_place_own_reveal_and_colour() -> None:
     assert "Choose the colour" in text_of(st.view(0))
 
 
+def test_the_guess_example_names_an_opponent_s_hidden_tile() -> None:
+    # seat 2's example named seat 2's own row ('e.g. 2.3 7')
+    st = position(["b1 w4 b6", "b2 w5"], current=2, drawn="w7")
+    assert "(e.g. 1.1 7)" in text_of(st.view(1))
+    st = position(["b1* w4 b6", "b2 w5", "b3 w6"], current=2, drawn="w7")
+    assert "(e.g. 3.1 7)" in text_of(st.view(1))  # the next seat on, its first hidden tile
+    st = position(["b1 w4", "b2 w5"], current=1, drawn="w7")
+    assert "(e.g. 2.1 7)" in text_of(st.view(0))
+
+
 def test_spectator_sees_every_number() -> None:
     st = position(["b1 w4", "b2 w5"], drawn="w7")
     text = text_of(st.view(None))

@@ -164,6 +164,21 @@ def _hints_for(view: dict[str, Any]) -> dict[str, list[str]]:
         return {}
 
 
+def _example_guess(view: dict[str, Any]) -> str:
+    """A guess at a real hidden tile of an opponent (never the viewer's own row)."""
+    me = view.get("seat")
+    seats = [int(s["index"]) for s in view["seats"]]
+    rows = read_rows(view)
+    after = [s for s in seats if me and s > me] + [s for s in seats if not me or s < me]
+    for s in after:
+        if s == me or not view["seats"][s - 1]["active"]:
+            continue
+        place = next((i for i, t in enumerate(rows[s], 1) if not t.revealed), None)
+        if place is not None:
+            return f"{s}.{place} 7"
+    return "SEAT.PLACE 7"
+
+
 def _prompt(view: dict[str, Any]) -> str:
     legal = view.get("legal") or []
     verbs = {a.split()[0] for a in legal}
@@ -175,7 +190,7 @@ def _prompt(view: dict[str, Any]) -> str:
         return "Choose the colour of the tile you draw: b or w."
     if "guess" in verbs:
         more = " or stop" if "stop" in verbs else ""
-        return f"Guess a hidden tile: SEAT.PLACE VALUE (e.g. 2.3 7){more}. ? for help."
+        return f"Guess a hidden tile: SEAT.PLACE VALUE (e.g. {_example_guess(view)}){more}. ? for help."
     return ""
 
 
