@@ -6,7 +6,7 @@ import io
 from typing import Any
 
 from rich.console import Console
-from test_dvc_positions import play, position
+from test_dvc_positions import game, play, position
 
 from davinci.engine.play import SeatSpec, run_play
 from davinci.games.da_vinci_code import screen
@@ -76,7 +76,9 @@ def test_prompts_for_joker_place_own_reveal_and_colour() -> None:
     st = position(["b1 w4", "b2 w5"], drawn="bj", variant="advanced")
     play(st, "guess row.2.1 2")
     play(st, "stop")
-    assert "Place your joker: position 1-3" in text_of(st.view(0))
+    text = text_of(st.view(0))
+    assert "Place your joker: p N puts it at place N (1-3) of your row" in text
+    assert "  p 2: b1 JOKER w4" in text.splitlines()  # the row as each place leaves it
     st = position(["b1 w4", "b2 w5"], drawn="", pile="")
     play(st, "guess row.2.1 3")
     assert "reveal one of your own hidden tiles" in text_of(st.view(0))
@@ -92,6 +94,20 @@ def test_the_guess_example_names_an_opponent_s_hidden_tile() -> None:
     assert "(e.g. 3.1 7)" in text_of(st.view(1))  # the next seat on, its first hidden tile
     st = position(["b1 w4", "b2 w5"], current=1, drawn="w7")
     assert "(e.g. 2.1 7)" in text_of(st.view(0))
+
+
+def test_a_joker_dealt_at_the_start_gets_a_clear_screen() -> None:
+    g = game("advanced", jokers_in_start=True)
+    st = g.new_state(2, seed=5)
+    assert st.pending is not None and st.pending["type"] == "position" and st.pending["seat"] == 0
+    text = text_of(st.view(0))
+    lines = text.splitlines()
+    assert "dealing the tiles" in lines[0] and "turn 0" not in lines[0]
+    # the second row is not dealt yet: no '0 hidden' and no empty row
+    assert "Player 2 (seat 2)  no tiles yet" in text and "0 hidden" not in text
+    assert "Place your joker: p N puts it at place N (1-4) of your row, from the left." in lines
+    assert sum(1 for line in lines if line.startswith("  p ") and "JOKER" in line) == 4
+    assert max(len(line.rstrip()) for line in lines) <= 80
 
 
 def test_spectator_sees_every_number() -> None:

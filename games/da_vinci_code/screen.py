@@ -109,7 +109,11 @@ def render(view: dict[str, Any], seat: int | None = None, hints: bool = False) -
     head.append("Da Vinci Code", style="bold")
     if view.get("variant"):
         head.append(f" ({view['variant']})")
-    head.append(f" - turn {view['turn']}, {_seat_name(view, int(view['current']))} to play")
+    if view.get("turn", 0) == 0:
+        # Still dealing: a joker dealt to a seat waits for its place before the next row is dealt.
+        head.append(" - dealing the tiles")
+    else:
+        head.append(f" - turn {view['turn']}, {_seat_name(view, int(view['current']))} to play")
     pile = view.get("zones", {}).get("pile", {})
     head.append(f" - pile: {pile.get('count', 0)} tile{'s' if pile.get('count', 0) != 1 else ''}")
     parts.append(head)
@@ -125,6 +129,11 @@ def render(view: dict[str, Any], seat: int | None = None, hints: bool = False) -
         else:
             title.append(who, style="bold")
         hidden = sum(1 for t in rows[s] if not t.revealed)
+        if not rows[s] and view.get("turn", 0) == 0:
+            title.append("  no tiles yet: the deal has not reached this row", style="dim")
+            parts.append(Text(""))
+            parts.append(title)
+            continue
         title.append(f"  {hidden} hidden" if info["active"] else "  out", style="dim" if info["active"] else "red")
         parts.append(Text(""))
         parts.append(title)
@@ -164,6 +173,22 @@ def _hints_for(view: dict[str, Any]) -> dict[str, list[str]]:
         return {}
 
 
+def _joker_places(view: dict[str, Any], n: int) -> list[str]:
+    """Your row as each `position N` would leave it (when one joker in it waits for its place)."""
+    me = view.get("seat")
+    row = read_rows(view).get(int(me)) if me else None
+    jokers = [t for t in row or [] if t.number == JOKER]
+    if not row or len(jokers) != 1 or len(row) != n:
+        return []  # which joker waits is not in the view: say nothing rather than guess
+    rest = [t for t in row if t.number != JOKER]
+    out = []
+    for i in range(1, n + 1):
+        tiles = [_face(t, True).replace("██", "?") for t in rest]
+        tiles.insert(i - 1, "JOKER")
+        out.append(f"  p {i}: {' '.join(t.replace(' ', '') for t in tiles)}")
+    return out
+
+
 def _example_guess(view: dict[str, Any]) -> str:
     """A guess at a real hidden tile of an opponent (never the viewer's own row)."""
     me = view.get("seat")
@@ -183,7 +208,12 @@ def _prompt(view: dict[str, Any]) -> str:
     legal = view.get("legal") or []
     verbs = {a.split()[0] for a in legal}
     if "position" in verbs:
-        return f"Place your joker: position 1-{len(legal)} (1 = leftmost); it never moves afterwards."
+        n = len(legal)
+        lines = [
+            f"Place your joker: p N puts it at place N (1-{n}) of your row, from the left.",
+            "Your other tiles keep their order; the joker never moves afterwards.",
+        ]
+        return "\n".join(lines + _joker_places(view, n))
     if "reveal" in verbs:
         return "Wrong, and the pile is empty: reveal one of your own hidden tiles (r PLACE)."
     if "draw" in verbs:
