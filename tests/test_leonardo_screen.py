@@ -49,6 +49,17 @@ def test_the_legend_and_help_explain_the_glyphs_and_commands() -> None:
         assert word in HELP
 
 
+def test_every_grid_mark_is_explained_in_the_help() -> None:
+    # Cards on a diagonal leave empty cells that touch no card: the grid draws them as ·
+    st = position(game(), hands={1: [MPH, *SIX[:5]]}, grid={(0, 0): [MC, KE], (1, 1): [SC], (2, 2): [MF]})
+    out = text_of(render(st.view(0), 0))
+    assert "·" in out and "+" in out and "x2" in out
+    plain = HELP.replace("[bold]", "").replace("[/bold]", "")
+    assert "+ marks a free cell" in plain
+    assert "· an empty cell\nthat touches no card yet" in plain
+    assert "xN a stack of N cards" in plain
+
+
 def test_short_commands_expand_to_actions() -> None:
     view = screen_position().view(0)
     assert expand("p 3 1,1", view) == "place hand.1.3 1,1"

@@ -51,7 +51,8 @@ it at the end of your turn; nobody holds two Keys of one symbol.
 The grid never grows past 5x5. When the deck runs out everyone plays once
 more, the player who drew the last card last. Most Keys wins; on a tie, the
 most senior Key (Eclipse is the highest by default).
-In the grid [bold]+[/bold] marks a free cell and [bold]xN[/bold] a stack of N cards."""
+In the grid [bold]+[/bold] marks a free cell (a card may go there), [bold]·[/bold] an empty cell
+that touches no card yet (no card may go there now), and [bold]xN[/bold] a stack of N cards."""
 
 
 def glyph(symbol: str) -> Text:
