@@ -61,6 +61,9 @@ def parse_seats(spec: str | None, game: Any) -> list[SeatSpec]:
             hint = f" (did you mean '{near[0]}'?)" if near else ""
             raise UsageError(f"unknown player '{p}'{hint}: use human[:Name] or a bot ({', '.join(known)})")
         label = name.strip() or (f"{d.seat_label} {i + 1}" if kind == "human" else f"{kind.capitalize()} {i + 1}")
+        if any(s.name.casefold() == label.casefold() for s in seats):
+            # "Pass the keyboard to Ana" must name one person.
+            raise UsageError(f"two seats are named '{label}': give each player a different name")
         seats.append(SeatSpec(kind, label))
     if not d.min_players <= len(seats) <= d.max_players:
         raise UsageError(f"{d.name} takes {d.min_players}-{d.max_players} players, got {len(seats)}")
@@ -385,13 +388,28 @@ class Session:
         """Between different humans at one screen: clear and wait, so no private view leaks."""
         if len(self.humans) < 2 or self.last_human == seat:
             return
-        if self.clear:
-            self.console.clear()
+        self.wipe()
         self.console.print(f"\n[bold]Pass the keyboard to {esc(self.seats[seat].name)}[/bold] and press Enter.")
         self.input_fn("")
-        if self.clear:
-            self.console.clear()
+        self.wipe()
         self.last_human = seat
+
+    def wipe(self) -> None:
+        """Clear the screen and, on a terminal, its scrollback (the last player's private view)."""
+        if not self.clear:
+            return
+        self.console.clear()
+        if self.console.is_terminal:
+            self.console.file.write("\x1b[3J")
+            self.console.file.flush()
+
+    def private_line(self, prompt: str) -> str:
+        """A line typed without echo when players share the screen (an answer in hot-seat play)."""
+        if len(self.humans) >= 2 and sys.stdin is not None and sys.stdin.isatty():
+            import getpass
+
+            return getpass.getpass(prompt)
+        return self.input_fn(prompt)
 
     def ask_human(self, seat: int) -> Any:
         st = self.state
@@ -472,7 +490,7 @@ class Session:
         self.console.print(f"[bold]{esc(self.seats[seat].name)}[/bold]: type your answer and press Enter ({lim}); empty line to pass.")
         t0 = time.monotonic()
         while True:
-            text = self.input_fn("answer> ").strip()
+            text = self.private_line("answer> ").strip()
             secs = time.monotonic() - t0
             full_limit = int(p.get("time_limit") or 0)
             if not self.timer and full_limit:

@@ -313,3 +313,12 @@ def test_history_shows_the_events_that_scrolled_away() -> None:
     assert total > 8
     assert f"The last {total} of {total} events:" in out
     assert f"The last 2 of {total} events:" in out
+
+
+def test_two_players_of_one_name_are_refused() -> None:
+    from davinci.engine.errors import UsageError
+
+    game = load_game(GAME)
+    with pytest.raises(UsageError, match="two seats are named 'ana'"):
+        parse_seats("human:Ana,human:ana", game)
+    assert [s.name for s in parse_seats("human:Ana,human:Ben", game)] == ["Ana", "Ben"]
