@@ -7,6 +7,7 @@ decision, one integer of random state) plus a reference to its frozen `GameDef`.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -572,7 +573,7 @@ class State:
             verbs = sorted({*verbs, "answer", *(["claim"] if p.get("claims", True) else [])})
         if action.verb not in verbs:
             raise IllegalAction(f"'{action.verb}' is not possible now; possible: {', '.join(verbs)}")
-        raise IllegalAction(f"'{action}' is not legal now")
+        raise IllegalAction(f"'{action}' is not legal now{_why_not(action, self.legal_actions(seat))}")
 
     def apply(self, seat: int, action: Action | str) -> None:
         """Check and apply one action of `seat`, then run the flow to the next decision."""
@@ -753,3 +754,21 @@ class _SettingsView:
 
 def iter_records(values: Iterable[Any]) -> list[Any]:
     return [v for v in values if isinstance(v, (PieceV, SeatV, CellV, SpaceV))]
+
+
+def _why_not(action: Action, legal: Any) -> str:
+    """What is wrong with an action of a possible verb: its first value no legal action has at that
+    place (given the values before it), with the values that are possible there."""
+    same = [a for a in itertools.islice(legal, 20_000) if a.verb == action.verb]
+    if not same:
+        return ""
+    sizes = {len(a.args) for a in same}
+    if len(action.args) not in sizes:
+        return f"; '{action.verb}' takes {' or '.join(map(str, sorted(sizes)))} values, as in '{same[0]}'"
+    for i, value in enumerate(action.args):
+        fits = [a for a in same if len(a.args) == len(action.args) and a.args[:i] == action.args[:i]]
+        possible = list(dict.fromkeys(a.args[i] for a in fits))
+        if value not in possible:
+            shown = ", ".join(possible[:12]) + (", ..." if len(possible) > 12 else "")
+            return f"; {value} is not possible there (possible: {shown})"
+    return "; those values are not allowed together"

@@ -322,3 +322,19 @@ def test_two_players_of_one_name_are_refused() -> None:
     with pytest.raises(UsageError, match="two seats are named 'ana'"):
         parse_seats("human:Ana,human:ana", game)
     assert [s.name for s in parse_seats("human:Ana,human:Ben", game)] == ["Ana", "Ben"]
+
+
+def test_a_refused_action_says_which_value_is_wrong_and_what_is_possible() -> None:
+    from davinci.engine.errors import IllegalAction
+
+    st = load_game("da-vinci-code").new_state(2, seed=3)
+    seat = st.current_seats[0]
+    cases = {
+        "guess row.2.9 3": "row.2.9 is not possible there (possible: row.2.1, row.2.2, row.2.3, row.2.4)",
+        "guess row.2.1 99": "99 is not possible there (possible: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11)",
+        "guess row.2.1": "'guess' takes 2 values, as in 'guess row.2.1 0'",
+    }
+    for text, why in cases.items():
+        with pytest.raises(IllegalAction) as info:
+            st.apply(seat, text)
+        assert info.value.message == f"'{text}' is not legal now; {why}"
