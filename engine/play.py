@@ -419,7 +419,8 @@ class Session:
         if pending.get("type") == "respond":
             return self.ask_answer(seat)
         legal = st.legal_actions(seat)
-        prompt = pending.get("prompt") or "Your move"
+        # The view's prompt: the step's own, or a default for engine decisions (overflow, position).
+        prompt = (st.view(seat).get("pending") or {}).get("prompt") or "Your move"
         self.console.print(f"\n[bold]{esc(self.seats[seat].name)}[/bold]: {esc(str(prompt))}")
         # A bare number always picks from the whole ordered list, printed here or by 'list'.
         numbered = list(legal)

@@ -166,3 +166,16 @@ def test_a_terminal_game_against_the_deducer_uses_this_screen() -> None:
     assert "Ana guessed row.2.1 = 0:" in text  # the short command became `guess row.2.1 0`
     assert "screen failed" not in text
     assert text.count("Game over") == 1  # the game's screen says it; the play loop does not repeat it
+
+
+def test_the_joker_placement_prompt_says_what_to_do() -> None:
+    # The decision comes from the engine (a free piece entering a row), not from a YAML prompt.
+    from test_play_io import typed
+
+    from davinci.engine.game import load_game
+
+    game = load_game("da-vinci-code", "advanced")
+    console = Console(file=io.StringIO(), width=100, color_system=None)
+    run_play(game, [SeatSpec("human", "Ana"), SeatSpec("deducer", "Deducer 2")], 5, {}, console, typed([]),
+             clear=False, timer=False)
+    assert "Ana: Choose the place of your free piece in the row" in console.file.getvalue()
