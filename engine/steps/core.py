@@ -539,7 +539,7 @@ class Log(Instr):
 
 def template(fc: FlowCompiler, text: Any, path: Path, scope: Mapping[str, Type]) -> list[Any]:
     """A text with `{expression}` parts (a log line, a prompt), compiled: plain strings and
-    compiled expressions, in order."""
+    compiled expressions, in order (a text without any is one plain string)."""
     from davinci.engine.expr import compile_expr
 
     text = str(text)
@@ -554,6 +554,11 @@ def template(fc: FlowCompiler, text: Any, path: Path, scope: Mapping[str, Type])
         pos = m.end()
     parts.append(text[pos:])
     return parts
+
+
+def plain(parts: list[Any]) -> str | list[Any]:
+    """A compiled template as plain text when it has no expression parts (nothing to fill in)."""
+    return parts[0] if len(parts) == 1 else parts
 
 
 def fill(parts: Sequence[Any], env: Any) -> str:

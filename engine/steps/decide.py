@@ -12,7 +12,7 @@ from davinci.engine.errors import DefinitionError, EvalError
 from davinci.engine.expr.types import ANY, BOOL, INT, STR, ListType, Type
 from davinci.engine.flow import FlowCompiler, Instr, Jump, Path, step
 from davinci.engine.legal import Block, LegalActions
-from davinci.engine.steps.core import fill, template
+from davinci.engine.steps.core import fill, plain, template
 from davinci.engine.values import Env, PieceV, SeatV, Struct, decode, encode, pref
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -52,7 +52,7 @@ class Option:
 class Choose(Instr):
     __slots__ = ("seat", "options", "prog", "pc", "prompt")
 
-    def __init__(self, path: Path, seat: Any, options: list[Option], prog: str, pc: int, prompt: list[Any]) -> None:
+    def __init__(self, path: Path, seat: Any, options: list[Option], prog: str, pc: int, prompt: str | list[Any]) -> None:
         super().__init__(path)
         self.seat = seat
         self.options = options
@@ -66,7 +66,7 @@ class Choose(Instr):
         if not opts:
             raise EvalError(f"no legal option for the decision at {'.'.join(map(str, self.path))}", code="DV044")
         state.pending = {"type": "choose", "seat": seat, "at": [self.prog, self.pc],
-                         "prompt": fill(self.prompt, state.env())}
+                         "prompt": self.prompt if isinstance(self.prompt, str) else fill(self.prompt, state.env())}
         state._legal = {seat: opts}
 
     def enumerate(self, state: State) -> LegalActions:
@@ -247,7 +247,7 @@ def _choose(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str
         avail = fc.expr((*op, "if"), scope, BOOL) if "if" in o else None
         options.append(Option(verb, names, lists, when, avail))
         inner_scopes.append(inner)
-    instr = Choose(path, seat, options, fc.prog.name, fc.here, template(fc, spec.get("prompt", ""), (*p, "prompt"), scope))
+    instr = Choose(path, seat, options, fc.prog.name, fc.here, plain(template(fc, spec.get("prompt", ""), (*p, "prompt"), scope)))
     fc.emit(instr)
     ends: list[Jump] = []
     for i, (opt, inner) in enumerate(zip(options, inner_scopes)):
@@ -270,7 +270,7 @@ class Respond(Instr):
     var: str
     prog: str
     pc: int
-    prompt: list[Any]  # a compiled template
+    prompt: str | list[Any]  # plain text, or a compiled template
 
     def __init__(self, path: Path, **kw: Any) -> None:
         super().__init__(path)
@@ -292,7 +292,7 @@ class Respond(Instr):
             "limit_ms": int(self.limit(env)) * 1000 if self.limit is not None else 0,
             "claims": bool(self.claims(env)) if self.claims is not None else True,
             "card": card.pid if card is not None else None,
-            "prompt": fill(self.prompt, env),
+            "prompt": self.prompt if isinstance(self.prompt, str) else fill(self.prompt, env),
         }
         state._legal = None
 
@@ -401,7 +401,7 @@ def _respond(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[st
             var=var,
             prog=fc.prog.name,
             pc=fc.here,
-            prompt=template(fc, spec.get("prompt", ""), (*p, "prompt"), scope),
+            prompt=plain(template(fc, spec.get("prompt", ""), (*p, "prompt"), scope)),
         )
     )
 
