@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from davinci.engine.errors import UsageError
+from davinci.engine.errors import DavinciError, UsageError
 from davinci.engine.rng import derive_seed
 
 
@@ -76,21 +76,27 @@ def play_one(cfg: SimConfig, index: int, game: Any = None) -> dict[str, Any]:
     shift = index % n if cfg.rotate else 0
     seat_bots = [cfg.players[(i + shift) % n] for i in range(n)]
     seed = derive_seed(cfg.seed, index)
-    st = game.new_state(n, seed=seed)
     bots = [
         _bot_factory(name, game)(seed=derive_seed(seed, 1000 + i), settings=dict(game.settings))
         for i, name in enumerate(seat_bots)
     ]
     views = [getattr(bot, "wants_view", True) for bot in bots]
     actions = 0
-    while not st.is_terminal():
-        for s in st.current_seats:
-            action = bots[s].choose(st.view(s) if views[s] else {}, st.legal_actions(s))
-            st.apply(s, action)
-            actions += 1
-            if st.is_terminal():
-                break
-    r = st.result()
+    try:
+        st = game.new_state(n, seed=seed)
+        while not st.is_terminal():
+            for s in st.current_seats:
+                action = bots[s].choose(st.view(s) if views[s] else {}, st.legal_actions(s))
+                st.apply(s, action)
+                actions += 1
+                if st.is_terminal():
+                    break
+        r = st.result()
+    except DavinciError as e:
+        # Name the game, so it can be replayed: its seed and seats, and the action it had reached.
+        e.message = (f"in simulated game {index} (seed {seed}, seats {','.join(seat_bots)}, after {actions} "
+                     f"actions): {e.message}")
+        raise
     return {
         "index": index,
         "seat_bots": seat_bots,

@@ -144,3 +144,19 @@ def test_a_game_stopped_by_the_turn_limit_reports_the_turns_played() -> None:
     assert play_one(cfg, 0)["turns"] == 2000  # not 2001
     report = run(cfg)
     assert report["turn_limit_games"] == 2 and report["turns_p50"] == report["turns_p95"] == 2000
+
+
+def test_a_failing_game_is_named_by_its_seed_and_seats(tmp_path: Path) -> None:
+    import shutil
+
+    from davinci.engine.errors import DavinciError
+
+    pack = tmp_path / "tutorial"
+    shutil.copytree(Path(__file__).parent / "packs" / "tutorial", pack)
+    game = pack / "pig.yaml"
+    game.write_text(game.read_text().replace("set: {pot: pot + die}", "set: {pot: pot + die // (die - die)}"))
+    with pytest.raises(DavinciError) as info:
+        run(SimConfig("pig", None, ("random", "random"), 3, 5, {}, (str(pack),)))
+    assert "division by zero" in info.value.message
+    assert info.value.message.startswith("in simulated game 0 (seed ")
+    assert "seats random,random, after 0 actions): division by zero" in info.value.message
