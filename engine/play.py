@@ -488,6 +488,8 @@ class Session:
         limit = p.get("time_limit", 0) if self.timer else 0
         self.show_card(p.get("card") or {})
         lim = f"{limit} seconds" if limit else "no time limit"
+        if p.get("prompt"):
+            self.console.print(f"\n{esc(str(p['prompt']))}")
         self.console.print(f"[bold]{esc(self.seats[seat].name)}[/bold]: type your answer and press Enter ({lim}); empty line to pass.")
         t0 = time.monotonic()
         while True:
@@ -552,6 +554,8 @@ class Session:
                     except ValueError:
                         pass
         self.console.print(f"\n[bold]Challenge[/bold] for {esc(', '.join(self.seats[s].name for s in seats))}")
+        if pend.get("prompt"):
+            self.console.print(esc(str(pend["prompt"])))
         self.show_card(pend.get("card") or {})
 
         def write(text: str) -> None:

@@ -1,6 +1,8 @@
-"""Three games a newcomer wrote from the docs alone (tests/packs/from-docs), kept as a check that
+"""Games two newcomers wrote from the docs alone (tests/packs/from-docs), kept as a check that
 the documented vocabulary is enough for new games: Nim (and its normal-play variant), tic-tac-toe
-on a grid laid out with blank pieces (and a 4x4 variant), and a hidden-hand card game.
+on a grid laid out with blank pieces (and a 4x4 variant), a hidden-hand card game, a roll-and-move
+race on a board with a shortcut track (and a d4 variant), and a tile-guessing game where the other
+players bet at once (a `respond` step) and players are eliminated.
 
 The grid mistakes below are the ones such a newcomer can make; each is reported by lint at its
 place instead of failing later with an engine message.
@@ -25,7 +27,8 @@ def test_the_pack_lints_clean() -> None:
 
 
 @pytest.mark.parametrize(("game", "variant"), [("nim", None), ("nim", "normal"), ("tictactoe", None),
-                                               ("tictactoe", "four"), ("higher-card", None)])
+                                               ("tictactoe", "four"), ("higher-card", None), ("shortcut-race", None),
+                                               ("shortcut-race", "d4"), ("tile-hunt", None)])
 def test_every_game_plays_to_its_end(game: str, variant: str | None) -> None:
     report = run(SimConfig(game, variant, ("random", "random"), 30, 5, {}, (str(PACK),)))
     assert report["games"] == 30
@@ -146,3 +149,17 @@ def test_the_generic_screen_ends_with_the_winner_once() -> None:
     code = run_play(game, parse_seats("random,random", game), 4, {}, console, typed([]), clear=False)
     text = console.file.getvalue()
     assert code == 0 and text.count("Game over.") == 1 and "Winner: " in text and "(end)" not in text
+
+
+def test_a_respond_prompt_is_shown_to_the_people_answering() -> None:
+    import io
+
+    from rich.console import Console
+    from test_play_io import typed
+
+    from davinci.engine.play import parse_seats, run_play
+
+    game = load_game("tile-hunt", packs=(str(PACK),))
+    console = Console(file=io.StringIO(), width=120, color_system=None)
+    run_play(game, parse_seats("human,random,random", game), 1, {}, console, typed(["1"]), clear=False, timer=False)
+    assert "answer yes or no" in console.file.getvalue()  # the step's own prompt, filled in
