@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from difflib import get_close_matches
 from typing import TYPE_CHECKING, Any
 
 from davinci.engine.errors import DefinitionError, EvalError
@@ -453,7 +454,10 @@ def _set(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, T
         fn = fc.expr((*p, name), scope)
         if seat_expr is not None or (name in b.svars and name not in scope):  # type: ignore[attr-defined]
             if name not in b.svars:  # type: ignore[attr-defined]
-                raise DefinitionError(f"'{name}' is not a seat variable (declare it under seat_vars)", b.loc.loc((*p, name), key=True))
+                near = get_close_matches(str(name), list(b.svars), 1)  # type: ignore[attr-defined]
+                hint = f"; did you mean '{near[0]}'?" if near else ""
+                raise DefinitionError(f"'{name}' is not a seat variable{hint} (declare it under seat_vars)",
+                                      b.loc.loc((*p, name), key=True))
             where = "seat"
             expected = b.types.var_type(b.svars[name])  # type: ignore[attr-defined]
         elif name in b.gvars:  # type: ignore[attr-defined]
