@@ -623,7 +623,8 @@ class Eliminate(Instr):
 
 @step("eliminate", keys=())
 def _eliminate(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, Type]) -> None:
-    """Mark a seat (or list of seats) as out: its turns are skipped from now on.
+    """Mark a seat (or list of seats) as out: its turns are skipped from now on. The step logs
+    "NAME is out" itself.
 
     ```yaml
     - if: "count(target.owner.row where not revealed) == 0"

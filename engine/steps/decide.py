@@ -366,7 +366,11 @@ def _respond(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[st
     when `claims` allows it. When all have answered, answers after `time_limit` seconds (0 = no
     limit) are wrong, the others are judged by `check` (with `given` bound to the text), and the
     name in `as` holds the responses (fields seat, given, time_ms, correct, rank, claimed),
-    correct ones first in the order they locked in (rank 1, 2, ...).
+    correct ones first in the order they locked in (rank 1, 2, ...). A claim is judged by its
+    own word (`solved` is correct, `failed` is a pass), not by `check`; `claims` (a condition,
+    default true) allows claims at all. Answers are free text, so the `random` bot can only
+    pass here: lint's test games and random simulations never judge an answer. A game whose
+    challenges matter gives its own bot (see games/da_vinci_game/bots.py) that answers or claims.
 
     ```yaml
     - respond:
