@@ -618,6 +618,11 @@ class Session:
             names = [self.seats[w].name for w in r["winners"]]
             limit = " - the turn limit was reached" if r["reason"] == "turn-limit" else ""
             self.console.print(f"\n[bold green]Game over.[/bold green] Winner: {esc(', '.join(names) or 'nobody')}{limit}")
+            scores = r.get("scores") or []
+            if len(self.seats) > 1 and r.get("ranking"):
+                places = [f"{i}. {self.seats[s].name}" + (f" ({scores[s]})" if s < len(scores) and scores[s] is not None
+                                                           else "") for i, s in enumerate(r["ranking"], 1)]
+                self.console.print(esc("Ranking: " + ", ".join(places)))
         return 0
 
 

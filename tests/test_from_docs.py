@@ -10,6 +10,7 @@ place instead of failing later with an engine message.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -149,6 +150,7 @@ def test_the_generic_screen_ends_with_the_winner_once() -> None:
     code = run_play(game, parse_seats("random,random", game), 4, {}, console, typed([]), clear=False)
     text = console.file.getvalue()
     assert code == 0 and text.count("Game over.") == 1 and "Winner: " in text and "(end)" not in text
+    assert re.search(r"Ranking: 1\. Random \d \(\d+\), 2\. Random \d \(\d+\)", text), text[-300:]
 
 
 def test_a_respond_prompt_is_shown_to_the_people_answering() -> None:
