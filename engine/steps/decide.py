@@ -370,7 +370,7 @@ def _respond(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[st
     own word (`solved` is correct, `failed` is a pass), not by `check`; `claims` (a condition,
     default true) allows claims at all. Answers are free text, so the `random` bot can only
     pass here: lint's test games and random simulations never judge an answer. A game whose
-    challenges matter gives its own bot (see games/da_vinci_game/bots.py) that answers or claims.
+    challenges matter gives its own bot, one that answers or claims.
 
     ```yaml
     - respond:
