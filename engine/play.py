@@ -369,6 +369,8 @@ class Session:
 
     def render(self, seat: int | None) -> None:
         view = self.state.view(seat)
+        if not self.timer and isinstance(view.get("pending"), dict) and "time_limit" in view["pending"]:
+            view["pending"]["time_limit"] = 0  # --no-timer: screens show the challenge as untimed
         mod = screen_module(self.game.id)
         if mod is not None and hasattr(mod, "render"):
             try:

@@ -242,3 +242,20 @@ def test_barred_teams_are_noted() -> None:
 def test_help_names_every_action() -> None:
     for verb in ("go", "reroll", "token", "attempt", "decline", "return", "category", "discard"):
         assert verb in screen.HELP
+
+
+def test_an_untimed_game_shows_its_challenges_as_untimed() -> None:
+    import io
+
+    from rich.console import Console
+    from test_play_io import typed
+
+    from davinci.engine.game import load_game
+    from davinci.engine.play import parse_seats, run_play
+
+    game = load_game("da-vinci-game")
+    console = Console(file=io.StringIO(), width=100, color_system=None)
+    run_play(game, parse_seats("human,scholar,random", game), 2, {}, console, typed([""] * 12), clear=False,
+             timer=False)
+    out = console.file.getvalue()
+    assert "Untimed" in out and "Time: 60 s" not in out
