@@ -105,3 +105,10 @@ def test_a_variant_may_add_a_setting_that_declares_its_type(tmp_path: Path) -> N
     problems = lint_edited(tmp_path, PACK, "pig-short.yaml", "    default: 20",
                            "    default: 20\n  bonus: {type: int, default: 2, doc: Unused here.}")
     assert problems == []
+
+
+def test_a_variant_whose_game_file_is_broken_points_at_that_file(tmp_path: Path) -> None:
+    problems = lint_edited(tmp_path, PACK, "pig.yaml", "max_turns: 2000", "max_turns: 2000\n\tbad: [")
+    variant = [p for p in problems if p.location.path.endswith("pig-short.yaml")]
+    assert [p.code for p in variant] == ["DV020"]
+    assert "this pack's pig.yaml could not be read: fix that first" in variant[0].message

@@ -225,6 +225,22 @@ def _build(ctx: LintContext) -> Any:
     return hit
 
 
+def _unreadable_games(ctx: LintContext) -> list[str]:
+    """Game files of this file's pack that do not load (their own problems say why)."""
+    from davinci.engine.packs import read_doc
+
+    if ctx.pack is None:
+        return []
+    out = []
+    for section, _, rel in ctx.pack.files():
+        if section == "games":
+            try:
+                read_doc(ctx.pack, rel)
+            except DavinciError:
+                out.append(str(rel))
+    return out
+
+
 def _build_once(ctx: LintContext) -> Any:
     from davinci.engine.build import build_game
     from davinci.engine.definition import Locator
@@ -242,6 +258,9 @@ def _build_once(ctx: LintContext) -> Any:
 
         near = get_close_matches(base_id, list(ctx.project.games()), 1)
         hint = f" (did you mean '{near[0]}'?)" if near else ""
+        unread = _unreadable_games(ctx)
+        if unread and not near:
+            hint = f" (this pack's {', '.join(unread)} could not be read: fix that first)"
         raise DavinciError(f"variant extends unknown game '{base_id}'{hint}", ctx.at(["extends"]), code="DV020")
     # Only this game's variants: `extends: GAME/OTHER` names a variant of GAME, as when playing.
     variants = {
