@@ -472,6 +472,13 @@ class Session:
                     full = None
                 if full:
                     text = full
+                else:
+                    # A screen's short form that did not read (`p 1 1.0`): say how it goes.
+                    form = (getattr(mod, "SHORT_FORMS", {}) or {}).get(text.split()[0].lower())
+                    if form:
+                        self.console.print(f"[red]could not read '{esc(text)}': the short form is "
+                                           f"{esc(form)}[/red] - type ? for help")
+                        continue
             try:
                 action = st.parse_action(text)
             except DavinciError as e:

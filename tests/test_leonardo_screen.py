@@ -76,3 +76,13 @@ def test_the_screen_survives_the_end_of_a_game() -> None:
     st.apply(0, "place hand.1.1 1,1")
     assert st.is_terminal()
     assert "Game over" in text_of(render(st.view(None), None))
+
+
+def test_a_misread_short_form_is_explained() -> None:
+    from test_play_io import _screen
+
+    code, out = _screen("leonardos-riddle", "human,greedy", ["p 1 1.0", "p 1 1,0 extra"], seed=4)
+    assert code == 0
+    assert out.count("could not read 'p 1 1.0': the short form is p N X,Y (place card N on cell X,Y)") == 1
+    assert "could not read 'p 1 1,0 extra'" in out
+    assert "'p' is not possible now" not in out

@@ -224,6 +224,11 @@ def render(view: dict[str, Any], seat: int | None = None) -> RenderableType:
 _VERBS = {"p": "place", "place": "place", "c": "cover", "cover": "cover", "s": "swap", "swap": "swap"}
 
 
+# The short forms `expand` reads, by their first word (the play loop explains a misread one).
+SHORT_FORMS = {"p": "p N X,Y (place card N on cell X,Y)", "c": "c N X,Y (cover the card at X,Y)",
+               "s": "s N X,Y (swap card N for the card at X,Y)"}
+
+
 def expand(text: str, view: dict[str, Any]) -> str | None:
     """A short command in full (`c 2 0,0` -> `cover hand.1.2 0,0`); None if `text` is not a short form."""
     t = " ".join(text.strip().lower().split())
