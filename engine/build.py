@@ -5,7 +5,6 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from difflib import get_close_matches
 from typing import Any
 
 from davinci.engine.definition import (
@@ -25,7 +24,7 @@ from davinci.engine.definition import (
     product_items,
     product_size,
 )
-from davinci.engine.errors import DavinciError, DefinitionError, SourceLocation
+from davinci.engine.errors import DavinciError, DefinitionError, SourceLocation, did_you_mean
 from davinci.engine.expr.types import ANY, BOOL, INT, STR, ListType, RecordType, Type
 from davinci.engine.flow import FlowCompiler, Program
 
@@ -161,8 +160,7 @@ class Builder:
 
 
 def _known(name: str, options: Sequence[str]) -> str:
-    near = get_close_matches(name, list(options), 1)
-    return f" (did you mean '{near[0]}'?)" if near else ""
+    return did_you_mean(name, options)
 
 
 def build_settings(b: Builder) -> tuple[dict[str, SettingDef], dict[str, Any]]:

@@ -8,6 +8,8 @@ non-zero; it never shows a Python traceback for these.
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 
@@ -118,3 +120,12 @@ class UsageError(DavinciError):
     """A command-line value is invalid (unknown game, bad setting value...)."""
 
     code = "DV080"
+
+
+def did_you_mean(name: object, options: Iterable[str], cutoff: float = 0.6, aside: bool = True) -> str:
+    """The hint after a name nobody knows: " (did you mean 'x'?)", or with `aside=False`
+    "; did you mean 'x'?"; empty when no option is close enough."""
+    near = difflib.get_close_matches(str(name), list(options), 1, cutoff)
+    if not near:
+        return ""
+    return f" (did you mean '{near[0]}'?)" if aside else f"; did you mean '{near[0]}'?"

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from davinci.engine.errors import DavinciError, DefinitionError
+from davinci.engine.errors import DavinciError, DefinitionError, did_you_mean
 from davinci.engine.expr.types import ANY, BOOL, INT, ListType, Type
 from davinci.engine.values import encode
 
@@ -202,10 +202,7 @@ class FlowCompiler:
         allowed = sorted(allowed)
         for key in mapping:
             if key not in allowed:
-                from difflib import get_close_matches
-
-                near = get_close_matches(str(key), allowed, 1, 0.5)
-                hint = f"; did you mean '{near[0]}'?" if near else ""
+                hint = did_you_mean(key, allowed, 0.5, aside=False)
                 takes = f" ({what} takes {', '.join(allowed)})" if allowed else f" ({what} takes no other keys)"
                 raise DefinitionError(
                     f"unknown key '{key}' in {what}{hint}{takes}", self.b.loc.loc((*path, key), key=True), code="DV011"
@@ -238,10 +235,7 @@ class FlowCompiler:
         if kind == "call":
             name = st["call"]
             if not isinstance(name, str) or name not in self.procs:
-                from difflib import get_close_matches
-
-                near = get_close_matches(str(name), list(self.procs), 1)
-                hint = f" (did you mean '{near[0]}'?)" if near else ""
+                hint = did_you_mean(name, self.procs)
                 raise DefinitionError(f"unknown procedure '{name}'{hint}", self.b.loc.loc((*path, "call")), code="DV052")
             self.emit(Call(path, f"proc:{name}"))
             return
@@ -250,11 +244,8 @@ class FlowCompiler:
             return
         handler = STEP_KINDS.get(kind)
         if handler is None:
-            from difflib import get_close_matches
-
             known = sorted([*STEP_KINDS, "if", "while", "for_each", "break", "call", "return"])
-            near = get_close_matches(kind, known, 1)
-            hint = f" (did you mean '{near[0]}'?)" if near else ""
+            hint = did_you_mean(kind, known)
             raise DefinitionError(f"unknown step kind '{kind}'{hint}", self.b.loc.loc(path, key=True), code="DV051")
         handler(self, st, path, scope)
 

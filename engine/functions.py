@@ -10,11 +10,10 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Sequence
-from difflib import get_close_matches
 from typing import Any
 
 from davinci.engine.answers import answer_matches
-from davinci.engine.errors import EvalError
+from davinci.engine.errors import EvalError, did_you_mean
 from davinci.engine.expr import ANY, BOOL, BUILTINS, INT, STR, Function, ListType, RecordType, Type, budget
 from davinci.engine.values import CellV, PieceV, SpaceV, ZoneV, display
 
@@ -98,9 +97,7 @@ def _lines(zone: Any, n: int, fname: str, value: Any, diagonals: bool, through: 
     z = _grid_arg(zone, "lines_through" if through is not None else "lines")
     st = z.state
     if fname not in st.game.piece_fields:
-        near = get_close_matches(str(fname), list(st.game.piece_fields), 1)
-        hint = f" (did you mean '{near[0]}'?)" if near else ""
-        raise EvalError(f"no component has a field '{fname}'{hint}")
+        raise EvalError(f"no component has a field '{fname}'{did_you_mean(fname, st.game.piece_fields)}")
     stacks = st.grid_stacks(z.key)
     if n < 1:
         raise EvalError("a line needs at least one cell")

@@ -14,13 +14,12 @@ import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from difflib import get_close_matches
 from typing import Any
 
 from davinci.engine.actions import Action, parse_action
 from davinci.engine.build import GameDef, build_game
 from davinci.engine.definition import Locator
-from davinci.engine.errors import DavinciError, DefinitionError, RefError, SaveError, UsageError
+from davinci.engine.errors import DavinciError, DefinitionError, RefError, SaveError, UsageError, did_you_mean
 from davinci.engine.state import State
 
 MAX_EXTENDS = 16
@@ -159,8 +158,7 @@ def resolve_variant(src: GameSource, variant: str) -> tuple[dict[str, Any], list
                                   chain[-1].loc(["extends"]), code="DV054")
         doc = src.variants.get(cur)
         if doc is None:
-            near = get_close_matches(cur, list(src.variants), 1)
-            hint = f" (did you mean '{near[0]}'?)" if near else ""
+            hint = did_you_mean(cur, src.variants)
             if chain:  # named by an `extends:` line, not by the user
                 raise RefError(f"variant '{names[-1]}' extends '{src.id}/{cur}', which does not exist{hint}",
                                chain[-1].loc(["extends"]))
@@ -189,8 +187,7 @@ def _check_settings(game_id: str, doc: Any, known: Mapping[str, Any], changes: A
         return
     for name, spec in changes.items():
         if name not in known and not (isinstance(spec, dict) and "type" in spec):
-            near = get_close_matches(str(name), list(known), 1)
-            hint = f"; did you mean '{near[0]}'?" if near else ""
+            hint = did_you_mean(name, known, aside=False)
             raise DefinitionError(
                 f"'{game_id}' has no setting '{name}'{hint} (a variant's new setting declares its type)",
                 doc.loc(["settings", name], key=True),
@@ -215,8 +212,7 @@ def load_game(
     sources = game_sources(packs)
     src = sources.get(game_id)
     if src is None:
-        near = get_close_matches(game_id, list(sources), 1)
-        hint = f" (did you mean '{near[0]}'?)" if near else ""
+        hint = did_you_mean(game_id, sources)
         raise UsageError(f"unknown game '{game_id}'{hint}; installed: {', '.join(sorted(sources)) or 'none'}")
     game = Game(build_from_source(src, variant, settings or {}, packs))
     _CACHE[key] = game

@@ -4,8 +4,8 @@ Used by `davinci play` when a `respond` step (a challenge for several seats at o
 humans and a terminal is attached. The clock starts when the card is shown (after the first
 reveal of a two-step card); a countdown runs; each human seat presses its number to take the
 keyboard and types its answer masked, so neighbours cannot read it: the answer locks in, and its
-time is taken, when Enter ends it. Bots lock in at their simulated times. Without a terminal (or with --no-timer) the humans answer one after another,
-each with their own clock.
+time is taken, when Enter ends it. Bots lock in at their simulated times. Without a terminal (or
+with --no-timer) the humans answer one after another, each with their own clock.
 """
 
 from __future__ import annotations

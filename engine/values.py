@@ -406,7 +406,7 @@ class ZoneV(Record):
         if name == "size":
             return len(st.zone_pids(self.key))
         if name == "cells":  # a game has one grid zone at most; other zones have no cells
-            if st.game.zones[self.key.split("#")[0]].kind != "grid":
+            if self.key != st.game.grid_zone:
                 return []
             return [CellV(st, x, y) for (x, y) in st.grid_cells_sorted()]
         if name == "name":

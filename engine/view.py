@@ -31,14 +31,14 @@ def piece_view(
     revealed = pid in state.revealed
     sees_all = revealed or seat is None or (zone_vis == "owner" and owner == seat) or zone_vis == "public"
     key = (pid, revealed, sees_all, seat is None)
-    shown = g.view_cache.get(key)
-    if shown is None:
-        shown = g.view_cache[key] = _piece_fields(state, pid, revealed, sees_all, seat is None)
+    shown = g.view_cache.get(key) or _piece_fields(state, key)
     return {"ref": ref if ref is not None else state.piece_label(pid), **shown}
 
 
-def _piece_fields(state: State, pid: int, revealed: bool, sees_all: bool, spectator: bool) -> dict[str, Any]:
-    """What a piece view shows besides its ref (the same for every view in the same situation)."""
+def _piece_fields(state: State, key: tuple[int, bool, bool, bool]) -> dict[str, Any]:
+    """What a piece view shows besides its ref, for `key` = (piece, revealed, sees all, spectator):
+    the same for every view in the same situation, so it is kept in the game's view cache."""
+    pid, revealed, sees_all, spectator = key
     g = state.game
     pdef = g.pieces[pid]
     comp = g.components[pdef.component]
@@ -57,6 +57,7 @@ def _piece_fields(state: State, pid: int, revealed: bool, sees_all: bool, specta
         # numbered ones), so hidden pieces show only their public fields, not their kind.
         del out["kind"]
         out["hidden"] = True
+    g.view_cache[key] = out
     return out
 
 
@@ -119,7 +120,7 @@ def zone_view(state: State, zone: ZoneSlot, seat: int | None) -> dict[str, Any]:
         out["width"] = zone.width
         out["height"] = zone.height
         return out
-    # What every piece here shows, without a call per piece: see piece_view.
+    # What every piece here shows, as piece_view finds it, without a call per cached piece.
     g = state.game
     cache = g.view_cache
     spectator = seat is None
@@ -130,9 +131,7 @@ def zone_view(state: State, zone: ZoneSlot, seat: int | None) -> dict[str, Any]:
     for i, p in enumerate(pids, 1):
         r = p in revealed
         k = (p, r, sees or r, spectator)
-        fields = cache.get(k)
-        if fields is None:
-            fields = cache[k] = _piece_fields(state, p, r, sees or r, spectator)
+        fields = cache.get(k) or _piece_fields(state, k)
         if board:  # named by space, as State.piece_label names them
             shown_pieces.append({"ref": f"{zone.prefix}{pos[p]}", **fields, "space": pos[p]})
         else:

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from difflib import get_close_matches
 from typing import TYPE_CHECKING, Any
 
-from davinci.engine.errors import DefinitionError, EvalError
+from davinci.engine.errors import DefinitionError, EvalError, did_you_mean
 from davinci.engine.expr.types import ANY, BOOL, INT, STR, ListType, RecordType, Type
 from davinci.engine.flow import FlowCompiler, Instr, Path, step
 from davinci.engine.values import CellV, Env, PieceV, SeatV, SpaceV, display, encode, pref
@@ -28,10 +27,7 @@ def zone_target(fc: FlowCompiler, spec: Mapping[str, Any], key: str, path: Path,
     zname = spec.get(key)
     zones = fc.b.zones  # type: ignore[attr-defined]
     if not isinstance(zname, str) or zname not in zones:
-        from difflib import get_close_matches
-
-        near = get_close_matches(str(zname), list(zones), 1)
-        hint = f" (did you mean '{near[0]}'?)" if near else ""
+        hint = did_you_mean(zname, zones)
         raise DefinitionError(f"unknown zone '{zname}'{hint}", fc.b.loc.loc((*path, key)), code="DV020")
     owner = None
     if zones[zname].per_seat:
@@ -114,6 +110,9 @@ def _shuffle(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[st
 
 
 # ---------------------------------------------------------------- draw
+
+# Zone kinds whose pieces stand somewhere, and the `move` key that says where.
+PLACED_BY = {"grid": "cell", "board": "space"}
 
 
 class Draw(Instr):
@@ -200,10 +199,10 @@ def _draw(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, 
     if "from_owner" not in spec and fc.b.zones[src].per_seat:  # type: ignore[attr-defined]
         src_owner = None
     dst, dst_owner = zone_target(fc, spec, "to", p, scope)
-    if fc.b.zones[dst].kind in ("grid", "board"):  # type: ignore[attr-defined]
-        where_to = "a cell" if fc.b.zones[dst].kind == "grid" else "a space"  # type: ignore[attr-defined]
-        raise DefinitionError(f"draw cannot put pieces on '{dst}' (each needs {where_to}): use a move step with "
-                              f"{'cell' if where_to == 'a cell' else 'space'}:", fc.b.loc.loc((*p, "to")), code="DV050")
+    place = PLACED_BY.get(fc.b.zones[dst].kind)  # type: ignore[attr-defined]
+    if place is not None:
+        raise DefinitionError(f"draw cannot put pieces on '{dst}' (each needs a {place}): use a move step with "
+                              f"{place}:", fc.b.loc.loc((*p, "to")), code="DV050")
     count = fc.expr((*p, "count"), scope, INT) if "count" in spec else None
     where = fc.expr((*p, "where"), {**scope, "piece": fc.b.types.piece}, BOOL) if "where" in spec else None  # type: ignore[attr-defined]
     kind = fc.b.zones[src].kind  # type: ignore[attr-defined]
@@ -300,7 +299,7 @@ def _move(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, 
     dst, owner = zone_target(fc, spec, "to", p, scope)
     types = fc.b.types  # type: ignore[attr-defined]
     kind = fc.b.zones[dst].kind  # type: ignore[attr-defined]
-    for key, needs in (("cell", "grid"), ("space", "board")):
+    for needs, key in PLACED_BY.items():
         if (key in spec) != (kind == needs):
             text = (f"a move to '{dst}' (a {needs} zone) needs '{key}:'" if kind == needs
                     else f"'{key}:' places pieces on a {needs} zone; '{dst}' is a {kind} zone")
@@ -454,8 +453,7 @@ def _set(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, T
         fn = fc.expr((*p, name), scope)
         if seat_expr is not None or (name in b.svars and name not in scope):  # type: ignore[attr-defined]
             if name not in b.svars:  # type: ignore[attr-defined]
-                near = get_close_matches(str(name), list(b.svars), 1)  # type: ignore[attr-defined]
-                hint = f"; did you mean '{near[0]}'?" if near else ""
+                hint = did_you_mean(name, b.svars, aside=False)  # type: ignore[attr-defined]
                 raise DefinitionError(f"'{name}' is not a seat variable{hint} (declare it under seat_vars)",
                                       b.loc.loc((*p, name), key=True))
             where = "seat"
@@ -530,20 +528,19 @@ def _roll(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, 
 class Log(Instr):
     __slots__ = ("parts", "to")
 
-    def __init__(self, path: Path, parts: list[Any], to: Any) -> None:
+    def __init__(self, path: Path, parts: str | list[Any], to: Any) -> None:
         super().__init__(path)
         self.parts = parts
         self.to = to
 
     def run(self, state: State) -> None:
-        env = state.env()
-        to = self.to(env).index if self.to is not None else None
-        state.log(fill(self.parts, env), to)
+        to = self.to(state.env()).index if self.to is not None else None
+        state.log(fill(self.parts, state), to)
 
 
-def template(fc: FlowCompiler, text: Any, path: Path, scope: Mapping[str, Type]) -> list[Any]:
+def template(fc: FlowCompiler, text: Any, path: Path, scope: Mapping[str, Type]) -> str | list[Any]:
     """A text with `{expression}` parts (a log line, a prompt), compiled: plain strings and
-    compiled expressions, in order (a text without any is one plain string)."""
+    compiled expressions, in order; a text without any stays a plain string."""
     from davinci.engine.expr import compile_expr
 
     text = str(text)
@@ -557,16 +554,14 @@ def template(fc: FlowCompiler, text: Any, path: Path, scope: Mapping[str, Type])
         parts.append(compiled)
         pos = m.end()
     parts.append(text[pos:])
-    return parts
-
-
-def plain(parts: list[Any]) -> str | list[Any]:
-    """A compiled template as plain text when it has no expression parts (nothing to fill in)."""
     return parts[0] if len(parts) == 1 else parts
 
 
-def fill(parts: Sequence[Any], env: Any) -> str:
-    """The text of a compiled `template` now."""
+def fill(parts: str | Sequence[Any], state: State) -> str:
+    """The text of a compiled `template` now (plain text costs nothing)."""
+    if isinstance(parts, str):
+        return parts
+    env = state.env()
     return "".join(p if isinstance(p, str) else render_value(p(env)) for p in parts)
 
 

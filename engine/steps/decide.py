@@ -12,7 +12,7 @@ from davinci.engine.errors import DefinitionError, EvalError
 from davinci.engine.expr.types import ANY, BOOL, INT, STR, ListType, Type
 from davinci.engine.flow import FlowCompiler, Instr, Jump, Path, step
 from davinci.engine.legal import Block, LegalActions
-from davinci.engine.steps.core import fill, plain, template
+from davinci.engine.steps.core import fill, template
 from davinci.engine.values import Env, PieceV, SeatV, Struct, decode, encode, pref
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -65,8 +65,7 @@ class Choose(Instr):
         opts = self.enumerate(state)
         if not opts:
             raise EvalError(f"no legal option for the decision at {'.'.join(map(str, self.path))}", code="DV044")
-        state.pending = {"type": "choose", "seat": seat, "at": [self.prog, self.pc],
-                         "prompt": self.prompt if isinstance(self.prompt, str) else fill(self.prompt, state.env())}
+        state.pending = {"type": "choose", "seat": seat, "at": [self.prog, self.pc], "prompt": fill(self.prompt, state)}
         state._legal = {seat: opts}
 
     def enumerate(self, state: State) -> LegalActions:
@@ -247,7 +246,7 @@ def _choose(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str
         avail = fc.expr((*op, "if"), scope, BOOL) if "if" in o else None
         options.append(Option(verb, names, lists, when, avail))
         inner_scopes.append(inner)
-    instr = Choose(path, seat, options, fc.prog.name, fc.here, plain(template(fc, spec.get("prompt", ""), (*p, "prompt"), scope)))
+    instr = Choose(path, seat, options, fc.prog.name, fc.here, template(fc, spec.get("prompt", ""), (*p, "prompt"), scope))
     fc.emit(instr)
     ends: list[Jump] = []
     for i, (opt, inner) in enumerate(zip(options, inner_scopes)):
@@ -292,7 +291,7 @@ class Respond(Instr):
             "limit_ms": int(self.limit(env)) * 1000 if self.limit is not None else 0,
             "claims": bool(self.claims(env)) if self.claims is not None else True,
             "card": card.pid if card is not None else None,
-            "prompt": self.prompt if isinstance(self.prompt, str) else fill(self.prompt, env),
+            "prompt": fill(self.prompt, state),
         }
         state._legal = None
 
@@ -351,7 +350,9 @@ class Respond(Instr):
                     )
                 )
             )
-            if ms < (1 << 40) and not (claimed and not correct and not (limit > 0 and ms > limit)):
+            late = limit > 0 and ms > limit
+            # A failed claim that came in time is a pass (logged as one when it was made).
+            if ms < (1 << 40) and (correct or late or not claimed):
                 shown = "(simulated)" if claimed else f"'{text}'"
                 state.log(f"{state.seat_names[s]} answered {shown}: {'right' if correct else 'wrong'}")
         structs.sort(key=lambda x: (not x.get("correct"), x.get("rank") or 0, x.get("time_ms")))
@@ -405,7 +406,7 @@ def _respond(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[st
             var=var,
             prog=fc.prog.name,
             pc=fc.here,
-            prompt=plain(template(fc, spec.get("prompt", ""), (*p, "prompt"), scope)),
+            prompt=template(fc, spec.get("prompt", ""), (*p, "prompt"), scope),
         )
     )
 
