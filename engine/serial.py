@@ -39,6 +39,7 @@ def _body(st: State) -> dict[str, Any]:
         "terminal": st.terminal,
         "reason": st.reason,
         "turn_trail": list(st.turn_trail),
+        "turn_start": st.turn_start,
     }
 
 
@@ -108,6 +109,7 @@ def state_from_json(game: Game, data: Mapping[str, Any]) -> State:
         st.terminal = bool(body["terminal"])
         st.reason = str(body["reason"])
         st.turn_trail = [str(x) for x in body.get("turn_trail", [])]
+        st.turn_start = int(body.get("turn_start", 0))
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
         raise SaveError(f"the save is damaged: {type(e).__name__}: {e}") from None
     if sorted(p for v in st.zones.values() for p in v) != list(range(len(g.pieces))):
@@ -135,6 +137,8 @@ def _check_shape(st: State) -> None:
         raise SaveError("the save is damaged: its seat lists have different lengths")
     if not 0 <= st.current < n or any(not 0 <= seat < n for seat, _ in st.history):
         raise SaveError("the save is damaged: it names a seat that is not at the table")
+    if not 0 <= st.turn_start <= len(st.history):
+        raise SaveError("the save is damaged: its turn begins outside its history")
     known = {"$supply"}
     for z in g.zones.values():
         known.update([f"{z.name}#{i}" for i in range(n)] if z.per_seat else [z.name])

@@ -36,6 +36,9 @@ STEP_BUDGET = 200_000  # instructions per action: a runaway loop in content is a
 # evaluation is capped on its own, and this caps a loop of evaluations that each stay under it.
 DECISION_WORK = 5_000_000
 MAX_EVENTS = 40
+# Decisions one turn may take: a turn that never ends (a loop only a choice nobody makes can leave)
+# is an error at this many, not a game that plays forever. Real turns take a few dozen at most.
+MAX_TURN_ACTIONS = 10_000
 
 
 class State:
@@ -65,6 +68,7 @@ class State:
         "dirty",
         "_legal",
         "turn_trail",
+        "turn_start",
         "steps",
         "_stacks",
         "_pv",
@@ -97,6 +101,7 @@ class State:
         self.dirty: set[str] = set()
         self._legal: dict[int, LegalActions] | None = None
         self.turn_trail: list[str] = []
+        self.turn_start = 0  # len(history) when the current turn began
         self._stacks: tuple[str, dict[tuple[int, int], list[int]]] | None = None
         self.steps = 0  # flow instructions run so far (not saved): lets callers bound total work
         # The record of each piece and seat, made once: records are immutable views of the state.
@@ -151,6 +156,7 @@ class State:
         c.dirty = set(self.dirty)
         c._legal = None
         c.turn_trail = self.turn_trail[:]
+        c.turn_start = self.turn_start
         c._stacks = None
         c._pv = None
         c._sv = None
@@ -456,6 +462,7 @@ class State:
             return
         self.locals = {k: encode(v.initial) for k, v in g.turn_vars.items()}
         self.turn_trail = []
+        self.turn_start = len(self.history)
         self.phase = "turn"
         self.stack = [["turn", 0]]
 
@@ -583,6 +590,14 @@ class State:
         p = self.pending
         assert p is not None
         text = str(action)
+        if len(self.history) - self.turn_start >= MAX_TURN_ACTIONS:
+            turn = self.game.programs["turn"].code if "turn" in self.game.programs else []
+            raise EvalError(
+                f"turn {self.turn} has taken {MAX_TURN_ACTIONS:,} decisions without ending: the turn's flow "
+                "never reaches its end (a loop that only a choice nobody has to make can leave?)",
+                turn[0].loc if turn else None,
+                code="DV043",
+            )
         self.history.append((seat, text))
         if p["type"] == "choose":
             self.pending = None

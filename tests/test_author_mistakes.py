@@ -112,3 +112,41 @@ def test_a_variant_whose_game_file_is_broken_points_at_that_file(tmp_path: Path)
     variant = [p for p in problems if p.location.path.endswith("pig-short.yaml")]
     assert [p.code for p in variant] == ["DV020"]
     assert "this pack's pig.yaml could not be read: fix that first" in variant[0].message
+
+
+# Banking no longer ends the turn, a 1 no longer stops it and the game cannot be won: the turn
+# loops for as long as the players like, and random players never stop it.
+ENDLESS_TURN = [("            - end_turn: true\n", "            - set: {pot: 0}\n"),
+                ('"die == 1"', '"die == 7"'),
+                ("                  - end_turn: true\n", "                  - set: {pot: 0}\n"),
+                ('when: "any(seats select banked >= settings.target)"', 'when: "any(seats select banked < 0)"')]
+
+
+def endless_pig(tmp_path: Path) -> Path:
+    copy = tmp_path / "tutorial"
+    shutil.copytree(PACK, copy)
+    game = copy / "pig.yaml"
+    text = game.read_text()
+    for old, new in ENDLESS_TURN:
+        assert old in text, old
+        text = text.replace(old, new, 1)
+    game.write_text(text)
+    return copy
+
+
+def test_a_turn_that_never_ends_is_reported_at_the_turn_flow(tmp_path: Path) -> None:
+    problems = lint_paths([str(endless_pig(tmp_path))])
+    assert [(Path(p.location.path).name, p.code, p.location.line) for p in problems] == [("pig.yaml", "DV043", 24)]
+    assert "turn 1 has taken 10,000 decisions without ending" in problems[0].message
+
+
+def test_simulate_stops_a_turn_that_never_ends_with_a_message(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from davinci.cli import main
+
+    result = CliRunner().invoke(main, ["simulate", "pig", "--pack", str(endless_pig(tmp_path)), "--games", "1",
+                                       "--players", "random,random"])
+    assert result.exit_code == 1, result.output
+    assert "pig.yaml:24:7:" in result.output and "has taken 10,000 decisions without ending" in result.output
+    assert "Traceback" not in result.output

@@ -166,6 +166,16 @@ def test_a_good_save_resumes_at_the_saved_position(save_file: Path, tmp_path: Pa
     assert after == before
 
 
+def test_a_save_from_before_turn_starts_were_recorded_still_resumes(save_file: Path, tmp_path: Path) -> None:
+    doc = json.loads(save_file.read_text())
+    del doc["saved"]["state"]["turn_start"]
+    doc["saved"]["checksum"] = checksum(doc["saved"]["state"])
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps(doc), encoding="utf-8")
+    code, out = cli("play", "--resume", str(old), "--no-clear")
+    assert code == 0 and "Input closed" in out, out
+
+
 def _damaged(save_file: Path, tmp_path: Path, change: Callable[[dict[str, Any]], Any], fix_checksum: bool) -> Path:
     doc = json.loads(save_file.read_text())
     change(doc)
