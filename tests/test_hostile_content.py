@@ -185,6 +185,9 @@ GAME_FILES: dict[str, tuple[list[tuple[str, str, int, int]], tuple[str, str, int
     "runaway-loop": ([("game.yaml", "DV043", 16, 11)], ("game.yaml", "DV043", 16, 11)),
     "costly-loop": ([("game.yaml", "DV043", 15, 7)], ("game.yaml", "DV043", 15, 7)),
     "busy-turns": ([("game.yaml", "DV055", 13, 3)], None),
+    "busy-queries": ([("game.yaml", "DV055", 14, 3)], None),
+    "distinct-records": ([("game.yaml", "DV042", 15, 25)], ("game.yaml", "DV042", 15, 25)),
+    "endless-turn": ([("game.yaml", "DV043", 12, 7)], None),
     "piece-explosion": ([("game.yaml", "DV050", 11, 14)], ("game.yaml", "DV050", 11, 14)),
     # Found by the fuzz campaign: a key the schema does not require but the step needs (was DV999).
     "step-missing-key": ([("game.yaml", "DV050", 25, 23)], ("game.yaml", "DV050", 25, 23)),

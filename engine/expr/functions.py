@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar, overload
 
 from davinci.engine.errors import EvalError, ExprTypeError
+from davinci.engine.expr.budget import charge
 from davinci.engine.expr.types import (
     ANY,
     BOOL,
@@ -328,8 +329,10 @@ def _distinct(xs: Sequence[Value]) -> tuple[Value, ...]:
         return tuple(dict.fromkeys(_freeze(x) for x in xs))
     except TypeError:
         # Unhashable engine values: fall back to pairwise comparison, still keeping first-seen order.
+        # Each comparison is work: a long list of records costs its square, and is charged so.
         out: list[Value] = []
         for x in xs:
+            charge(len(out))
             if not any(same_value(x, y) for y in out):
                 out.append(x)
         return tuple(out)

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from davinci.engine.errors import DavinciError, SourceLocation
+from davinci.engine.expr import budget
 from davinci.engine.lint.context import LintContext
 from davinci.engine.lint.registry import Problem, Rule, get_rule, register, rule
 
@@ -15,6 +16,10 @@ PLAYOUT_ACTIONS = 20_000
 # Flow instructions one random game may run. The shipped games need under 30,000; a game built to
 # run just under the per-decision budget at every decision would otherwise keep lint busy for hours.
 PLAYOUT_STEPS = 300_000
+# Expression work (list elements visited, see expr/budget.py) one random game may do: the shipped
+# games need under 150,000; each decision may do up to 5,000,000, so a game built to stay just under
+# that at every decision would otherwise keep lint busy for an hour.
+PLAYOUT_WORK = 10_000_000
 
 
 def _doc(code: str, name: str, text: str) -> None:
@@ -397,10 +402,21 @@ def _playouts(ctx: LintContext, gdef: Any) -> Iterator[Problem]:
             st = State.new(gdef, [f"Seat {i + 1}" for i in range(n)], seed)
             bot = RandomBot(seed)
             actions = 0
+            work = budget.done()
             while not st.is_terminal() and actions < PLAYOUT_ACTIONS:
                 seat = st.current_seats[0]
                 st.apply(seat, bot.choose({}, st.legal_actions(seat)))
                 actions += 1
+                if budget.done() - work > PLAYOUT_WORK:
+                    yield Problem(
+                        ctx.at(["flow"]),
+                        "DV055",
+                        f"a random game (seed {seed}, {n} seats) did over {PLAYOUT_WORK:,} units of expression work "
+                        f"(list elements visited) in {actions} actions: its rules query long lists far too often",
+                        "game-builds",
+                        "error",
+                    )
+                    return
                 if st.steps > PLAYOUT_STEPS:
                     yield Problem(
                         ctx.at(["flow"]),
