@@ -59,6 +59,8 @@ class GameDef:
     programs: dict[str, Program]
     end: EndDef
     first_seat: Any  # "random" or a compiled int expression (1-based seat)
+    next_seat: Any  # None (clockwise) or a compiled int expression (1-based seat), at each turn's end
+    requires: tuple[tuple[Any, str, SourceLocation], ...]  # (check, message, where) before a game starts
     piece_fields: dict[str, Type]
     rest_verbs: dict[str, int]
     content_hash: str = ""
@@ -597,6 +599,11 @@ def build_game(
     order = data.get("turn_order") or {}
     first = order.get("first", "random")
     first_seat: Any = "random" if first == "random" else b.expr(("turn_order", "first"), scope, INT)
+    next_seat = b.expr(("turn_order", "next"), scope, INT) if order.get("next") is not None else None
+    requires = tuple(
+        (b.expr(("requires", i, "check"), scope, BOOL), str(r.get("message", "")), b.loc.loc(("requires", i)))
+        for i, r in enumerate(data.get("requires") or ())
+    )
     players = data.get("players") or {}
     return GameDef(
         id=str(data.get("id")),
@@ -619,6 +626,8 @@ def build_game(
         programs=programs,
         end=end_def,
         first_seat=first_seat,
+        next_seat=next_seat,
+        requires=requires,
         piece_fields=piece_fields,
         rest_verbs=dict(b.rest_verbs),  # type: ignore[attr-defined]
         deck_sources=deck_sources,

@@ -96,11 +96,14 @@ class SettingDef:
         }[self.type]
         if not ok:
             raise DavinciError(f"{where} '{self.name}' must be {self.type}, got {value!r}", code="DV081")
-        if self.type == "int":
-            if self.minimum is not None and v < self.minimum:
-                raise DavinciError(f"{where} '{self.name}' must be >= {self.minimum}, got {v}", code="DV081")
-            if self.maximum is not None and v > self.maximum:
-                raise DavinciError(f"{where} '{self.name}' must be <= {self.maximum}, got {v}", code="DV081")
+        if self.type in ("int", "list"):
+            # A list's bounds hold for each of its numbers.
+            must = "must have every number" if self.type == "list" else "must be"
+            for x in v if self.type == "list" else [v]:
+                if self.minimum is not None and x < self.minimum:
+                    raise DavinciError(f"{where} '{self.name}' {must} >= {self.minimum}, got {x}", code="DV081")
+                if self.maximum is not None and x > self.maximum:
+                    raise DavinciError(f"{where} '{self.name}' {must} <= {self.maximum}, got {x}", code="DV081")
         if self.choices and v not in self.choices:
             opts = ", ".join(map(str, self.choices))
             raise DavinciError(f"{where} '{self.name}' must be one of {opts}, got {v!r}", code="DV081")

@@ -127,6 +127,9 @@ class State:
         st.zone_of = zone_of[:]
         st.dirty = {k for k, v in zones.items() if v and k != "$supply"}
         st.stack = [["setup", 0]]
+        for check, message, where in game.requires:
+            if not check(st.env()):
+                raise DavinciError(f"the game cannot start: {message} (with {n} players)", where, code="DV081")
         st._advance()
         return st
 
@@ -421,11 +424,11 @@ class State:
     def _between(self) -> None:
         g = self.game
         if self.phase == "setup":
-            first = 0 if g.first_seat == "random" else int(g.first_seat(self.env()))
-            if first <= 0:  # 0 means a seeded draw
+            first = 0 if g.first_seat == "random" else g.first_seat(self.env())
+            if first == 0:  # 0 means a seeded draw
                 self.current = self.rng.below(len(self.seat_names))
             else:
-                self.current = (first - 1) % len(self.seat_names)
+                self.current = self._chosen_seat(g.first_seat, "turn_order.first")
             self.phase = "turn_end"  # so that _start_turn is reached through the normal path
             self._start_turn(first=True)
             return
@@ -438,6 +441,10 @@ class State:
             self._finish("end")
             return
         n = len(self.seat_names)
+        if g.next_seat is not None:
+            self.current = self._chosen_seat(g.next_seat, "turn_order.next")
+            self._start_turn()
+            return
         nxt = self.current
         for _ in range(n):
             nxt = (nxt + 1) % n
@@ -448,6 +455,16 @@ class State:
             return
         self.current = nxt
         self._start_turn()
+
+    def _chosen_seat(self, expr: Any, key: str) -> int:
+        """The 0-based seat a 1-based seat-number expression of the game names (an active one)."""
+        n = len(self.seat_names)
+        number = expr(self.env())
+        if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= n:
+            raise expr.error(f"{key} gave {number!r}: not a seat number from 1 to {n}")
+        if not self.active[number - 1]:
+            raise expr.error(f"{key} gave seat {number}, which is out of the game")
+        return number - 1
 
     def _start_turn(self, first: bool = False) -> None:
         g = self.game

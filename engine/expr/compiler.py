@@ -113,6 +113,10 @@ class Compiled:
             # called an int is a str, say); report it as an evaluation error all the same.
             raise self._error(f"evaluation failed: {_in_words(exc)}", 0) from None
 
+    def error(self, reason: str) -> EvalError:
+        """An evaluation error about this expression's value, located at it and showing it."""
+        return self._error(reason, 0)
+
     def _error(self, reason: str, offset: int) -> EvalError:
         return EvalError(located_message(reason, self.source, offset), self._locate(offset))
 
