@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import importlib
 import json
+import math
 import os
 import re
 import signal
-import stat
 import sys
 import tempfile
 import threading
@@ -25,6 +25,7 @@ from typing import Any
 from rich.markup import escape as esc
 
 from davinci.engine.errors import DavinciError, SaveError, UsageError
+from davinci.engine.files import FileProblem, check_replaceable, read_regular_text
 
 InputFn = Callable[[str], str]
 
@@ -78,7 +79,14 @@ def screen_module(game_id: str) -> Any:
 
 
 def atomic_write(path: str, data: str) -> None:
-    """Write a file so that a crash leaves either the old or the new content, never half."""
+    """Write a file so that a crash leaves either the old or the new content, never half.
+
+    Only a regular file (or nothing) is replaced: SaveError for a device, a pipe or a link loop.
+    """
+    try:
+        check_replaceable(path)
+    except FileProblem as e:
+        raise SaveError(f"cannot write {path}: {e.reason}; give the name of a new or regular file") from None
     folder = os.path.dirname(os.path.abspath(path)) or "."
     try:
         fd, tmp = tempfile.mkstemp(prefix=".davinci-", dir=folder)
@@ -98,6 +106,44 @@ def atomic_write(path: str, data: str) -> None:
         if isinstance(e, OSError):
             raise SaveError(f"cannot write {path}: {e.strerror or e}") from None
         raise
+
+
+_MARKER = {"save": "davinci_save", "log": "davinci_log"}
+
+
+def check_write_target(path: str, what: str) -> None:
+    """SaveError unless the `what` ("save" or "log") may be written at `path`.
+
+    Allowed: nothing there yet, an empty file, or a davinci file of that kind (recognised by its
+    format marker, so that a resumed game saves over its own save). Anything else at the path
+    is someone's data, or a device or pipe, and is never replaced.
+    """
+    try:
+        exists = check_replaceable(path)
+    except FileProblem as e:
+        raise SaveError(
+            f"cannot write the {what} to {path}: {e.reason}; give the name of a new file or of an earlier davinci {what}"
+        ) from None
+    if not exists:
+        return
+    try:
+        text: str | None = read_regular_text(path, MAX_JSON_CHARS)
+    except FileProblem:
+        text = None
+    if text is not None and not text.strip():
+        return  # an empty file holds nothing to lose
+    doc: Any = None
+    if text is not None:
+        try:
+            doc = json.loads(text, parse_constant=_no_constant, parse_float=_finite_float)
+        except (ValueError, RecursionError):
+            doc = None
+    if not (isinstance(doc, dict) and doc.get(_MARKER[what]) == 1):
+        other = next((f" (it is a davinci {k})" for k, m in _MARKER.items() if isinstance(doc, dict) and doc.get(m) == 1), "")
+        raise SaveError(
+            f"{path} already exists and is not a davinci {what}{other}, so it is not overwritten; "
+            "choose another file name, or move or delete that file first"
+        )
 
 
 @contextmanager
@@ -226,18 +272,13 @@ def log_document(
 def read_json_file(path: str, what: str) -> dict[str, Any]:
     """Read a JSON object (a save or a log) of at most 50 MiB; SaveError naming any problem."""
     try:
-        if not stat.S_ISREG(os.stat(path).st_mode):
-            raise SaveError(f"cannot read {what} {path}: not a regular file")  # a pipe would block
-        with open(path, encoding="utf-8") as f:
-            text = f.read(50 * 2**20 + 1)
-    except OSError as e:
-        raise SaveError(f"cannot read {what} {path}: {e.strerror}") from None
-    except UnicodeDecodeError:
-        raise SaveError(f"{path}: the {what} is not UTF-8 text") from None
-    if len(text) > 50 * 2**20:
-        raise SaveError(f"{path}: the {what} is larger than 50 MiB")
+        text = read_regular_text(path, MAX_JSON_CHARS)
+    except FileProblem as e:
+        if e.reason.startswith(("not UTF-8", "larger than")):
+            raise SaveError(f"{path}: the {what} is {e.reason}") from None
+        raise SaveError(f"cannot read {what} {path}: {e.reason}") from None
     try:
-        data = json.loads(text, parse_constant=_no_constant)
+        data = json.loads(text, parse_constant=_no_constant, parse_float=_finite_float)
     except json.JSONDecodeError as e:
         raise SaveError(f"{path}:{e.lineno}:{e.colno}: the {what} is not valid JSON ({e.msg}); truncated?") from None
     except ValueError as e:  # NaN/Infinity, or an integer of thousands of digits
@@ -249,8 +290,19 @@ def read_json_file(path: str, what: str) -> dict[str, Any]:
     return data
 
 
+MAX_JSON_CHARS = 50 * 2**20
+
+
 def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a number davinci writes")
+
+
+def _finite_float(text: str) -> float:
+    """A JSON number with a fraction or exponent; `1e999` (infinity to Python) is refused."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text[:20]} is not a number davinci writes")
+    return value
 
 
 def read_save(path: str) -> dict[str, Any]:
@@ -639,6 +691,28 @@ class Session:
         return 0
 
 
+def _ask_and_save(console: Any, data: str) -> str | None:
+    """Ask for a file name until the save is written there; None when the player gives none.
+
+    A name that cannot be used (a missing folder, someone else's file) is explained and asked
+    again: the game is only lost when the player chooses so (an empty answer, end of input).
+    """
+    while True:
+        try:
+            answer = input("Save the game? Enter a file name (empty: don't save): ").strip()
+        except (EOFError, KeyboardInterrupt):
+            return None
+        if not answer:
+            return None
+        try:
+            check_write_target(answer, "save")
+            atomic_write(answer, data)
+        except SaveError as e:
+            console.print(f"[red]{esc(e.message)}[/red] - enter another file name, or nothing to quit without saving")
+            continue
+        return answer
+
+
 def generic_render(view: dict[str, Any]) -> str:
     """A plain text picture of any game's view: seats with their variables and zones, the shared
     zones (a grid drawn as rows and columns), the latest events. Pieces in a seat's zones carry
@@ -717,6 +791,13 @@ def run_play(
     from davinci.engine.bots import make_bot
     from davinci.engine.rng import derive_seed
 
+    if save_path and log_path and os.path.realpath(save_path) == os.path.realpath(log_path):
+        raise UsageError(f"--save and --log name the same file ({save_path}); give each its own file")
+    # Refused before the game starts: a device, a pipe, or a file that is not ours.
+    if save_path:
+        check_write_target(save_path, "save")
+    if log_path:
+        check_write_target(log_path, "log")
     if resume:
         doc = read_save(resume)
         seats = [SeatSpec(s["kind"], s["name"]) for s in doc["seats"]]
@@ -758,15 +839,19 @@ def run_play(
     except (KeyboardInterrupt, QuitGame) as stop:
         quitting = isinstance(stop, QuitGame)
         console.print("\n[yellow]" + ("Game stopped." if quitting else "Interrupted.") + "[/yellow]")
+        data = json.dumps(save_document(state, seats, seed, settings, packs, session.timer))
         path = save_path
-        if path is None and sys.stdin.isatty():
+        if path is not None:
             try:
-                answer = input("Save the game? Enter a file name (empty: don't save): ").strip()
-            except (EOFError, KeyboardInterrupt):
-                answer = ""
-            path = answer or None
+                atomic_write(path, data)
+            except SaveError as e:
+                if sys.stdin is None or not sys.stdin.isatty():
+                    raise
+                console.print(f"[red]{esc(e.message)}[/red]")  # a full disk: offer another file
+                path = None
+        elif sys.stdin is not None and sys.stdin.isatty():
+            path = _ask_and_save(console, data)
         if path:
-            atomic_write(path, json.dumps(save_document(state, seats, seed, settings, packs, session.timer)))
             # soft_wrap: the command stays on one line, ready to copy.
             console.print(f"Saved to {esc(path)}; resume with: {esc(resume_command(game.id, path, packs))}", soft_wrap=True)
         return 0 if quitting else 130

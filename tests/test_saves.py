@@ -13,6 +13,7 @@ import copy
 import io
 import json
 import os
+import socket
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -152,6 +153,120 @@ def test_unwritable_save_path_is_refused_before_the_game(tmp_path: Path) -> None
                     str(tmp_path / "missing" / "x.json"))
     assert code == 1
     assert "DV070 cannot write" in out and "Game over" not in out
+
+
+@pytest.mark.parametrize("option", ["--save", "--log"])
+def test_an_unrelated_file_is_never_overwritten(tmp_path: Path, option: str) -> None:
+    precious = tmp_path / "precious.txt"
+    precious.write_text("precious\n", encoding="utf-8")
+    code, out = cli("play", GAME, "--players", "random,random", "--seed", "1", option, str(precious))
+    assert code == 1, out
+    assert "already exists and is not a davinci" in out and "choose another file name" in out
+    assert "Game over" not in out  # refused before the game starts
+    assert precious.read_text(encoding="utf-8") == "precious\n"
+
+
+def test_a_save_is_not_written_over_a_log(log_file: Path, tmp_path: Path) -> None:
+    code, out = cli("play", GAME, "--players", "random,random", "--seed", "1", "--save", str(log_file))
+    assert code == 1 and "is not a davinci save (it is a davinci log)" in out
+
+
+@pytest.mark.skipif(not hasattr(socket, "AF_UNIX"), reason="needs named pipes and sockets")
+@pytest.mark.parametrize("option", ["--save", "--log"])
+def test_a_pipe_a_socket_or_a_link_loop_is_never_replaced(tmp_path: Path, option: str) -> None:
+    # Stand-ins for /dev/null: replacing a real device in a test would break the machine running
+    # it (as root) if the guard ever regressed. A pipe or socket is refused the same way.
+    os.mkfifo(tmp_path / "pipe")
+    sock = socket.socket(socket.AF_UNIX)
+    sock.bind(str(tmp_path / "sock"))
+    os.symlink("loop", tmp_path / "loop")
+    for target, words in [(tmp_path / "pipe", "not a regular file"), (tmp_path / "sock", "not a regular file"),
+                          (tmp_path / "loop", "cannot write")]:
+        code, out = cli("play", GAME, "--players", "random,random", "--seed", "1", option, str(target))
+        assert code == 1, out
+        assert words in out and "Game over" not in out
+    sock.close()
+    assert (tmp_path / "pipe").is_fifo() and (tmp_path / "sock").is_socket()
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_atomic_write_refuses_to_replace_what_is_not_a_regular_file(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "pipe")
+    with pytest.raises(SaveError, match="not a regular file"):
+        atomic_write(str(tmp_path / "pipe"), "{}")
+    assert (tmp_path / "pipe").is_fifo()
+
+
+def test_a_resumed_game_saves_over_its_own_save_and_log(tmp_path: Path) -> None:
+    save, log = tmp_path / "g.json", tmp_path / "g.log.json"
+    play(tmp_path, 3, save_path=str(save), log_path=str(log))
+    code, out = cli("play", "--resume", str(save), "--save", str(save), "--log", str(log), "--no-clear")
+    assert code == 0 and "Input closed" in out, out
+    empty = tmp_path / "empty.json"
+    empty.touch()  # an empty file holds nothing to lose (mktemp, touch)
+    play(tmp_path, 1, save_path=str(empty))
+    assert json.loads(empty.read_text())["davinci_save"] == 1
+
+
+def test_save_and_log_at_one_path_is_a_usage_error(tmp_path: Path) -> None:
+    same = str(tmp_path / "g.json")
+    code, out = cli("play", GAME, "--players", "random,random", "--save", same, "--log", same)
+    assert code == 2 and "name the same file" in out
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def _interrupted_at_the_save_prompt(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                    answers: list[str]) -> tuple[int, str, list[str]]:
+    """Ctrl-C at the first move on a terminal without --save; `answers` typed at the file name prompt."""
+    feed = iter(answers)
+    asked: list[str] = []
+
+    def fake_input(prompt: str) -> str:
+        asked.append(prompt)
+        try:
+            return next(feed)
+        except StopIteration:
+            raise EOFError from None
+
+    def interrupt(prompt: str) -> str:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("sys.stdin", _Terminal())
+    monkeypatch.setattr("builtins.input", fake_input)
+    monkeypatch.chdir(tmp_path)
+    game = load_game(GAME)
+    screen = io.StringIO()
+    console = Console(file=screen, width=200)
+    code = run_play(game, parse_seats("human,random", game), 7, {}, console, interrupt, clear=False, timer=False)
+    return code, screen.getvalue(), asked
+
+
+def test_a_bad_name_at_the_save_prompt_is_explained_and_asked_again(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "notes.txt").write_text("mine", encoding="utf-8")
+    code, screen, asked = _interrupted_at_the_save_prompt(
+        tmp_path, monkeypatch, ["/nonexistent/dir/x.json", "notes.txt", "kept.json"])
+    assert code == 130
+    assert len(asked) == 3
+    assert "cannot write /nonexistent/dir/x.json: No such file or directory" in screen
+    assert "notes.txt already exists and is not a davinci save" in screen
+    assert "enter another file name" in screen
+    assert "Saved to kept.json" in screen
+    assert json.loads((tmp_path / "kept.json").read_text())["davinci_save"] == 1
+    assert (tmp_path / "notes.txt").read_text(encoding="utf-8") == "mine"
+
+
+@pytest.mark.parametrize("answers", [["/nonexistent/dir/x.json", ""], ["/nonexistent/dir/x.json"]],
+                         ids=["empty answer", "end of input"])
+def test_giving_up_at_the_save_prompt_exits_without_saving(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                           answers: list[str]) -> None:
+    code, screen, asked = _interrupted_at_the_save_prompt(tmp_path, monkeypatch, answers)
+    assert code == 130 and "Saved to" not in screen
+    assert len(asked) == 2
 
 
 # ------------------------------------------------------------------------------- resuming
