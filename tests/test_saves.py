@@ -350,6 +350,53 @@ def test_edited_or_mismatched_saves_are_refused(save_file: Path, tmp_path: Path,
     assert "DV070" in out and str(path) in out and words in out
 
 
+def _first_zone_piece(d: dict[str, Any]) -> None:
+    next(v for v in d["saved"]["state"]["zones"].values() if v)[0] = INFINITE
+
+
+INFINITE = float("inf")  # written to the file as 1e999, which Python reads as infinity
+OVERFLOWS: dict[str, Callable[[dict[str, Any]], Any]] = {
+    "current": _set("saved.state.current", INFINITE),
+    "turn": _set("saved.state.turn", INFINITE),
+    "rng": _set("saved.state.rng", INFINITE),
+    "zone piece": _first_zone_piece,
+    "revealed": lambda d: d["saved"]["state"]["revealed"].append(INFINITE),
+    "history seat": _set("saved.state.history.0.0", INFINITE),
+    "stack step": _set("saved.state.stack.0.1", INFINITE),
+    "pos": _set("saved.state.pos", [[INFINITE, 0]]),
+}
+
+
+def _write_with_1e999(doc: dict[str, Any], path: Path) -> None:
+    text = json.dumps(doc)
+    assert "Infinity" in text
+    path.write_text(text.replace("Infinity", "1e999"), encoding="utf-8")
+
+
+@pytest.mark.parametrize("name", sorted(OVERFLOWS))
+def test_a_number_too_large_for_python_is_refused_in_a_save(save_file: Path, tmp_path: Path, name: str) -> None:
+    doc = json.loads(save_file.read_text())
+    OVERFLOWS[name](doc)
+    doc["saved"]["checksum"] = checksum(doc["saved"]["state"])  # as a forger would
+    path = tmp_path / "big.json"
+    _write_with_1e999(doc, path)
+    code, out = cli("play", "--resume", str(path), "--no-clear")
+    assert code == 1, out
+    assert "DV070" in out and str(path) in out and "1e999 is not a number davinci writes" in out
+
+
+@pytest.mark.parametrize("where", ["seed", "actions.0.0"])
+def test_a_number_too_large_for_python_is_refused_in_a_log(log_file: Path, tmp_path: Path, where: str) -> None:
+    doc = json.loads(log_file.read_text())
+    _set(where, INFINITE)(doc)
+    path = tmp_path / "big.log.json"
+    _write_with_1e999(doc, path)
+    for args in (["replay", str(path)], ["replay", str(path), "--verify"]):
+        code, out = cli(*args)
+        assert code == 1, out
+        assert "DV070" in out and "1e999 is not a number davinci writes" in out
+
+
 @pytest.mark.parametrize(
     ("text", "words"),
     [
