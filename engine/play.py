@@ -47,7 +47,10 @@ def parse_seats(spec: str | None, game: Any) -> list[SeatSpec]:
         bot = strong[-1] if strong else "random"  # bots are listed weakest first
         parts = ["human"] + [bot] * (max(d.min_players, 2) - 1)
     else:
-        parts = [p.strip() for p in spec.split(",") if p.strip()]
+        parts = [p.strip() for p in spec.split(",")]
+        if "" in parts:  # `random,,random`: dropping the gap would silently seat fewer players
+            raise UsageError(f"--players '{spec}': seat {parts.index('') + 1} is empty; "
+                             "name a player or bot for every seat, separated by single commas")
     seats: list[SeatSpec] = []
     from davinci.engine.bots import bot_names
 
@@ -226,6 +229,10 @@ def load_recorded_game(
         if game_id not in game_sources(packs):
             hint = "; if the game comes from a content pack, add --pack DIR"
         raise SaveError(f"{path}: the {what} cannot be loaded: {e.message}{hint}") from None
+    except DavinciError as e:
+        if e.code != "DV081":  # a problem in the game's content: reported where it is
+            raise
+        raise SaveError(f"{path}: the {what}'s settings cannot be used: {e.message}") from None
 
 
 def resume_command(game_id: str, save: str, record: Sequence[dict[str, str]]) -> str:
@@ -305,6 +312,26 @@ def _finite_float(text: str) -> float:
     return value
 
 
+def check_recorded_fields(doc: dict[str, Any], path: str, what: str) -> None:
+    """SaveError unless the settings, seats and seed a save or log records have their types.
+
+    Saves and logs are held to the same rules: `settings_override` maps names to plain values,
+    `seats` is a list of {kind, name} texts, `seed` a whole number (not "5", 5.5 or true).
+    """
+    settings = doc.get("settings_override") or {}
+    if not isinstance(settings, dict) or not all(
+        isinstance(v, (str, int, float, bool)) or v is None for v in settings.values()
+    ):
+        raise SaveError(f"{path}: the {what}'s settings are damaged")
+    seats = doc.get("seats")
+    if not isinstance(seats, list) or not all(
+        isinstance(x, dict) and isinstance(x.get("kind"), str) and isinstance(x.get("name"), str) for x in seats
+    ):
+        raise SaveError(f"{path}: the {what}'s seat list is damaged")
+    if not isinstance(doc.get("seed"), int) or isinstance(doc.get("seed"), bool):
+        raise SaveError(f"{path}: the {what}'s seed is damaged (it must be a whole number)")
+
+
 def read_save(path: str) -> dict[str, Any]:
     """Read a save file and check its outer shape; SaveError naming the problem otherwise.
 
@@ -318,18 +345,7 @@ def read_save(path: str) -> dict[str, Any]:
     saved = doc["saved"]
     if not isinstance(saved.get("game"), str) or not isinstance(saved.get("variant"), (str, type(None))):
         raise SaveError(f"{path}: the save does not name its game and variant")
-    settings = doc.get("settings_override") or {}
-    if not isinstance(settings, dict) or not all(
-        isinstance(v, (str, int, float, bool)) or v is None for v in settings.values()
-    ):
-        raise SaveError(f"{path}: the save's settings are damaged")
-    seats = doc.get("seats")
-    if not isinstance(seats, list) or not all(
-        isinstance(x, dict) and isinstance(x.get("kind"), str) and isinstance(x.get("name"), str) for x in seats
-    ):
-        raise SaveError(f"{path}: the save's seat list is damaged")
-    if not isinstance(doc.get("seed"), int) or isinstance(doc.get("seed"), bool):
-        raise SaveError(f"{path}: the save's seed is damaged")
+    check_recorded_fields(doc, path, "save")
     if not isinstance(doc.setdefault("timer", True), bool):
         raise SaveError(f"{path}: the save's timer flag is damaged")
     doc["packs"] = read_pack_record(doc, path, "save")
@@ -497,19 +513,20 @@ class Session:
             text = self.input_fn("> ").strip()
             if not text:
                 continue
-            if text in ("?", "help"):
+            word = text.lower()  # commands in any case: QUIT, Save, LIST
+            if word in ("?", "help"):
                 self.show_help(legal)
                 continue
-            if text == "history" or text.startswith("history "):
-                self.show_history(seat, text)
+            if word == "history" or word.startswith("history "):
+                self.show_history(seat, word)
                 continue
-            if text == "list":
+            if word == "list":
                 for i, a in enumerate(numbered, 1):
                     self.console.print(f"  {i:>3}. {esc(str(a))}")
                 continue
-            if text in ("quit", "exit"):
+            if word in ("quit", "exit"):
                 raise QuitGame
-            if text == "save":
+            if word == "save":
                 if self.save_path:
                     self.autosave()
                     self.console.print(f"saved to {esc(self.save_path)}")
@@ -805,17 +822,26 @@ def run_play(
         timer = timer and doc["timer"]
         try:
             saved = game.state_from_json(doc["saved"])
+            if len(seats) != len(saved.seat_names):
+                raise SaveError("the save's seats do not match its state")
+            state = replay_saved(game, saved, doc["saved"], seed, resume)
         except SaveError as e:
-            raise SaveError(f"{resume}: {e.message}") from None
-        if len(seats) != len(saved.seat_names):
-            raise SaveError(f"{resume}: the save's seats do not match its state")
-        state = replay_saved(game, saved, doc["saved"], seed, resume)
+            message = e.message if e.message.startswith(f"{resume}: ") else f"{resume}: {e.message}"
+            raise SaveError(message) from None
+        except RecursionError:  # values nested hundreds deep, under the JSON reader's limit
+            raise SaveError(f"{resume}: the save is nested too deeply") from None
     else:
         state = game.new_state([s.name for s in seats], seed=seed)
-    bots = [
-        None if s.kind == "human" else make_bot(s.kind, derive_seed(seed, 1000 + i), game.id, dict(game.settings))
-        for i, s in enumerate(seats)
-    ]
+    try:
+        bots = [
+            None if s.kind == "human" else make_bot(s.kind, derive_seed(seed, 1000 + i), game.id, dict(game.settings))
+            for i, s in enumerate(seats)
+        ]
+    except UsageError as e:
+        if not resume:
+            raise
+        # The save names the bots, not the player: a bot that is gone is a problem of the file.
+        raise SaveError(f"{resume}: the save's seats cannot be played here: {e.message}") from None
     session = Session(
         game, state, seats, seed, settings, console, input_fn, save_path, log_path, timer, hints, clear, bots,
         packs=packs,

@@ -338,6 +338,11 @@ EDITS: dict[str, tuple[Callable[[dict[str, Any]], Any], bool, str]] = {
     "seat list damaged": (_set("seats", "two"), False, "seat list is damaged"),
     "seed not a number": (_set("seed", "seven"), False, "seed is damaged"),
     "not a save": (lambda d: d.pop("davinci_save"), False, "not a davinci save"),
+    "settings unusable": (_set("settings_override", {"hand_small": "banana"}), False,
+                          "settings cannot be used: setting 'hand_small' must be an integer"),
+    "bot not installed": (_set("seats.1.kind", "nobot"), False, "seats cannot be played here: unknown bot 'nobot'"),
+    "values nested 900 deep": (_set("saved.state.vars.deep", json.loads("[" * 900 + "]" * 900)), True,
+                               "nested too deeply"),
 }
 
 
@@ -477,6 +482,18 @@ LOG_EDITS: dict[str, tuple[Callable[[dict[str, Any]], Any], str, str]] = {
     "settings not a mapping": (_set("settings_override", "x"), "DV070", "damaged"),
     "huge action text": (_set("actions.1.1", "x" * 100_000), "DV071", "..."),
     "not a log": (lambda d: d.pop("davinci_log"), "DV070", "not a davinci log"),
+    "seed as text": (_set("seed", "5"), "DV070", "seed is damaged"),
+    "seed with a fraction": (_set("seed", 5.5), "DV070", "seed is damaged"),
+    "seed true": (_set("seed", True), "DV070", "seed is damaged"),
+    "seat as text": (_set("actions.0.0", "0"), "DV070", "actions must be [seat number, text] pairs"),
+    "settings unusable": (_set("settings_override", {"hand_small": "banana"}), "DV070",
+                          "settings cannot be used: setting 'hand_small' must be an integer"),
+    "scores edited": (lambda d: d["result"].update({"scores": [7, 7]}), "DV071",
+                      "as logged, but the result's scores differ (scores: replay"),
+    "turns and actions edited": (lambda d: d["result"].update({"turns": 1, "actions": 1}), "DV071",
+                                 "but the log recorded"),
+    "ranking edited": (lambda d: d["result"].update({"ranking": list(reversed(d["result"]["ranking"]))}), "DV071",
+                       "the result's ranking differ"),
 }
 
 
