@@ -90,6 +90,9 @@ def parse_settings(items: Sequence[str]) -> dict[str, str]:
         key, eq, value = item.partition("=")
         if not eq or not key.strip():
             raise click.BadParameter(f"'{item}' is not KEY=VALUE", param_hint="--setting")
+        if key.strip() in out:  # the last one silently winning hides a typo
+            raise click.BadParameter(f"'{key.strip()}' is set more than once; give each setting once",
+                                     param_hint="--setting")
         out[key.strip()] = value.strip()
     return out
 

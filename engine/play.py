@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import importlib
 import json
+import math
 import os
 import re
 import signal
-import stat
 import sys
 import tempfile
 import threading
@@ -25,6 +25,7 @@ from typing import Any
 from rich.markup import escape as esc
 
 from davinci.engine.errors import DavinciError, SaveError, UsageError
+from davinci.engine.files import FileProblem, check_replaceable, read_regular_text
 
 InputFn = Callable[[str], str]
 
@@ -46,7 +47,10 @@ def parse_seats(spec: str | None, game: Any) -> list[SeatSpec]:
         bot = strong[-1] if strong else "random"  # bots are listed weakest first
         parts = ["human"] + [bot] * (max(d.min_players, 2) - 1)
     else:
-        parts = [p.strip() for p in spec.split(",") if p.strip()]
+        parts = [p.strip() for p in spec.split(",")]
+        if "" in parts:  # `random,,random`: dropping the gap would silently seat fewer players
+            raise UsageError(f"--players '{spec}': seat {parts.index('') + 1} is empty; "
+                             "name a player or bot for every seat, separated by single commas")
     seats: list[SeatSpec] = []
     from davinci.engine.bots import bot_names
 
@@ -78,7 +82,14 @@ def screen_module(game_id: str) -> Any:
 
 
 def atomic_write(path: str, data: str) -> None:
-    """Write a file so that a crash leaves either the old or the new content, never half."""
+    """Write a file so that a crash leaves either the old or the new content, never half.
+
+    Only a regular file (or nothing) is replaced: SaveError for a device, a pipe or a link loop.
+    """
+    try:
+        check_replaceable(path)
+    except FileProblem as e:
+        raise SaveError(f"cannot write {path}: {e.reason}; give the name of a new or regular file") from None
     folder = os.path.dirname(os.path.abspath(path)) or "."
     try:
         fd, tmp = tempfile.mkstemp(prefix=".davinci-", dir=folder)
@@ -98,6 +109,44 @@ def atomic_write(path: str, data: str) -> None:
         if isinstance(e, OSError):
             raise SaveError(f"cannot write {path}: {e.strerror or e}") from None
         raise
+
+
+_MARKER = {"save": "davinci_save", "log": "davinci_log"}
+
+
+def check_write_target(path: str, what: str) -> None:
+    """SaveError unless the `what` ("save" or "log") may be written at `path`.
+
+    Allowed: nothing there yet, an empty file, or a davinci file of that kind (recognised by its
+    format marker, so that a resumed game saves over its own save). Anything else at the path
+    is someone's data, or a device or pipe, and is never replaced.
+    """
+    try:
+        exists = check_replaceable(path)
+    except FileProblem as e:
+        raise SaveError(
+            f"cannot write the {what} to {path}: {e.reason}; give the name of a new file or of an earlier davinci {what}"
+        ) from None
+    if not exists:
+        return
+    try:
+        text: str | None = read_regular_text(path, MAX_JSON_CHARS)
+    except FileProblem:
+        text = None
+    if text is not None and not text.strip():
+        return  # an empty file holds nothing to lose
+    doc: Any = None
+    if text is not None:
+        try:
+            doc = json.loads(text, parse_constant=_no_constant, parse_float=_finite_float)
+        except (ValueError, RecursionError):
+            doc = None
+    if not (isinstance(doc, dict) and doc.get(_MARKER[what]) == 1):
+        other = next((f" (it is a davinci {k})" for k, m in _MARKER.items() if isinstance(doc, dict) and doc.get(m) == 1), "")
+        raise SaveError(
+            f"{path} already exists and is not a davinci {what}{other}, so it is not overwritten; "
+            "choose another file name, or move or delete that file first"
+        )
 
 
 @contextmanager
@@ -180,6 +229,10 @@ def load_recorded_game(
         if game_id not in game_sources(packs):
             hint = "; if the game comes from a content pack, add --pack DIR"
         raise SaveError(f"{path}: the {what} cannot be loaded: {e.message}{hint}") from None
+    except DavinciError as e:
+        if e.code != "DV081":  # a problem in the game's content: reported where it is
+            raise
+        raise SaveError(f"{path}: the {what}'s settings cannot be used: {e.message}") from None
 
 
 def resume_command(game_id: str, save: str, record: Sequence[dict[str, str]]) -> str:
@@ -226,18 +279,13 @@ def log_document(
 def read_json_file(path: str, what: str) -> dict[str, Any]:
     """Read a JSON object (a save or a log) of at most 50 MiB; SaveError naming any problem."""
     try:
-        if not stat.S_ISREG(os.stat(path).st_mode):
-            raise SaveError(f"cannot read {what} {path}: not a regular file")  # a pipe would block
-        with open(path, encoding="utf-8") as f:
-            text = f.read(50 * 2**20 + 1)
-    except OSError as e:
-        raise SaveError(f"cannot read {what} {path}: {e.strerror}") from None
-    except UnicodeDecodeError:
-        raise SaveError(f"{path}: the {what} is not UTF-8 text") from None
-    if len(text) > 50 * 2**20:
-        raise SaveError(f"{path}: the {what} is larger than 50 MiB")
+        text = read_regular_text(path, MAX_JSON_CHARS)
+    except FileProblem as e:
+        if e.reason.startswith(("not UTF-8", "larger than")):
+            raise SaveError(f"{path}: the {what} is {e.reason}") from None
+        raise SaveError(f"cannot read {what} {path}: {e.reason}") from None
     try:
-        data = json.loads(text, parse_constant=_no_constant)
+        data = json.loads(text, parse_constant=_no_constant, parse_float=_finite_float)
     except json.JSONDecodeError as e:
         raise SaveError(f"{path}:{e.lineno}:{e.colno}: the {what} is not valid JSON ({e.msg}); truncated?") from None
     except ValueError as e:  # NaN/Infinity, or an integer of thousands of digits
@@ -249,8 +297,39 @@ def read_json_file(path: str, what: str) -> dict[str, Any]:
     return data
 
 
+MAX_JSON_CHARS = 50 * 2**20
+
+
 def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a number davinci writes")
+
+
+def _finite_float(text: str) -> float:
+    """A JSON number with a fraction or exponent; `1e999` (infinity to Python) is refused."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text[:20]} is not a number davinci writes")
+    return value
+
+
+def check_recorded_fields(doc: dict[str, Any], path: str, what: str) -> None:
+    """SaveError unless the settings, seats and seed a save or log records have their types.
+
+    Saves and logs are held to the same rules: `settings_override` maps names to plain values,
+    `seats` is a list of {kind, name} texts, `seed` a whole number (not "5", 5.5 or true).
+    """
+    settings = doc.get("settings_override") or {}
+    if not isinstance(settings, dict) or not all(
+        isinstance(v, (str, int, float, bool)) or v is None for v in settings.values()
+    ):
+        raise SaveError(f"{path}: the {what}'s settings are damaged")
+    seats = doc.get("seats")
+    if not isinstance(seats, list) or not all(
+        isinstance(x, dict) and isinstance(x.get("kind"), str) and isinstance(x.get("name"), str) for x in seats
+    ):
+        raise SaveError(f"{path}: the {what}'s seat list is damaged")
+    if not isinstance(doc.get("seed"), int) or isinstance(doc.get("seed"), bool):
+        raise SaveError(f"{path}: the {what}'s seed is damaged (it must be a whole number)")
 
 
 def read_save(path: str) -> dict[str, Any]:
@@ -266,18 +345,7 @@ def read_save(path: str) -> dict[str, Any]:
     saved = doc["saved"]
     if not isinstance(saved.get("game"), str) or not isinstance(saved.get("variant"), (str, type(None))):
         raise SaveError(f"{path}: the save does not name its game and variant")
-    settings = doc.get("settings_override") or {}
-    if not isinstance(settings, dict) or not all(
-        isinstance(v, (str, int, float, bool)) or v is None for v in settings.values()
-    ):
-        raise SaveError(f"{path}: the save's settings are damaged")
-    seats = doc.get("seats")
-    if not isinstance(seats, list) or not all(
-        isinstance(x, dict) and isinstance(x.get("kind"), str) and isinstance(x.get("name"), str) for x in seats
-    ):
-        raise SaveError(f"{path}: the save's seat list is damaged")
-    if not isinstance(doc.get("seed"), int) or isinstance(doc.get("seed"), bool):
-        raise SaveError(f"{path}: the save's seed is damaged")
+    check_recorded_fields(doc, path, "save")
     if not isinstance(doc.setdefault("timer", True), bool):
         raise SaveError(f"{path}: the save's timer flag is damaged")
     doc["packs"] = read_pack_record(doc, path, "save")
@@ -445,19 +513,20 @@ class Session:
             text = self.input_fn("> ").strip()
             if not text:
                 continue
-            if text in ("?", "help"):
+            word = text.lower()  # commands in any case: QUIT, Save, LIST
+            if word in ("?", "help"):
                 self.show_help(legal)
                 continue
-            if text == "history" or text.startswith("history "):
-                self.show_history(seat, text)
+            if word == "history" or word.startswith("history "):
+                self.show_history(seat, word)
                 continue
-            if text == "list":
+            if word == "list":
                 for i, a in enumerate(numbered, 1):
                     self.console.print(f"  {i:>3}. {esc(str(a))}")
                 continue
-            if text in ("quit", "exit"):
+            if word in ("quit", "exit"):
                 raise QuitGame
-            if text == "save":
+            if word == "save":
                 if self.save_path:
                     self.autosave()
                     self.console.print(f"saved to {esc(self.save_path)}")
@@ -639,6 +708,28 @@ class Session:
         return 0
 
 
+def _ask_and_save(console: Any, data: str) -> str | None:
+    """Ask for a file name until the save is written there; None when the player gives none.
+
+    A name that cannot be used (a missing folder, someone else's file) is explained and asked
+    again: the game is only lost when the player chooses so (an empty answer, end of input).
+    """
+    while True:
+        try:
+            answer = input("Save the game? Enter a file name (empty: don't save): ").strip()
+        except (EOFError, KeyboardInterrupt):
+            return None
+        if not answer:
+            return None
+        try:
+            check_write_target(answer, "save")
+            atomic_write(answer, data)
+        except SaveError as e:
+            console.print(f"[red]{esc(e.message)}[/red] - enter another file name, or nothing to quit without saving")
+            continue
+        return answer
+
+
 def generic_render(view: dict[str, Any]) -> str:
     """A plain text picture of any game's view: seats with their variables and zones, the shared
     zones (a grid drawn as rows and columns), the latest events. Pieces in a seat's zones carry
@@ -717,6 +808,13 @@ def run_play(
     from davinci.engine.bots import make_bot
     from davinci.engine.rng import derive_seed
 
+    if save_path and log_path and os.path.realpath(save_path) == os.path.realpath(log_path):
+        raise UsageError(f"--save and --log name the same file ({save_path}); give each its own file")
+    # Refused before the game starts: a device, a pipe, or a file that is not ours.
+    if save_path:
+        check_write_target(save_path, "save")
+    if log_path:
+        check_write_target(log_path, "log")
     if resume:
         doc = read_save(resume)
         seats = [SeatSpec(s["kind"], s["name"]) for s in doc["seats"]]
@@ -724,17 +822,26 @@ def run_play(
         timer = timer and doc["timer"]
         try:
             saved = game.state_from_json(doc["saved"])
+            if len(seats) != len(saved.seat_names):
+                raise SaveError("the save's seats do not match its state")
+            state = replay_saved(game, saved, doc["saved"], seed, resume)
         except SaveError as e:
-            raise SaveError(f"{resume}: {e.message}") from None
-        if len(seats) != len(saved.seat_names):
-            raise SaveError(f"{resume}: the save's seats do not match its state")
-        state = replay_saved(game, saved, doc["saved"], seed, resume)
+            message = e.message if e.message.startswith(f"{resume}: ") else f"{resume}: {e.message}"
+            raise SaveError(message) from None
+        except RecursionError:  # values nested hundreds deep, under the JSON reader's limit
+            raise SaveError(f"{resume}: the save is nested too deeply") from None
     else:
         state = game.new_state([s.name for s in seats], seed=seed)
-    bots = [
-        None if s.kind == "human" else make_bot(s.kind, derive_seed(seed, 1000 + i), game.id, dict(game.settings))
-        for i, s in enumerate(seats)
-    ]
+    try:
+        bots = [
+            None if s.kind == "human" else make_bot(s.kind, derive_seed(seed, 1000 + i), game.id, dict(game.settings))
+            for i, s in enumerate(seats)
+        ]
+    except UsageError as e:
+        if not resume:
+            raise
+        # The save names the bots, not the player: a bot that is gone is a problem of the file.
+        raise SaveError(f"{resume}: the save's seats cannot be played here: {e.message}") from None
     session = Session(
         game, state, seats, seed, settings, console, input_fn, save_path, log_path, timer, hints, clear, bots,
         packs=packs,
@@ -758,15 +865,19 @@ def run_play(
     except (KeyboardInterrupt, QuitGame) as stop:
         quitting = isinstance(stop, QuitGame)
         console.print("\n[yellow]" + ("Game stopped." if quitting else "Interrupted.") + "[/yellow]")
+        data = json.dumps(save_document(state, seats, seed, settings, packs, session.timer))
         path = save_path
-        if path is None and sys.stdin.isatty():
+        if path is not None:
             try:
-                answer = input("Save the game? Enter a file name (empty: don't save): ").strip()
-            except (EOFError, KeyboardInterrupt):
-                answer = ""
-            path = answer or None
+                atomic_write(path, data)
+            except SaveError as e:
+                if sys.stdin is None or not sys.stdin.isatty():
+                    raise
+                console.print(f"[red]{esc(e.message)}[/red]")  # a full disk: offer another file
+                path = None
+        elif sys.stdin is not None and sys.stdin.isatty():
+            path = _ask_and_save(console, data)
         if path:
-            atomic_write(path, json.dumps(save_document(state, seats, seed, settings, packs, session.timer)))
             # soft_wrap: the command stays on one line, ready to copy.
             console.print(f"Saved to {esc(path)}; resume with: {esc(resume_command(game.id, path, packs))}", soft_wrap=True)
         return 0 if quitting else 130

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -14,22 +15,31 @@ def replay_log(path: str, verify: bool, packs: Sequence[str], echo: Callable[[st
     Without `packs`, the content packs the log recorded are loaded (a log written before packs
     were recorded has none).
     """
-    from davinci.engine.play import load_recorded_game, read_json_file, read_pack_record, recorded_pack_paths
+    from davinci.engine.play import (
+        check_recorded_fields,
+        load_recorded_game,
+        read_json_file,
+        read_pack_record,
+        recorded_pack_paths,
+    )
 
     doc = read_json_file(path, "log")
     if doc.get("davinci_log") != 1:
         raise SaveError(f"{path}: not a davinci log (no 'davinci_log': 1)")
-    try:
-        game_id = str(doc["game"])
-        variant = doc.get("variant")
-        if variant is not None and not isinstance(variant, str):
-            raise TypeError("'variant' must be text")
-        settings = dict(doc.get("settings_override") or {})
-        seed = int(doc["seed"])
-        names = [str(s["name"]) for s in doc["seats"]]
-        actions = [(int(s), str(a)) for s, a in doc["actions"]]
-    except (KeyError, TypeError, ValueError) as e:
-        raise SaveError(f"{path}: the log is damaged ({type(e).__name__}: {e})") from None
+    # The same rules as for saves: "5" or 5.5 is not a seed, a seat is a whole number.
+    check_recorded_fields(doc, path, "log")
+    game_id, variant = doc.get("game"), doc.get("variant")
+    if not isinstance(game_id, str) or not isinstance(variant, (str, type(None))):
+        raise SaveError(f"{path}: the log is damaged (it does not name its game and variant as text)")
+    settings = dict(doc.get("settings_override") or {})
+    seed: int = doc["seed"]
+    names = [s["name"] for s in doc["seats"]]
+    raw_actions = doc.get("actions")
+    if not isinstance(raw_actions, list) or not all(
+        isinstance(x, list) and len(x) == 2 and type(x[0]) is int and isinstance(x[1], str) for x in raw_actions
+    ):
+        raise SaveError(f"{path}: the log is damaged (its actions must be [seat number, text] pairs)")
+    actions: list[tuple[int, str]] = [(s, a) for s, a in raw_actions]
     if not packs:
         packs = recorded_pack_paths(read_pack_record(doc, path, "log"), path, "log")
     # A game, variant or setting this installation lacks is a problem of the log, not of usage.
@@ -54,9 +64,7 @@ def replay_log(path: str, verify: bool, packs: Sequence[str], echo: Callable[[st
     if verify:
         logged = doc.get("result")
         if logged != result and not _old_turn_limit_count(logged, result):
-            raise ReplayMismatch(
-                f"{path}: the replay ends {_ending(result, names)}, but the log recorded {_ending(logged, names)}"
-            )
+            raise ReplayMismatch(f"{path}: {_difference(result, logged, names)}")
         if result is None:
             echo(f"verified: {len(actions)} actions replay; the game is unfinished, as logged")
         else:
@@ -75,6 +83,23 @@ def _old_turn_limit_count(logged: Any, result: Any) -> bool:
     if not isinstance(logged, dict) or not isinstance(result, dict) or result.get("reason") != "turn-limit":
         return False
     return logged == {**result, "turns": result["turns"] + 1}
+
+
+def _difference(result: Any, logged: Any, names: list[str]) -> str:
+    """How the replayed result differs from the logged one, naming the fields when the words agree."""
+    said, recorded = _ending(result, names), _ending(logged, names)
+    if said != recorded:
+        return f"the replay ends {said}, but the log recorded {recorded}"
+    if isinstance(result, dict) and isinstance(logged, dict):
+        fields = sorted(k for k in result.keys() | logged.keys() if result.get(k) != logged.get(k))
+        shown = "; ".join(f"{k}: replay {_short(result.get(k))}, log {_short(logged.get(k))}" for k in fields[:3])
+        return f"the replay ends {said} as logged, but the result's {', '.join(fields)} differ ({shown})"
+    return f"the replay ends {said}, but the log recorded the result {_short(logged)}"
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _ending(result: Any, names: list[str]) -> str:

@@ -230,13 +230,36 @@ def schema_text(name: str) -> str:
 
 
 def write_schemas(out_dir: str | os.PathLike[str]) -> list[Path]:
-    """Write every schema file into `out_dir` (created if needed); return the written paths."""
+    """Write every schema file into `out_dir` (created if needed); return the written paths.
+
+    UsageError when `out_dir` is not a folder (a file, a device, a pipe, a link loop) or cannot
+    be written; a schema's name in it holding anything but a regular file is not replaced.
+    """
+    from davinci.engine.errors import UsageError
+    from davinci.engine.files import FileProblem, check_replaceable
+
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:  # something that is not a folder (or a link loop) is there
+        try:
+            os.stat(out)
+            reason = "not a folder"
+        except OSError as e:
+            reason = e.strerror or str(e)
+        raise UsageError(f"--out {out}: {reason}; give a folder (it is created if missing)") from None
+    except OSError as e:
+        raise UsageError(f"--out {out}: cannot create the folder: {e.strerror or e}") from None
     written = []
     for name in schema_names():
         target = out / (name + _SUFFIX)
-        target.write_text(schema_text(name), encoding="utf-8")
+        try:
+            check_replaceable(str(target))
+            target.write_text(schema_text(name), encoding="utf-8")
+        except FileProblem as e:
+            raise UsageError(f"--out {out}: cannot write {target.name}: {e.reason}") from None
+        except OSError as e:
+            raise UsageError(f"--out {out}: cannot write {target.name}: {e.strerror or e}") from None
         written.append(target)
     return written
 

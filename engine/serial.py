@@ -110,7 +110,7 @@ def state_from_json(game: Game, data: Mapping[str, Any]) -> State:
         st.reason = str(body["reason"])
         st.turn_trail = [str(x) for x in body.get("turn_trail", [])]
         st.turn_start = int(body.get("turn_start", 0))
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError) as e:
         raise SaveError(f"the save is damaged: {type(e).__name__}: {e}") from None
     if sorted(p for v in st.zones.values() for p in v) != list(range(len(g.pieces))):
         raise SaveError("the save is damaged: pieces are missing or duplicated")

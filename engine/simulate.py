@@ -39,9 +39,12 @@ class SimConfig:
 
 def parse_players(spec: str) -> tuple[str, ...]:
     """`random,deducer` → ('random', 'deducer'); `3xrandom` style is not supported, be explicit."""
-    names = tuple(p.strip() for p in spec.split(",") if p.strip())
-    if not names:
+    names = tuple(p.strip() for p in spec.split(","))
+    if not any(names):
         raise UsageError("--players needs at least one bot name, e.g. --players random,random")
+    if "" in names:  # `random,,random`: dropping the gap would silently seat fewer players
+        raise UsageError(f"--players '{spec}': seat {names.index('') + 1} is empty; "
+                         "name a bot for every seat, separated by single commas")
     return names
 
 

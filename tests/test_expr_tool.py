@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -105,3 +107,38 @@ def test_objects_in_a_list_get_the_union_of_their_fields(tmp_path: Path) -> None
     path.write_text(json.dumps({"cards": [{"a": 1}, {"b": "x"}]}), encoding="utf-8")
     code, lines = _run("cards select a", str(path))
     assert code == 0 and json.loads(lines[-1]) == [1, None]
+
+
+def _feed_pipe(path: Path, text: bytes) -> threading.Thread:
+    """Write `text` into the named pipe once a reader opens it (so an old reader fails, not hangs)."""
+
+    def write() -> None:
+        try:
+            with open(path, "wb") as pipe:
+                pipe.write(text)
+        except OSError:  # the reader left without reading: that is the point
+            pass
+
+    thread = threading.Thread(target=write, daemon=True)
+    thread.start()
+    return thread
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_a_context_that_is_not_a_regular_file_is_refused_without_reading(tmp_path: Path) -> None:
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)  # reading a pipe would wait for a writer, forever if none comes
+    writer = _feed_pipe(pipe, b"{}")
+    code, lines = _run("1", str(pipe))
+    os.close(os.open(pipe, os.O_RDONLY | os.O_NONBLOCK))  # let the writer go if nobody opened the pipe
+    writer.join(5)
+    assert code == 1 and "cannot read the context file: not a regular file" in lines[0]
+    code, lines = _run("1", "/dev/zero")  # endless: refused before any byte is read
+    assert code == 1 and "cannot read the context file: not a regular file" in lines[0]
+
+
+def test_a_huge_context_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "huge.json"
+    path.write_text('{"x": "' + "a" * 5_000_000 + '"}', encoding="utf-8")
+    code, lines = _run("1", str(path))
+    assert code == 1 and "the context file is larger than" in lines[0]

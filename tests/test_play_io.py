@@ -178,9 +178,10 @@ def test_an_answer_no_action_can_carry_is_asked_again() -> None:
     assert "type your answer again" in console.file.getvalue()
 
 
-def test_quit_stops_the_game_normally_with_exit_0() -> None:
+@pytest.mark.parametrize("typed_word", ["quit", "QUIT", "  Quit  ", "exit"])
+def test_quit_stops_the_game_normally_with_exit_0(typed_word: str) -> None:
     # Typing quit is a choice, not an interruption (Ctrl-C exits 130, see the signal tests).
-    code, out = _screen(GAME, "human,random", ["quit"])
+    code, out = _screen(GAME, "human,random", [typed_word])
     assert code == 0 and "Game stopped." in out and "Interrupted" not in out
 
 
@@ -246,7 +247,13 @@ def test_interrupt_outside_a_game_exits_130_without_a_traceback(tmp_path: Path) 
 BAD_OPTIONS: list[tuple[list[str], int, str]] = [
     (["play", GAME, "--players", "nobody"], 2, "unknown player 'nobody'"),
     (["play", GAME, "--players", "random"], 2, "takes 2-4 players"),
-    (["play", GAME, "--players", ",,,"], 2, "takes 2-4 players"),
+    (["play", GAME, "--players", ",,,"], 2, "seat 1 is empty"),
+    (["play", GAME, "--players", "random,,random"], 2, "seat 2 is empty"),
+    (["play", GAME, "--players", "random,random,"], 2, "seat 3 is empty"),
+    (["simulate", GAME, "--players", "random,,random"], 2, "seat 2 is empty"),
+    (["play", GAME, "-s", "hand_small=3", "--setting", "hand_small=4"], 2, "'hand_small' is set more than once"),
+    (["simulate", GAME, "-p", "random,random", "-s", "hand_small=3", "-s", "hand_small=4"], 2, "set more than once"),
+    (["lint", "--pack", "/nonexistent_dir", str(Path(__file__).parents[1] / "games" / "da_vinci_code" / "game.yaml")], 2, "no such pack folder"),
     (["play", GAME, "--setting", "hand_small=banana", "--players", "random,random"], 1, "must be an integer"),
     (["play", GAME, "--setting", "hand_small=99999999999999999999", "--players", "random,random"], 1, "must be <="),
     (["play", GAME, "--setting", "hand_size=3", "--players", "random,random"], 1, "; settings: hand_small, hand_large"),

@@ -13,6 +13,7 @@ import copy
 import io
 import json
 import os
+import socket
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -154,6 +155,120 @@ def test_unwritable_save_path_is_refused_before_the_game(tmp_path: Path) -> None
     assert "DV070 cannot write" in out and "Game over" not in out
 
 
+@pytest.mark.parametrize("option", ["--save", "--log"])
+def test_an_unrelated_file_is_never_overwritten(tmp_path: Path, option: str) -> None:
+    precious = tmp_path / "precious.txt"
+    precious.write_text("precious\n", encoding="utf-8")
+    code, out = cli("play", GAME, "--players", "random,random", "--seed", "1", option, str(precious))
+    assert code == 1, out
+    assert "already exists and is not a davinci" in out and "choose another file name" in out
+    assert "Game over" not in out  # refused before the game starts
+    assert precious.read_text(encoding="utf-8") == "precious\n"
+
+
+def test_a_save_is_not_written_over_a_log(log_file: Path, tmp_path: Path) -> None:
+    code, out = cli("play", GAME, "--players", "random,random", "--seed", "1", "--save", str(log_file))
+    assert code == 1 and "is not a davinci save (it is a davinci log)" in out
+
+
+@pytest.mark.skipif(not hasattr(socket, "AF_UNIX"), reason="needs named pipes and sockets")
+@pytest.mark.parametrize("option", ["--save", "--log"])
+def test_a_pipe_a_socket_or_a_link_loop_is_never_replaced(tmp_path: Path, option: str) -> None:
+    # Stand-ins for /dev/null: replacing a real device in a test would break the machine running
+    # it (as root) if the guard ever regressed. A pipe or socket is refused the same way.
+    os.mkfifo(tmp_path / "pipe")
+    sock = socket.socket(socket.AF_UNIX)
+    sock.bind(str(tmp_path / "sock"))
+    os.symlink("loop", tmp_path / "loop")
+    for target, words in [(tmp_path / "pipe", "not a regular file"), (tmp_path / "sock", "not a regular file"),
+                          (tmp_path / "loop", "cannot write")]:
+        code, out = cli("play", GAME, "--players", "random,random", "--seed", "1", option, str(target))
+        assert code == 1, out
+        assert words in out and "Game over" not in out
+    sock.close()
+    assert (tmp_path / "pipe").is_fifo() and (tmp_path / "sock").is_socket()
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_atomic_write_refuses_to_replace_what_is_not_a_regular_file(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "pipe")
+    with pytest.raises(SaveError, match="not a regular file"):
+        atomic_write(str(tmp_path / "pipe"), "{}")
+    assert (tmp_path / "pipe").is_fifo()
+
+
+def test_a_resumed_game_saves_over_its_own_save_and_log(tmp_path: Path) -> None:
+    save, log = tmp_path / "g.json", tmp_path / "g.log.json"
+    play(tmp_path, 3, save_path=str(save), log_path=str(log))
+    code, out = cli("play", "--resume", str(save), "--save", str(save), "--log", str(log), "--no-clear")
+    assert code == 0 and "Input closed" in out, out
+    empty = tmp_path / "empty.json"
+    empty.touch()  # an empty file holds nothing to lose (mktemp, touch)
+    play(tmp_path, 1, save_path=str(empty))
+    assert json.loads(empty.read_text())["davinci_save"] == 1
+
+
+def test_save_and_log_at_one_path_is_a_usage_error(tmp_path: Path) -> None:
+    same = str(tmp_path / "g.json")
+    code, out = cli("play", GAME, "--players", "random,random", "--save", same, "--log", same)
+    assert code == 2 and "name the same file" in out
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def _interrupted_at_the_save_prompt(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                    answers: list[str]) -> tuple[int, str, list[str]]:
+    """Ctrl-C at the first move on a terminal without --save; `answers` typed at the file name prompt."""
+    feed = iter(answers)
+    asked: list[str] = []
+
+    def fake_input(prompt: str) -> str:
+        asked.append(prompt)
+        try:
+            return next(feed)
+        except StopIteration:
+            raise EOFError from None
+
+    def interrupt(prompt: str) -> str:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("sys.stdin", _Terminal())
+    monkeypatch.setattr("builtins.input", fake_input)
+    monkeypatch.chdir(tmp_path)
+    game = load_game(GAME)
+    screen = io.StringIO()
+    console = Console(file=screen, width=200)
+    code = run_play(game, parse_seats("human,random", game), 7, {}, console, interrupt, clear=False, timer=False)
+    return code, screen.getvalue(), asked
+
+
+def test_a_bad_name_at_the_save_prompt_is_explained_and_asked_again(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "notes.txt").write_text("mine", encoding="utf-8")
+    code, screen, asked = _interrupted_at_the_save_prompt(
+        tmp_path, monkeypatch, ["/nonexistent/dir/x.json", "notes.txt", "kept.json"])
+    assert code == 130
+    assert len(asked) == 3
+    assert "cannot write /nonexistent/dir/x.json: No such file or directory" in screen
+    assert "notes.txt already exists and is not a davinci save" in screen
+    assert "enter another file name" in screen
+    assert "Saved to kept.json" in screen
+    assert json.loads((tmp_path / "kept.json").read_text())["davinci_save"] == 1
+    assert (tmp_path / "notes.txt").read_text(encoding="utf-8") == "mine"
+
+
+@pytest.mark.parametrize("answers", [["/nonexistent/dir/x.json", ""], ["/nonexistent/dir/x.json"]],
+                         ids=["empty answer", "end of input"])
+def test_giving_up_at_the_save_prompt_exits_without_saving(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                           answers: list[str]) -> None:
+    code, screen, asked = _interrupted_at_the_save_prompt(tmp_path, monkeypatch, answers)
+    assert code == 130 and "Saved to" not in screen
+    assert len(asked) == 2
+
+
 # ------------------------------------------------------------------------------- resuming
 
 
@@ -223,6 +338,11 @@ EDITS: dict[str, tuple[Callable[[dict[str, Any]], Any], bool, str]] = {
     "seat list damaged": (_set("seats", "two"), False, "seat list is damaged"),
     "seed not a number": (_set("seed", "seven"), False, "seed is damaged"),
     "not a save": (lambda d: d.pop("davinci_save"), False, "not a davinci save"),
+    "settings unusable": (_set("settings_override", {"hand_small": "banana"}), False,
+                          "settings cannot be used: setting 'hand_small' must be an integer"),
+    "bot not installed": (_set("seats.1.kind", "nobot"), False, "seats cannot be played here: unknown bot 'nobot'"),
+    "values nested 900 deep": (_set("saved.state.vars.deep", json.loads("[" * 900 + "]" * 900)), True,
+                               "nested too deeply"),
 }
 
 
@@ -233,6 +353,53 @@ def test_edited_or_mismatched_saves_are_refused(save_file: Path, tmp_path: Path,
     code, out = cli("play", "--resume", str(path), "--no-clear")
     assert code == 1, out
     assert "DV070" in out and str(path) in out and words in out
+
+
+def _first_zone_piece(d: dict[str, Any]) -> None:
+    next(v for v in d["saved"]["state"]["zones"].values() if v)[0] = INFINITE
+
+
+INFINITE = float("inf")  # written to the file as 1e999, which Python reads as infinity
+OVERFLOWS: dict[str, Callable[[dict[str, Any]], Any]] = {
+    "current": _set("saved.state.current", INFINITE),
+    "turn": _set("saved.state.turn", INFINITE),
+    "rng": _set("saved.state.rng", INFINITE),
+    "zone piece": _first_zone_piece,
+    "revealed": lambda d: d["saved"]["state"]["revealed"].append(INFINITE),
+    "history seat": _set("saved.state.history.0.0", INFINITE),
+    "stack step": _set("saved.state.stack.0.1", INFINITE),
+    "pos": _set("saved.state.pos", [[INFINITE, 0]]),
+}
+
+
+def _write_with_1e999(doc: dict[str, Any], path: Path) -> None:
+    text = json.dumps(doc)
+    assert "Infinity" in text
+    path.write_text(text.replace("Infinity", "1e999"), encoding="utf-8")
+
+
+@pytest.mark.parametrize("name", sorted(OVERFLOWS))
+def test_a_number_too_large_for_python_is_refused_in_a_save(save_file: Path, tmp_path: Path, name: str) -> None:
+    doc = json.loads(save_file.read_text())
+    OVERFLOWS[name](doc)
+    doc["saved"]["checksum"] = checksum(doc["saved"]["state"])  # as a forger would
+    path = tmp_path / "big.json"
+    _write_with_1e999(doc, path)
+    code, out = cli("play", "--resume", str(path), "--no-clear")
+    assert code == 1, out
+    assert "DV070" in out and str(path) in out and "1e999 is not a number davinci writes" in out
+
+
+@pytest.mark.parametrize("where", ["seed", "actions.0.0"])
+def test_a_number_too_large_for_python_is_refused_in_a_log(log_file: Path, tmp_path: Path, where: str) -> None:
+    doc = json.loads(log_file.read_text())
+    _set(where, INFINITE)(doc)
+    path = tmp_path / "big.log.json"
+    _write_with_1e999(doc, path)
+    for args in (["replay", str(path)], ["replay", str(path), "--verify"]):
+        code, out = cli(*args)
+        assert code == 1, out
+        assert "DV070" in out and "1e999 is not a number davinci writes" in out
 
 
 @pytest.mark.parametrize(
@@ -315,6 +482,18 @@ LOG_EDITS: dict[str, tuple[Callable[[dict[str, Any]], Any], str, str]] = {
     "settings not a mapping": (_set("settings_override", "x"), "DV070", "damaged"),
     "huge action text": (_set("actions.1.1", "x" * 100_000), "DV071", "..."),
     "not a log": (lambda d: d.pop("davinci_log"), "DV070", "not a davinci log"),
+    "seed as text": (_set("seed", "5"), "DV070", "seed is damaged"),
+    "seed with a fraction": (_set("seed", 5.5), "DV070", "seed is damaged"),
+    "seed true": (_set("seed", True), "DV070", "seed is damaged"),
+    "seat as text": (_set("actions.0.0", "0"), "DV070", "actions must be [seat number, text] pairs"),
+    "settings unusable": (_set("settings_override", {"hand_small": "banana"}), "DV070",
+                          "settings cannot be used: setting 'hand_small' must be an integer"),
+    "scores edited": (lambda d: d["result"].update({"scores": [7, 7]}), "DV071",
+                      "as logged, but the result's scores differ (scores: replay"),
+    "turns and actions edited": (lambda d: d["result"].update({"turns": 1, "actions": 1}), "DV071",
+                                 "but the log recorded"),
+    "ranking edited": (lambda d: d["result"].update({"ranking": list(reversed(d["result"]["ranking"]))}), "DV071",
+                       "the result's ranking differ"),
 }
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -157,6 +158,29 @@ def test_write_schemas(tmp_path: Path) -> None:
     written = write_schemas(tmp_path / "out")
     assert sorted(p.name for p in written) == sorted(f"{n}.schema.json" for n in schema_names())
     assert (tmp_path / "out" / "deck.schema.json").read_text() == schema_text("deck")
+
+
+def test_schema_out_must_be_a_folder_it_can_write(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from davinci.cli import main
+
+    (tmp_path / "file.txt").write_text("mine", encoding="utf-8")
+    os.symlink("loop", tmp_path / "loop")
+    os.mkfifo(tmp_path / "pipe")
+    (tmp_path / "taken").mkdir()
+    os.mkfifo(tmp_path / "taken" / "deck.schema.json")
+    cases = {
+        "pipe": "pipe: not a folder",
+        "loop": "loop: Too many levels of symbolic links",
+        "taken": "cannot write deck.schema.json: not a regular file",
+        "file.txt": "is a file",  # click's own check
+    }
+    for name, words in cases.items():
+        result = CliRunner().invoke(main, ["schema", "--out", str(tmp_path / name)])
+        assert result.exit_code == 2, result.output
+        assert words in result.output and "internal error" not in result.output
+    assert (tmp_path / "file.txt").read_text(encoding="utf-8") == "mine"
 
 
 # ---- the fast path for long lists agrees with jsonschema --------------------------------------

@@ -25,8 +25,9 @@ from davinci.engine.expr.types import (
     Value,
     join,
 )
+from davinci.engine.files import FileProblem, read_regular_text
 
-MAX_CONTEXT_BYTES = 5_000_000
+MAX_CONTEXT_CHARS = 5_000_000
 
 
 class JsonRecord:
@@ -118,16 +119,14 @@ def load_context(path: str | None) -> tuple[dict[str, Type], dict[str, Value]]:
     if path is None:
         return {}, {}
     try:
-        with open(path, "rb") as fh:
-            raw_bytes = fh.read(MAX_CONTEXT_BYTES + 1)
-    except OSError as exc:
-        raise UsageError(f"cannot read the context file: {exc.strerror}", SourceLocation(path)) from None
-    if len(raw_bytes) > MAX_CONTEXT_BYTES:
-        raise UsageError(f"the context file is larger than {MAX_CONTEXT_BYTES} bytes", SourceLocation(path))
+        # Only a regular file, checked before reading: a pipe would wait, /dev/zero never ends.
+        text = read_regular_text(path, MAX_CONTEXT_CHARS)
+    except FileProblem as exc:
+        if exc.reason.startswith(("not UTF-8", "larger than")):
+            raise UsageError(f"the context file is {exc.reason}", SourceLocation(path)) from None
+        raise UsageError(f"cannot read the context file: {exc.reason}", SourceLocation(path)) from None
     try:
-        data = json.loads(raw_bytes.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise UsageError("the context file is not UTF-8 text", SourceLocation(path)) from None
+        data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise UsageError(
             f"the context file is not valid JSON: {exc.msg}", SourceLocation(path, exc.lineno, exc.colno)

@@ -308,6 +308,9 @@ def lint_all(paths: Sequence[str], packs: Sequence[str] = ()) -> LintResult:
     for p in paths:
         if not Path(p).exists():
             raise UsageError(f"no such file or folder: {p}")
+    for p in packs:  # context packs that fail to load are skipped below; a missing one is a typo
+        if not Path(p).exists():
+            raise UsageError(f"no such pack folder: {p} (given with --pack)")
     linter = _Linter(packs)
     if not paths:
         linter.lint_installed()

@@ -1,0 +1,66 @@
+"""Reading and writing the files users name (saves, logs, contexts) without trusting what is there.
+
+A path given on the command line may name a named pipe (reading it would wait forever), a
+device (`/dev/zero` never ends; replacing `/dev/null` breaks the machine), a symbolic link loop
+or a folder. Only regular files are read, and only regular files (or nothing) are replaced.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+
+
+class FileProblem(Exception):
+    """Why a file cannot be read or written, in words (`not a regular file`, `No such file...`)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def read_regular_text(path: str, limit: int) -> str:
+    """The UTF-8 text of the regular file at `path`, at most `limit` characters; FileProblem otherwise.
+
+    The file is opened without blocking and checked on the open descriptor, so a named pipe
+    put in place between a check and the open cannot make the read wait.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as e:
+        raise FileProblem(e.strerror or str(e)) from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise FileProblem("not a regular file")
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        with os.fdopen(fd, encoding="utf-8") as f:
+            fd = -1  # the file object owns it now
+            text = f.read(limit + 1)
+    except OSError as e:
+        raise FileProblem(e.strerror or str(e)) from None
+    except UnicodeDecodeError:
+        raise FileProblem("not UTF-8 text") from None
+    finally:
+        if fd >= 0:
+            os.close(fd)
+    if len(text) > limit:
+        raise FileProblem(f"larger than {limit:,} characters")
+    return text
+
+
+def check_replaceable(path: str) -> bool:
+    """True when a regular file is at `path`, False when nothing is; FileProblem for anything else.
+
+    Replacing a device, a pipe or a folder with a regular file would break whatever used it.
+    A symbolic link is followed (a link to a save is the save); a loop of links is a problem.
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:  # nothing there (or a dangling link, which the write replaces)
+        return False
+    except OSError as e:
+        raise FileProblem(e.strerror or str(e)) from None
+    if not stat.S_ISREG(mode):
+        raise FileProblem("not a regular file")
+    return True
