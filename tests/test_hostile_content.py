@@ -192,6 +192,8 @@ GAME_FILES: dict[str, tuple[list[tuple[str, str, int, int]], tuple[str, str, int
     # Names that look like Python entry points are plain data: unknown bots to lint (DV057), and
     # never imported (see the play test below).
     "bot-entry-point": ([("game.yaml", "DV057", 7, 8), ("game.yaml", "DV057", 7, 21)], None),
+    # Terminal escapes written as YAML escapes ("\e[2J") never reach a terminal.
+    "terminal-escapes": ([("game.yaml", "DV005", 5, 11)], ("game.yaml", "DV005", 5, 11)),
     # Terminal markup in names and prompts is plain text on screen (see the play test below).
     "terminal-markup": ([], None),
 }
