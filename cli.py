@@ -16,7 +16,10 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def _fail(message: str, code: int = 1) -> None:
-    click.echo(f"davinci: {message}", err=True)
+    from davinci.engine.errors import printable
+
+    # A message may quote a file or the command line: their control characters are shown as escapes.
+    click.echo(f"davinci: {printable(message)}", err=True)
     sys.exit(code)
 
 

@@ -5,7 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from davinci.engine.errors import DavinciError, ReplayMismatch, SaveError, UsageError
+from davinci.engine.errors import (
+    DavinciError,
+    ReplayMismatch,
+    SaveError,
+    UsageError,
+    quoted,
+    seat_name_problem,
+)
 
 
 def replay_log(path: str, verify: bool, packs: Sequence[str], echo: Callable[[str], Any]) -> int:
@@ -30,6 +37,10 @@ def replay_log(path: str, verify: bool, packs: Sequence[str], echo: Callable[[st
         actions = [(int(s), str(a)) for s, a in doc["actions"]]
     except (KeyError, TypeError, ValueError) as e:
         raise SaveError(f"{path}: the log is damaged ({type(e).__name__}: {e})") from None
+    for name in names:
+        problem = seat_name_problem(name)
+        if problem is not None:  # each move is printed with its seat's name
+            raise SaveError(f"{path}: the log's seat name {problem}")
     if not packs:
         packs = recorded_pack_paths(read_pack_record(doc, path, "log"), path, "log")
     # A game, variant or setting this installation lacks is a problem of the log, not of usage.
@@ -44,7 +55,7 @@ def replay_log(path: str, verify: bool, packs: Sequence[str], echo: Callable[[st
     except UsageError as e:
         raise SaveError(f"{path}: the log's seats cannot start this game: {e.message}") from None
     for i, (seat, text) in enumerate(actions, 1):
-        shown = text if len(text) <= 60 else text[:57] + "..."
+        shown = quoted(text)
         try:
             st.apply(seat, text)
         except DavinciError as e:

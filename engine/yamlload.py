@@ -39,7 +39,7 @@ from typing import Any
 
 import yaml
 
-from davinci.engine.errors import PackError, SourceLocation, UsageError, YamlError
+from davinci.engine.errors import CONTROL_CHARS, PackError, SourceLocation, UsageError, YamlError
 from davinci.engine.lint.registry import Rule, register
 
 DEFAULT_MAX_BYTES = 5 * 2**20
@@ -641,7 +641,7 @@ _BAD_CHAR_RE = re.compile("[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U000100
 # whoever reads the text; `"\u009b"` is the one-character form of the same escape). The raw file
 # cannot hold them (_BAD_CHAR_RE), and other scalar styles have no escapes: their line breaks,
 # CR and NEL included, are read as line feeds.
-_CONTROL_RE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_CONTROL_RE = CONTROL_CHARS
 
 
 def _control_error(value: str, start: int, text: str, path: str) -> YamlError:
