@@ -75,6 +75,16 @@ def guarded(fn: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+def terminal_console() -> Any:
+    """The console the commands print with. rich's automatic highlighting (numbers, paths, URLs in
+    colour) is off: davinci styles what it means to style, and the highlighter's regular expressions
+    are quadratic on a long run of characters (a 100,000-character setting doc or prompt took
+    minutes)."""
+    from rich.console import Console
+
+    return Console(highlight=False)
+
+
 def reader(console: Any) -> Callable[[str], str]:
     """An input function for prompts: EOFError, like Ctrl-D, when there is no standard input at all."""
 
@@ -140,7 +150,6 @@ def play(
     """Play a game in the terminal (hot-seat, or against bots)."""
     import time
 
-    from rich.console import Console
     from rich.markup import escape
 
     from davinci.engine.game import catalogue, load_game
@@ -153,7 +162,7 @@ def play(
         run_play,
     )
 
-    console = Console()
+    console = terminal_console()
     ask = reader(console)
 
     saved = read_save(resume) if resume else None
@@ -249,11 +258,10 @@ def list_(as_json: bool, packs: tuple[str, ...]) -> None:
 
         click.echo(json.dumps({"games": games, "decks": decks}, indent=2))
         return
-    from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
 
-    console = Console()
+    console = terminal_console()
     t = Table(title="Games")
     for col in ("id", "name", "players", "variants", "bots"):
         t.add_column(col)
@@ -386,11 +394,9 @@ def rule(code: str | None) -> None:
 @guarded
 def clue(category: str | None, difficulty: int | None, no_timer: bool, seed: int | None, packs: tuple[str, ...]) -> None:
     """Practise one clue card with the real timing rules."""
-    from rich.console import Console
-
     from davinci.engine.practice import run_practice
 
-    console = Console()
+    console = terminal_console()
     sys.exit(run_practice(category, difficulty, not no_timer, seed, console, reader(console), packs=packs))
 
 
