@@ -16,7 +16,10 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def _fail(message: str, code: int = 1) -> None:
-    click.echo(f"davinci: {message}", err=True)
+    from davinci.engine.errors import printable
+
+    # A message may quote a file or the command line: their control characters are shown as escapes.
+    click.echo(f"davinci: {printable(message)}", err=True)
     sys.exit(code)
 
 
@@ -70,6 +73,16 @@ def guarded(fn: F) -> F:
             _fail(f"internal error: {type(e).__name__}: {e} (set DAVINCI_DEBUG=1 for details; please report it)", 3)
 
     return wrapper  # type: ignore[return-value]
+
+
+def terminal_console() -> Any:
+    """The console the commands print with. rich's automatic highlighting (numbers, paths, URLs in
+    colour) is off: davinci styles what it means to style, and the highlighter's regular expressions
+    are quadratic on a long run of characters (a 100,000-character setting doc or prompt took
+    minutes)."""
+    from rich.console import Console
+
+    return Console(highlight=False)
 
 
 def reader(console: Any) -> Callable[[str], str]:
@@ -140,7 +153,6 @@ def play(
     """Play a game in the terminal (hot-seat, or against bots)."""
     import time
 
-    from rich.console import Console
     from rich.markup import escape
 
     from davinci.engine.game import catalogue, load_game
@@ -153,7 +165,7 @@ def play(
         run_play,
     )
 
-    console = Console()
+    console = terminal_console()
     ask = reader(console)
 
     saved = read_save(resume) if resume else None
@@ -249,11 +261,10 @@ def list_(as_json: bool, packs: tuple[str, ...]) -> None:
 
         click.echo(json.dumps({"games": games, "decks": decks}, indent=2))
         return
-    from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
 
-    console = Console()
+    console = terminal_console()
     t = Table(title="Games")
     for col in ("id", "name", "players", "variants", "bots"):
         t.add_column(col)
@@ -386,11 +397,9 @@ def rule(code: str | None) -> None:
 @guarded
 def clue(category: str | None, difficulty: int | None, no_timer: bool, seed: int | None, packs: tuple[str, ...]) -> None:
     """Practise one clue card with the real timing rules."""
-    from rich.console import Console
-
     from davinci.engine.practice import run_practice
 
-    console = Console()
+    console = terminal_console()
     sys.exit(run_practice(category, difficulty, not no_timer, seed, console, reader(console), packs=packs))
 
 

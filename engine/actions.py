@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from davinci.engine.errors import IllegalAction
+from davinci.engine.errors import CONTROL_CHARS, IllegalAction, printable
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,8 +35,12 @@ def parse_action(text: str, rest_verbs: dict[str, int] | None = None) -> Action:
     """
     if not isinstance(text, str):
         raise IllegalAction("an action must be text")
-    if "\x00" in text or len(text) > 1000:
-        raise IllegalAction("action text is too long or contains NUL bytes")
+    if len(text) > 1000:
+        raise IllegalAction("action text is too long")
+    bad = CONTROL_CHARS.search(text)
+    if bad is not None:  # logged, shown to every player and replayed: never a terminal escape
+        what = "a NUL byte" if bad.group() == "\x00" else f"the control character {printable(bad.group())}"
+        raise IllegalAction(f"action text contains {what}")
     stripped = text.strip()
     if not stripped:
         raise IllegalAction("empty action")

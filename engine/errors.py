@@ -9,6 +9,7 @@ non-zero; it never shows a Python traceback for these.
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -129,3 +130,43 @@ def did_you_mean(name: object, options: Iterable[str], cutoff: float = 0.6, asid
     if not near:
         return ""
     return f" (did you mean '{near[0]}'?)" if aside else f"; did you mean '{near[0]}'?"
+
+
+# ---------------------------------------------------------------------- text on a terminal
+
+CONTROL_CHARS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+"""Control characters that no text bound for a terminal may hold: every C0 control but tab and
+line feed, DEL and every C1 control (ESC and CSI start the sequences that clear the screen,
+retitle the window or recolour everything after them)."""
+
+LINE_CONTROL_CHARS = re.compile("[\x00-\x1f\x7f-\x9f]")
+"""The same, tab and line feed included: what one line of text may not hold."""
+
+MAX_SEAT_NAME = 40
+"""The longest seat (player) name, in characters: a name is one line of a screen."""
+
+
+def printable(text: str, *, one_line: bool = False) -> str:
+    """`text` with its control characters written as escapes (`\\x1b`, `\\r`), safe to echo on a
+    terminal; tab and line feed stay as they are, unless `one_line`."""
+    pattern = LINE_CONTROL_CHARS if one_line else CONTROL_CHARS
+    if pattern.search(text) is None:
+        return text
+    return pattern.sub(lambda m: repr(m.group())[1:-1], text)
+
+
+def quoted(text: str, limit: int = 60) -> str:
+    """`text` as a one-line message shows something a user wrote: control characters escaped,
+    at most `limit` characters."""
+    shown = printable(text[: limit + 1], one_line=True)
+    return shown if len(shown) <= limit else shown[: limit - 3] + "..."
+
+
+def seat_name_problem(name: str) -> str | None:
+    """Why `name` cannot name a seat, or None: a name is one line of at most MAX_SEAT_NAME
+    characters without control characters (it is printed on every player's screen)."""
+    if LINE_CONTROL_CHARS.search(name) is not None:
+        return f"'{quoted(name)}' holds a control character"
+    if len(name) > MAX_SEAT_NAME:
+        return f"'{quoted(name)}' is {len(name):,} characters long (at most {MAX_SEAT_NAME})"
+    return None

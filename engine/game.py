@@ -19,7 +19,15 @@ from typing import Any
 from davinci.engine.actions import Action, parse_action
 from davinci.engine.build import GameDef, build_game
 from davinci.engine.definition import Locator
-from davinci.engine.errors import DavinciError, DefinitionError, RefError, SaveError, UsageError, did_you_mean
+from davinci.engine.errors import (
+    DavinciError,
+    DefinitionError,
+    RefError,
+    SaveError,
+    UsageError,
+    did_you_mean,
+    seat_name_problem,
+)
 from davinci.engine.state import State
 
 MAX_EXTENDS = 16
@@ -63,6 +71,10 @@ class Game:
             names = [f"{d.seat_label} {i + 1}" for i in range(players)]
         else:
             names = [str(p) for p in players]
+            for name in names:
+                problem = seat_name_problem(name)
+                if problem is not None:
+                    raise UsageError(f"the seat name {problem}")
         if not d.min_players <= len(names) <= d.max_players:
             raise UsageError(
                 f"{d.name} takes {d.min_players}-{d.max_players} {d.seat_label.lower()}s, got {len(names)}"

@@ -22,12 +22,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rich.markup import escape as esc
+from rich.markup import escape as markup_escape
 
-from davinci.engine.errors import DavinciError, SaveError, UsageError
+from davinci.engine.errors import DavinciError, SaveError, UsageError, printable, quoted, seat_name_problem
 from davinci.engine.files import FileProblem, check_replaceable, read_regular_text
 
 InputFn = Callable[[str], str]
+
+
+def esc(text: str) -> str:
+    """Text from a pack, a save or the keyboard, ready for the console: its control characters
+    written as escapes (`\\x1b`: a typed escape sequence echoed in a message stays text) and its
+    terminal markup escaped."""
+    return markup_escape(printable(text))
 
 # ASCII digits only ('²'.isdigit() holds but int('²') fails), and few (int() refuses 5,000 digits)
 _BARE_NUMBER = re.compile(r"[0-9]{1,9}")
@@ -63,8 +70,11 @@ def parse_seats(spec: str | None, game: Any) -> list[SeatSpec]:
 
             near = get_close_matches(kind, ["human", *known], 1)
             hint = f" (did you mean '{near[0]}'?)" if near else ""
-            raise UsageError(f"unknown player '{p}'{hint}: use human[:Name] or a bot ({', '.join(known)})")
+            raise UsageError(f"unknown player '{quoted(p)}'{hint}: use human[:Name] or a bot ({', '.join(known)})")
         label = name.strip() or (f"{d.seat_label} {i + 1}" if kind == "human" else f"{kind.capitalize()} {i + 1}")
+        problem = seat_name_problem(label)
+        if problem is not None:
+            raise UsageError(f"--players: the name {problem}")
         if any(s.name.casefold() == label.casefold() for s in seats):
             # "Pass the keyboard to Ana" must name one person.
             raise UsageError(f"two seats are named '{label}': give each player a different name")
@@ -328,6 +338,11 @@ def check_recorded_fields(doc: dict[str, Any], path: str, what: str) -> None:
         isinstance(x, dict) and isinstance(x.get("kind"), str) and isinstance(x.get("name"), str) for x in seats
     ):
         raise SaveError(f"{path}: the {what}'s seat list is damaged")
+    for seat in seats:  # printed on every screen of the game: never an escape sequence
+        for part in ("name", "kind"):
+            problem = seat_name_problem(seat[part])
+            if problem is not None:
+                raise SaveError(f"{path}: the {what}'s seat {part} {problem}")
     if not isinstance(doc.get("seed"), int) or isinstance(doc.get("seed"), bool):
         raise SaveError(f"{path}: the {what}'s seed is damaged (it must be a whole number)")
 
@@ -368,7 +383,7 @@ def replay_saved(game: Any, saved: Any, raw: Any, seed: int, path: str) -> Any:
         try:
             fresh.apply(seat, text)
         except DavinciError as e:
-            shown = text if len(text) <= 60 else text[:57] + "..."
+            shown = quoted(text)
             raise SaveError(f"{path}: move {i} of the save ('{shown}') cannot be replayed: {e.message}") from None
     made = json.loads(json.dumps(fresh.to_json()))
     if isinstance(raw, dict) and "turn_start" not in raw.get("state", {}):

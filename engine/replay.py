@@ -6,7 +6,13 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from davinci.engine.errors import DavinciError, ReplayMismatch, SaveError, UsageError
+from davinci.engine.errors import (
+    DavinciError,
+    ReplayMismatch,
+    SaveError,
+    UsageError,
+    quoted,
+)
 
 
 def replay_log(path: str, verify: bool, packs: Sequence[str], echo: Callable[[str], Any]) -> int:
@@ -54,7 +60,7 @@ def replay_log(path: str, verify: bool, packs: Sequence[str], echo: Callable[[st
     except UsageError as e:
         raise SaveError(f"{path}: the log's seats cannot start this game: {e.message}") from None
     for i, (seat, text) in enumerate(actions, 1):
-        shown = text if len(text) <= 60 else text[:57] + "..."
+        shown = quoted(text)
         try:
             st.apply(seat, text)
         except DavinciError as e:

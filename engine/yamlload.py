@@ -11,7 +11,8 @@ Rejected, each with its own stable code (documented as lint rules, see `davinci 
 - DV002 duplicate keys (the message names both positions);
 - DV003 anchors and aliases (alias bombs expand cheaply and then cost minutes downstream);
 - DV004 tab characters where YAML forbids them (indentation);
-- DV005 bytes that are not UTF-8, NUL and other control characters, UTF-16/32 byte-order marks;
+- DV005 bytes that are not UTF-8, NUL and other control characters (also when written as escapes
+  such as `"\\e"` in a double-quoted string, keys included), UTF-16/32 byte-order marks;
 - DV006 files larger than the size cap (default 5 MiB);
 - DV007 nesting deeper than the depth cap (default 64);
 - DV008 more than one document in a file;
@@ -38,7 +39,7 @@ from typing import Any
 
 import yaml
 
-from davinci.engine.errors import PackError, SourceLocation, UsageError, YamlError
+from davinci.engine.errors import CONTROL_CHARS, PackError, SourceLocation, UsageError, YamlError
 from davinci.engine.lint.registry import Rule, register
 
 DEFAULT_MAX_BYTES = 5 * 2**20
@@ -154,14 +155,19 @@ cards:
 
 _doc_rule(ENCODING, "utf8-text", """
 The file must be UTF-8 text without NUL bytes or other control characters. A leading UTF-8
-byte-order mark is tolerated; UTF-16 and UTF-32 files are refused.
+byte-order mark is tolerated; UTF-16 and UTF-32 files are refused. No text (key or value) may
+hold a control character written as an escape in a double-quoted string either (`"\\e"`,
+`"\\x1b"`, `"\\u009b"`, `"\\a"`, `"\\r"`...); only `"\\n"` and `"\\t"` are allowed.
 
 Why: a stray NUL or a Latin-1 accent usually means the file was corrupted or saved with the
-wrong encoding, and clue text would be garbled on screen.
+wrong encoding, and clue text would be garbled on screen. Names, prompts and clues are printed
+on the player's terminal: an escape character there would let a pack retitle the window, clear
+the screen or recolour everything after it.
 
-Failing: a file saved as Latin-1 containing `answer: Caf\\xe9` (byte 0xE9).
+Failing: a file saved as Latin-1 containing `answer: Caf\\xe9` (byte 0xE9), or
+`name: "Nim\\e[31m"`.
 
-Passing: the same file saved as UTF-8 (`answer: Café`).
+Passing: the same file saved as UTF-8 (`answer: Café`), and `name: "Nim"`.
 """)
 
 _doc_rule(TOO_LARGE, "file-size", """
@@ -630,6 +636,31 @@ def _block_emulate(
 _BAD_CHAR_RE = re.compile("[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
+# Control characters no text may hold once a double-quoted string's escapes are decoded: every C0
+# control but tab and line feed, DEL and every C1 control (`"\e[2J"` would clear the screen of
+# whoever reads the text; `"\u009b"` is the one-character form of the same escape). The raw file
+# cannot hold them (_BAD_CHAR_RE), and other scalar styles have no escapes: their line breaks,
+# CR and NEL included, are read as line feeds.
+_CONTROL_RE = CONTROL_CHARS
+
+
+def _control_error(value: str, start: int, text: str, path: str) -> YamlError:
+    """DV005 at the escape of a double-quoted scalar (opening quote at `start`) that wrote a control character."""
+    bad = _CONTROL_RE.search(value)
+    k = bad.start() if bad is not None else 0
+    index, written = start, ""
+    where = scalar_index_map(text, start, '"', value)
+    if where is not None:
+        index, written = where[k], f" (written '{text[where[k]:where[k + 1]]}')"
+    line, col = _loc_of_index(text, index)
+    return _err(
+        ENCODING,
+        f"control character U+{ord(value[k]):04X}{written} is not allowed in a text: it would reach the terminal "
+        "of whoever reads it (only the \\n and \\t escapes may be used)",
+        path, line, col,
+    )
+
+
 def _err(code: str, message: str, path: str, line: int, col: int) -> YamlError:
     return YamlError(message, SourceLocation(path, line, col), code)
 
@@ -739,6 +770,7 @@ def _build(text: str, path: str, max_depth: int) -> tuple[Any, Any]:
     resolve = resolve_plain
     numeric_start = "0123456789+-."
     no_key = _NO_KEY
+    control_search = _CONTROL_RE.search
 
     def fail(code: str, message: str, mark: Any) -> YamlError:
         return _err(code, message, path, mark.line + 1, mark.column + 1)
@@ -763,6 +795,8 @@ def _build(text: str, path: str, max_depth: int) -> tuple[Any, Any]:
                 if ev.anchor is not None:
                     raise fail(ALIAS, f"anchor '&{ev.anchor}' is not allowed (repeat the value instead)", m)
                 raw = ev.value
+                if ev.style == '"' and control_search(raw) is not None:  # keys too
+                    raise _control_error(raw, m.index, text, path)
                 tag = ev.tag
                 if tag is not None:
                     if tag not in _STR_TAGS:

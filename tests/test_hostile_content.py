@@ -195,6 +195,8 @@ GAME_FILES: dict[str, tuple[list[tuple[str, str, int, int]], tuple[str, str, int
     # Names that look like Python entry points are plain data: unknown bots to lint (DV057), and
     # never imported (see the play test below).
     "bot-entry-point": ([("game.yaml", "DV057", 7, 8), ("game.yaml", "DV057", 7, 21)], None),
+    # Terminal escapes written as YAML escapes ("\e[2J") never reach a terminal.
+    "terminal-escapes": ([("game.yaml", "DV005", 5, 11)], ("game.yaml", "DV005", 5, 11)),
     # Terminal markup in names and prompts is plain text on screen (see the play test below).
     "terminal-markup": ([], None),
 }
@@ -248,6 +250,32 @@ def test_terminal_markup_in_content_is_shown_as_written(tmp_path: Path) -> None:
     assert result.exit_code == 0 and "[/bold]" in result.output
 
 
+def test_long_texts_are_printed_without_the_highlighter(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # rich's automatic highlighter (numbers, URLs, paths...) is quadratic on a long run of
+    # characters: a 100,000-character setting doc kept `davinci list` busy for minutes and a
+    # 100,000-character prompt hung `davinci play`. davinci's consoles never highlight.
+    from click.testing import CliRunner
+    from rich.highlighter import ReprHighlighter
+
+    from davinci.cli import main
+
+    calls: list[str] = []
+    monkeypatch.setattr(ReprHighlighter, "highlight", lambda self, text: calls.append(text.plain[:20]))
+    doc, prompt = "d" * 100_000, "p" * 100_000
+    game = _replace('prompt: "Flip the coin"', f'prompt: "{prompt}"')
+    game += f"settings:\n  target:\n    type: int\n    default: 3\n    doc: {doc}\n"
+    folder = make_pack(tmp_path, {"game.yaml": game})
+    result = CliRunner().invoke(main, ["list", "--pack", str(folder)])
+    assert result.exit_code == 0, result.output
+    assert "target (int, default 3):" in result.output
+    assert result.output.count("d") >= 100_000  # wrapped over many lines, but all there
+    result = CliRunner().invoke(main, ["play", "coin", "--pack", str(folder), "--seed", "1", "--no-clear",
+                                       "--players", "human,random"], input="flip\n")
+    assert result.exit_code == 0, result.output
+    assert result.output.count("p") >= 100_000
+    assert calls == []
+
+
 def test_a_pack_listing_python_source_reads_it_as_yaml(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     evil = "import pathlib\npathlib.Path('imported.txt').write_text('ran')\n"
@@ -277,6 +305,14 @@ def test_huge_scalar_under_the_cap_is_only_data(tmp_path: Path) -> None:
     huge = "x" * (5 * 2**20 - 4096)
     folder = make_pack(tmp_path, {"game.yaml": _replace("description: Flip", f"description: {huge} Flip")})
     check(folder, [], None)
+
+
+def test_names_are_one_short_line(tmp_path: Path) -> None:
+    # A game's name heads tables and screens, and seats are named after the seat label (`Team 2`,
+    # at most 40 characters): the schemas bound both.
+    game = _replace("name: Coin", "name: " + "N" * 100_000 + "\nseats: {label: " + "T" * 31 + "}")
+    folder = make_pack(tmp_path, {"game.yaml": game})
+    check(folder, [("game.yaml", "DV016", 3, 7), ("game.yaml", "DV016", 4, 16)], ("game.yaml", "DV016", 3, 7))
 
 
 def test_deep_flow_nesting(tmp_path: Path) -> None:

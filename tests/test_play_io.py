@@ -178,6 +178,29 @@ def test_an_answer_no_action_can_carry_is_asked_again() -> None:
     assert "type your answer again" in console.file.getvalue()
 
 
+def test_typed_control_characters_are_echoed_escaped() -> None:
+    # Arrow keys on a terminal without line editing type "\x1b[A"; an attacker at the keyboard
+    # could type a whole escape sequence. Echoed in a message, it is shown, never obeyed.
+    code, out = _screen(GAME, "human,random", ["\x1b[2J", "guess \x1b]2;pwned\x07", "\x9b31m"])
+    assert code == 0
+    assert "action text contains the control character \\x1b" in out
+    assert "action text contains the control character \\x9b" in out
+    assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f]", out)
+
+
+def test_the_screen_shows_text_with_control_characters_escaped() -> None:
+    from davinci.engine.play import esc
+
+    def shown(text: str) -> str:
+        console = Console(file=io.StringIO(), width=200, color_system=None)
+        console.print(esc(text))
+        return console.file.getvalue()
+
+    assert shown("'\x1b[2j' is not possible now") == "'\\x1b[2j' is not possible now\n"
+    assert shown("\x1b[red]\\[bold]\x07") == "\\x1b[red]\\[bold]\\x07\n"  # markup stays text too
+    assert shown("two\nlines\tand a tab").split() == ["two", "lines", "and", "a", "tab"]  # not escaped
+
+
 @pytest.mark.parametrize("typed_word", ["quit", "QUIT", "  Quit  ", "exit"])
 def test_quit_stops_the_game_normally_with_exit_0(typed_word: str) -> None:
     # Typing quit is a choice, not an interruption (Ctrl-C exits 130, see the signal tests).
@@ -270,6 +293,12 @@ BAD_OPTIONS: list[tuple[list[str], int, str]] = [
     (["replay", "/nonexistent/log.json"], 1, "cannot read log"),
     (["lint", "/nonexistent/pack"], 2, "no such file or folder"),
     (["rule", "DV99999"], 2, "DV99999"),
+    # Seat names are one short line without terminal escapes; what was typed is quoted escaped.
+    (["play", GAME, "--players", "human:Nim\x1b]2;pwned\x07,random"], 2,
+     "--players: the name 'Nim\\x1b]2;pwned\\x07' holds a control character"),
+    (["play", GAME, "--players", "human:Ana\tBen,random"], 2, "the name 'Ana\\tBen' holds a control character"),
+    (["play", GAME, "--players", "human:" + "x" * 30_000 + ",random"], 2, "is 30,000 characters long (at most 40)"),
+    (["play", GAME, "--players", "\x1b[2J,random"], 2, "unknown player '\\x1b[2J'"),
 ]
 
 
@@ -279,6 +308,7 @@ def test_invalid_option_values(args: list[str], code: int, words: str) -> None:
     assert got == code, out
     assert words in out
     assert "internal error" not in out
+    assert "\x1b" not in out and len(out) < 2000
 
 
 @pytest.mark.parametrize("game_id", sorted({g for g, _ in game_variants()}))

@@ -336,6 +336,14 @@ EDITS: dict[str, tuple[Callable[[dict[str, Any]], Any], bool, str]] = {
     "settings not a mapping": (_set("settings_override", "fast"), False, "settings are damaged"),
     "settings changed": (_set("settings_override", {"hand_small": 3}), False, "other game content or settings"),
     "seat list damaged": (_set("seats", "two"), False, "seat list is damaged"),
+    # Seat names are printed on every screen: no terminal escapes, no 100,000-character lines.
+    "seat name with terminal escapes": (_set("seats.0.name", "Ana\x1b]2;pwned\x07\x1b[2J"), False,
+                                        "seat name 'Ana\\x1b]2;pwned\\x07\\x1b[2J' holds a control character"),
+    "seat name of 100,000 characters": (_set("seats.0.name", "x" * 100_000), False,
+                                        "is 100,000 characters long (at most 40)"),
+    "seat kind with terminal escapes": (_set("seats.1.kind", "\x1b[2J"), False, "seat kind '\\x1b[2J' holds"),
+    "seat name in the position, checksum recomputed": (_set("saved.state.seat_names.0", "Ana\x1b[2J"), True,
+                                                       "cannot start this game: the seat name 'Ana\\x1b[2J'"),
     "seed not a number": (_set("seed", "seven"), False, "seed is damaged"),
     "not a save": (lambda d: d.pop("davinci_save"), False, "not a davinci save"),
     "settings unusable": (_set("settings_override", {"hand_small": "banana"}), False,
@@ -353,6 +361,7 @@ def test_edited_or_mismatched_saves_are_refused(save_file: Path, tmp_path: Path,
     code, out = cli("play", "--resume", str(path), "--no-clear")
     assert code == 1, out
     assert "DV070" in out and str(path) in out and words in out
+    assert "\x1b" not in out and len(out) < 2000
 
 
 def _first_zone_piece(d: dict[str, Any]) -> None:
@@ -494,6 +503,11 @@ LOG_EDITS: dict[str, tuple[Callable[[dict[str, Any]], Any], str, str]] = {
                                  "but the log recorded"),
     "ranking edited": (lambda d: d["result"].update({"ranking": list(reversed(d["result"]["ranking"]))}), "DV071",
                        "the result's ranking differ"),
+    "seat name with terminal escapes": (_set("seats.0.name", "Ana\x1b]2;pwned\x07"), "DV070",
+                                        "seat name 'Ana\\x1b]2;pwned\\x07' holds a control character"),
+    "seat name of 100,000 characters": (_set("seats.1.name", "y" * 100_000), "DV070", "(at most 40)"),
+    "action with terminal escapes": (_set("actions.1.1", "guess \x1b[2J"), "DV071",
+                                     "('guess \\x1b[2J' by seat 1) diverges: action text contains the control"),
 }
 
 
@@ -508,6 +522,7 @@ def test_edited_or_mismatched_logs_are_refused(log_file: Path, tmp_path: Path, n
     assert code == 1, out
     assert code_word in out and str(path) in out and words in out
     assert len(out) < 2000  # a huge action is shortened in the message
+    assert "\x1b" not in out
 
 
 def test_truncated_log_is_refused(log_file: Path, tmp_path: Path) -> None:

@@ -117,6 +117,35 @@ def test_encoding_hazards() -> None:
     assert load_yaml_text(b"\xef\xbb\xbfa: 1\n").data == {"a": 1}
 
 
+@pytest.mark.parametrize(
+    ("text", "where", "char"),
+    [
+        ('name: "Nim\\e]2;pwned\\a\\e[31mRED"\n', (1, 11), "U+001B (written '\\e')"),  # window title, colour
+        ('prompt: "\\e[2JFlip"\n', (1, 10), "U+001B"),  # clears the screen
+        ('a: ok\nb: "one \\x07 bell"\n', (2, 9), "U+0007 (written '\\x07')"),
+        ('a: "\\u009b2J"\n', (1, 5), "U+009B"),  # the one-character C1 form of ESC [
+        ('a: "x\\U0000007f"\n', (1, 6), "U+007F"),
+        ('a: "back\\rover"\n', (1, 9), "U+000D"),  # a carriage return overwrites the line
+        ('a: "line\\\n  \\N"\n', (2, 3), "U+0085"),
+        ('"key\\e": 1\n', (1, 5), "U+001B"),  # keys too
+        ('a: ["x", "\\0"]\n', (1, 11), "U+0000"),
+    ],
+)
+def test_control_characters_written_as_escapes(text: str, where: tuple[int, int], char: str) -> None:
+    e = error(text)
+    assert e.code == "DV005"
+    assert e.location is not None and (e.location.line, e.location.col) == where
+    assert f"control character {char}" in e.message
+
+
+def test_escapes_that_are_plain_text_stay_allowed() -> None:
+    assert load('a: "tab\\tand\\nnewline"\nb: "\\\\e is a backslash and e"\nc: \'\\e\'\n') == {
+        "a": "tab\tand\nnewline", "b": "\\e is a backslash and e", "c": "\\e"}
+    # Other styles have no escapes; their CR and NEL line breaks are read as line feeds or spaces.
+    assert load("a: |\n  x\r\n  y\n") == {"a": "x\ny\n"}
+    assert load("a: 'x\x85y'\n") == {"a": "x y"}
+
+
 def test_tab_in_indentation_but_not_in_text() -> None:
     assert error("a:\n\tb: 1\n").code == "DV004"
     assert load("a: 'x\ty'\nb: |\n  col1\tcol2\n") == {"a": "x\ty", "b": "col1\tcol2\n"}
@@ -255,8 +284,10 @@ def test_ten_thousand_cards_load_quickly() -> None:
         "      and a second line for it\n    answer: word{i}\n    letters: 5\n"
     )
     text = "kind: deck\ncards:\n" + "".join(card.format(i=i) for i in range(10_000))
-    start = time.perf_counter()
+    # CPU time, not wall time: a busy machine must not fail this. It guards against a loader that
+    # goes quadratic (the speed target itself is measured by benchmarks/run.py).
+    start = time.process_time()
     doc = load_yaml_text(text)
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     assert len(doc.data["cards"]) == 10_000
-    assert elapsed < 3  # ~0.3 s on an idle machine; generous for loaded CI runners
+    assert elapsed < 3  # ~0.3 s
