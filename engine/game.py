@@ -120,7 +120,14 @@ def game_sources(packs: Sequence[str] = ()) -> dict[str, GameSource]:
         for rel in pack.games:
             doc = read_doc(pack, rel)
             gid = str(doc.data.get("id")) if isinstance(doc.data, dict) else ""
-            if gid and gid not in games:
+            if gid in games:
+                # Never a silent choice between two games of one name (lint reports it the same way).
+                raise DavinciError(
+                    f"game id '{gid}' is already defined at {games[gid].loc(['id'])}: give this game another id",
+                    doc.loc(["id"]),
+                    code="DV021",
+                )
+            if gid:
                 games[gid] = doc
                 owners.setdefault(gid, []).append(pack.id)
         for rel in pack.variants:

@@ -31,6 +31,7 @@ PATH_ESCAPE = "DV030"
 NOT_A_PACK = "DV031"
 DUPLICATE_PACK = "DV032"
 MISSING_FILE = "DV022"  # documented with the other reference rules in lint/core_rules.py
+WRONG_SECTION = "DV017"  # a file listed where files of its kind do not belong (lint/core_rules.py)
 
 register(Rule(PATH_ESCAPE, "path-inside-pack", "error", (), None, """
 Every file a pack lists must lie inside the pack's folder: no absolute paths, no `..` that
@@ -207,11 +208,21 @@ def pack_from_manifest(doc: Doc, root: Path, source: str = "path") -> Pack:
     data: dict[str, Any] = doc.data
     root = root.resolve()
     lists: dict[str, tuple[Path, ...]] = {}
+    # One file is one thing: the manifest is never a game or deck, and a file listed in two
+    # sections would load as two kinds (lint read it once, as the first).
+    listed: dict[Path, str] = {(root / MANIFEST).resolve(): "the manifest"}
     for section in SECTIONS:
         paths = []
         for i, raw in enumerate(data.get(section) or ()):
             rel = Path(raw)
             check_inside(root / rel, root, raw, doc.loc([section, i]))
+            real = (root / rel).resolve()
+            other = listed.setdefault(real, f"`{section}`")
+            if other != f"`{section}`":
+                raise PackError(f"{rel.as_posix()} is listed under `{section}` but is already {other}"
+                                if other == "the manifest" else
+                                f"{rel.as_posix()} is listed under both {other} and `{section}`: a file is one kind of thing",
+                                doc.loc([section, i]), WRONG_SECTION)
             paths.append(rel)
         lists[section] = tuple(paths)
     return Pack(

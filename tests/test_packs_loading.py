@@ -162,3 +162,42 @@ def test_same_folder_twice_is_one_pack_but_two_ids_clash(tmp_path: Path) -> None
     with pytest.raises(PackError) as info:
         all_packs([a, b])
     assert info.value.code == "DV032"
+
+
+def test_a_pack_game_with_an_installed_games_id_is_refused_not_ignored(tmp_path: Path) -> None:
+    # It used to be skipped silently: `play`/`simulate` ran the installed game instead.
+    from davinci.engine.errors import DavinciError
+    from davinci.engine.game import load_game
+
+    tutorial = Path(__file__).parent / "packs" / "tutorial"
+    (tmp_path / "pig.yaml").write_text(
+        (tutorial / "pig.yaml").read_text(encoding="utf-8").replace("\nid: pig\n", "\nid: da-vinci-code\n"),
+        encoding="utf-8")
+    (tmp_path / "pack.yaml").write_text('kind: pack\nid: clash\nname: Clash\nversion: "1.0.0"\ngames: [pig.yaml]\n',
+                                        encoding="utf-8")
+    with pytest.raises(DavinciError) as e:
+        load_game("da-vinci-code", packs=[str(tmp_path)])
+    assert e.value.code == "DV021" and e.value.location is not None
+    assert (Path(e.value.location.path).name, e.value.location.line) == ("pig.yaml", 3)
+    assert "game id 'da-vinci-code' is already defined at games/da_vinci_code/game.yaml:4:5" in e.value.message
+
+
+@pytest.mark.parametrize(("lists", "line", "words"), [
+    ("games: [pack.yaml]\n", 5, "pack.yaml is listed under `games` but is already the manifest"),
+    ("games: [pig.yaml]\ndecks: [pack.yaml]\n", 6, "pack.yaml is listed under `decks` but is already the manifest"),
+    ("games: [pig.yaml]\nvariants: [pig.yaml]\n", 6, "pig.yaml is listed under both `games` and `variants`"),
+])
+def test_a_file_is_listed_as_one_kind_of_thing(tmp_path: Path, lists: str, line: int, words: str) -> None:
+    # Lint used to read such a file once and pass the pack, which then failed to load.
+    from davinci.engine.lint.runner import lint_paths
+
+    tutorial = Path(__file__).parent / "packs" / "tutorial"
+    (tmp_path / "pig.yaml").write_text((tutorial / "pig.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "pack.yaml").write_text('kind: pack\nid: once\nname: Once\nversion: "1.0.0"\n' + lists,
+                                        encoding="utf-8")
+    with pytest.raises(PackError) as e:
+        load_pack(tmp_path)
+    assert e.value.code == "DV017" and words in e.value.message
+    problems = lint_paths([str(tmp_path)])
+    assert [(p.code, p.location.line) for p in problems] == [("DV017", line)]
+    assert words in problems[0].message

@@ -227,8 +227,10 @@ class _Linter:
             try:
                 pack = pack_from_manifest(manifest, folder)
                 self.pending.append(_Pending(manifest, "pack", pack))
-            except DavinciError:
-                pack = None  # an escaping path; the loop below reports every one of them
+            except DavinciError as e:
+                pack = None  # an escaping path: the loop below reports every one of them
+                if e.code == FILE_KIND:  # a file listed as the manifest or in two sections
+                    self.problems.append(_problem(e, manifest.loc([])))
         if pack is None:
             pack = _lenient_pack(manifest, root)
         flagged = {err.location for err in errors}
