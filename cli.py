@@ -82,7 +82,14 @@ def terminal_console() -> Any:
     minutes)."""
     from rich.console import Console
 
-    return Console(highlight=False)
+    console = Console(highlight=False)
+
+    def pipe_closed() -> None:  # rich's own handler exits 1, which reads as a failure
+        quiet_stdout()
+        sys.exit(PIPE_CLOSED)
+
+    console.on_broken_pipe = pipe_closed  # type: ignore[method-assign]
+    return console
 
 
 def reader(console: Any) -> Callable[[str], str]:

@@ -714,7 +714,10 @@ class Session:
             r = st.result()
             names = [self.seats[w].name for w in r["winners"]]
             limit = " - the turn limit was reached" if r["reason"] == "turn-limit" else ""
-            self.console.print(f"\n[bold green]Game over.[/bold green] Winner: {esc(', '.join(names) or 'nobody')}{limit}")
+            from davinci.engine.values import winners_text
+
+            shown = winners_text(names)
+            self.console.print(f"\n[bold green]Game over.[/bold green] {esc(shown[0].upper() + shown[1:])}{limit}")
             scores = r.get("scores") or []
             if len(self.seats) > 1 and r.get("ranking"):
                 places = [f"{i}. {self.seats[s].name}" + (f" ({scores[s]})" if s < len(scores) and scores[s] is not None

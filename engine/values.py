@@ -454,3 +454,10 @@ class Env(Mapping[str, Any]):
 
     def __len__(self) -> int:
         return len(self.locals)
+
+
+def winners_text(names: list[str]) -> str:
+    """How a game's end names its winners: "winner: Ann", "winners: Ann, Ben" or "no winner"."""
+    if not names:
+        return "no winner"
+    return ("winner: " if len(names) == 1 else "winners: ") + ", ".join(names)

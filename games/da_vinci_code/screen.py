@@ -13,6 +13,7 @@ from typing import Any
 from rich.console import Group, RenderableType
 from rich.text import Text
 
+from davinci.engine.values import winners_text
 from davinci.games.da_vinci_code.bots import (
     JOKER,
     Seen,
@@ -162,7 +163,7 @@ def render(view: dict[str, Any], seat: int | None = None, hints: bool = False) -
         parts.append(Text(what, style="yellow"))
     if "result" in view:
         winners = [_seat_name(view, w + 1) for w in view["result"].get("winners", ())]
-        parts.append(Text(f"Game over - winner: {', '.join(winners) or 'nobody'}", style="bold green"))
+        parts.append(Text(f"Game over - {winners_text(winners)}", style="bold green"))
     return Group(*parts)
 
 

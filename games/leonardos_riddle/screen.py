@@ -14,6 +14,8 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from davinci.engine.values import winners_text
+
 GRID_SIZE = 5
 
 # Two letters per symbol (unique, so a card reads without colour too) and a colour for each.
@@ -217,7 +219,7 @@ def render(view: dict[str, Any], seat: int | None = None) -> RenderableType:
     if "result" in view:
         r = view["result"]
         winners = [seats[w]["name"] for w in r.get("winners", ())]
-        parts.append(Text(f"Game over - winner: {', '.join(winners) or 'nobody'}", style="bold green"))
+        parts.append(Text(f"Game over - {winners_text(winners)}", style="bold green"))
     return Group(*parts)
 
 
