@@ -1,8 +1,9 @@
-"""Games two newcomers wrote from the docs alone (tests/packs/from-docs), kept as a check that
+"""Games newcomers wrote from the docs alone (tests/packs/from-docs), kept as a check that
 the documented vocabulary is enough for new games: Nim (and its normal-play variant), tic-tac-toe
 on a grid laid out with blank pieces (and a 4x4 variant), a hidden-hand card game, a roll-and-move
-race on a board with a shortcut track (and a d4 variant), and a tile-guessing game where the other
-players bet at once (a `respond` step) and players are eliminated.
+race on a board with a shortcut track (and a d4 variant), a tile-guessing game where the other
+players bet at once (a `respond` step) and players are eliminated, and the trick-taking game of
+docs/authoring.md, whose trick winner leads the next trick (`turn_order.next`).
 
 The grid mistakes below are the ones such a newcomer can make; each is reported by lint at its
 place instead of failing later with an engine message.
@@ -29,7 +30,8 @@ def test_the_pack_lints_clean() -> None:
 
 @pytest.mark.parametrize(("game", "variant"), [("nim", None), ("nim", "normal"), ("tictactoe", None),
                                                ("tictactoe", "four"), ("higher-card", None), ("shortcut-race", None),
-                                               ("shortcut-race", "d4"), ("tile-hunt", None)])
+                                               ("shortcut-race", "d4"), ("tile-hunt", None),
+                                               ("follow-suit", None)])
 def test_every_game_plays_to_its_end(game: str, variant: str | None) -> None:
     report = run(SimConfig(game, variant, ("random", "random"), 30, 5, {}, (str(PACK),)))
     assert report["games"] == 30
@@ -54,6 +56,35 @@ def test_whoever_takes_the_last_token_loses_or_wins_by_variant(variant: str | No
         st.apply(taker, "take 1")
         assert st.is_terminal()
         assert st.result()["winners"] == ([taker] if taker_wins else [1 - taker])
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_winner_of_a_trick_leads_the_next_and_the_others_follow_suit(players: int) -> None:
+    from davinci.engine.bots import RandomBot
+
+    game = load_game("follow-suit", packs=(str(PACK),))
+    for seed in range(5):
+        st = game.new_state(players, seed=seed)
+        bot = RandomBot(seed)
+        trick: list[tuple[int, str, int]] = []  # (seat, suit, rank) of each card played to this trick
+        while not st.is_terminal():
+            seat = st.current_seats[0]
+            hand = st.view(seat)["seats"][seat]["zones"]["hand"]["pieces"]
+            if trick:
+                assert seat == (trick[-1][0] + 1) % players  # clockwise inside a trick
+            action = str(bot.choose({}, st.legal_actions(seat)))
+            card = hand[int(action.rsplit(".", 1)[1]) - 1]  # "play hand.SEAT.POSITION"
+            if trick and any(p["suit"] == trick[0][1] for p in hand):
+                assert card["suit"] == trick[0][1]  # must follow suit when able
+            trick.append((seat, card["suit"], card["rank"]))
+            st.apply(seat, action)
+            if len(trick) == players:
+                winner = max((t for t in trick if t[1] == trick[0][1]), key=lambda t: t[2])[0]
+                assert st.seat_records()[winner].field("tricks") >= 1
+                if not st.is_terminal():
+                    assert st.current_seats[0] == winner  # the winner leads the next trick
+                trick = []
+        assert sum(s.field("tricks") for s in st.seat_records()) == 6  # one per card in a hand
 
 
 # (what, text in ttt.yaml, replacement, code, line, column, words in the message)
