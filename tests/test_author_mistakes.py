@@ -150,3 +150,11 @@ def test_simulate_stops_a_turn_that_never_ends_with_a_message(tmp_path: Path) ->
     assert result.exit_code == 1, result.output
     assert "pig.yaml:24:7:" in result.output and "has taken 10,000 decisions without ending" in result.output
     assert "Traceback" not in result.output
+
+
+def test_a_requirement_failing_only_at_the_largest_table_is_reported(tmp_path: Path) -> None:
+    # Lint's test games play the smallest tables; every player count the game allows must start.
+    problems = lint_edited(tmp_path, PACK, "pig.yaml", "seat_vars:\n",
+                           'requires:\n  - check: "players <= 5"\n    message: "at most five can play"\n\nseat_vars:\n')
+    assert_one_problem(problems, "pig.yaml", "DV081", 17, 5,
+                       "the game cannot start: at most five can play (with 6 players)")

@@ -72,6 +72,9 @@ _doc("DV043", "endless-flow", """
 The flow ran a very large number of steps without asking anyone for a decision: a `while` whose
 condition never becomes false without a choice inside.
 
+The same code reports a turn that has taken 10,000 decisions without ending: a loop that only a
+choice nobody has to make can leave, which random players (and bots) would play forever.
+
 Failing:
 ```yaml
 - while: "true"
@@ -81,6 +84,27 @@ Passing:
 ```yaml
 - while: "n < 3"
   do: [{set: {n: n + 1}}]
+```
+""")
+_doc("DV081", "setting-value", """
+A game cannot start with these settings: a value of the wrong type, outside its `min`/`max`
+(for a list: any of its numbers), not one of its `choices`, an unknown setting, or a `requires`
+check of the game that fails for these settings and this number of players. Lint reports it when
+a setting's default (or a variant's) fails a check at the player counts its test games use.
+
+Failing:
+```yaml
+players: {min: 2, max: 4}
+requires:
+  - check: "players <= 1"
+    message: "this game is played alone"
+```
+Passing:
+```yaml
+players: {min: 2, max: 4}
+requires:
+  - check: "settings.first_player <= players"
+    message: "first_player names a seat that is not at the table"
 ```
 """)
 _doc("DV044", "no-legal-option", """
@@ -395,6 +419,14 @@ def _playouts(ctx: LintContext, gdef: Any) -> Iterator[Problem]:
     from davinci.engine.bots import RandomBot
     from davinci.engine.state import State
 
+    # Every player count the game allows can start: its `requires` checks and its setup (the test
+    # games below play only the smallest counts).
+    for n in range(gdef.min_players, gdef.max_players + 1):
+        try:
+            State.new(gdef, [f"Seat {i + 1}" for i in range(n)], 0)
+        except DavinciError as e:
+            yield _as_problem(e, ctx.at(["flow"]))
+            return
     limited = 0  # games stopped by the turn limit rather than by `end.when`
     for seed in range(PLAYOUTS):
         n = gdef.min_players + seed % (gdef.max_players - gdef.min_players + 1)

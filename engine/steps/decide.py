@@ -76,8 +76,9 @@ class Choose(Instr):
         for oi, opt in enumerate(self.options):
             if opt.available is not None and not opt.available(env):
                 continue
-            if not opt.names:
-                blocks.append(Block(opt.verb, oi, []))
+            if not opt.names:  # one combination, the empty one: `when` filters it like `if`
+                if opt.when is None or opt.when(env):
+                    blocks.append(Block(opt.verb, oi, []))
                 continue
             shared = filtered.get(opt.signature) if opt.signature is not None else None
             if shared is not None:  # an earlier option already filtered the same combinations
