@@ -410,3 +410,16 @@ def engine_functions(types: Any) -> Any:
     )
 
 _unused = (BOOL, _rec, _space_t)
+
+
+class _AnyRecords:
+    """Whatever record type `engine_functions` asks for (zone, cell, piece...), without fields."""
+
+    def __getattr__(self, name: str) -> RecordType:
+        return RecordType(name, {})
+
+
+def helper_names() -> list[str]:
+    """The engine helpers (functions of game files beyond the expression language's built-ins)."""
+    library = engine_functions(_AnyRecords())
+    return sorted(name for name in library if library[name] is not BUILTINS.get(name))

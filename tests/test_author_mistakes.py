@@ -29,6 +29,8 @@ zones:
 
 # (what, text in pig.yaml, replacement, code, line, column, words in the message)
 CASES = [
+    ("a seat variable without its seat", "banked: current.banked + pot}", "banked: banked + pot}",
+     "DV041", 39, 50, "unknown name 'banked'; did you mean 'current.banked'?"),
     ("a misspelt key beside a step kind", "          then:\n", "          than:\n",
      "DV011", 28, 11, "unknown key 'than' in the 'if' step; did you mean 'then'?"),
     ("a misspelt key inside a step", "{sides: 6, as: die}", "{sides: 6, az: die}",

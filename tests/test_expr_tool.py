@@ -142,3 +142,12 @@ def test_a_huge_context_is_refused(tmp_path: Path) -> None:
     path.write_text('{"x": "' + "a" * 5_000_000 + '"}', encoding="utf-8")
     code, lines = _run("1", str(path))
     assert code == 1 and "the context file is larger than" in lines[0]
+
+
+def test_a_game_helper_is_named_as_one_where_there_is_no_game() -> None:
+    out = io.StringIO()
+    assert run_expr("text(3)", None, out) == 1
+    assert "'text' is an engine helper: it works in game files" in out.getvalue()
+    out = io.StringIO()
+    assert run_expr("nosuch(3)", None, out) == 1
+    assert "engine helper" not in out.getvalue()

@@ -11,23 +11,16 @@ from pathlib import Path
 
 import pytest
 
-from davinci.engine.expr import ANY, BUILTINS, RecordType, check_source, parse, to_source
+from davinci.engine.expr import ANY, check_source, parse, to_source
 from davinci.engine.expr.parser import Call, Name, Node, children
-from davinci.engine.functions import engine_functions
+from davinci.engine.functions import _AnyRecords, engine_functions, helper_names
 
 DOC = (Path(__file__).resolve().parent.parent / "docs" / "expressions.md").read_text(encoding="utf-8")
 SECTION_TITLE = "## Engine helpers"
 
 
-class _StandInTypes:
-    """Whatever record type `engine_functions` asks for (zone, cell, piece...), without fields."""
-
-    def __getattr__(self, name: str) -> RecordType:
-        return RecordType(name, {})
-
-
-LIBRARY = engine_functions(_StandInTypes())
-HELPERS = sorted(name for name in LIBRARY if LIBRARY[name] is not BUILTINS.get(name))
+LIBRARY = engine_functions(_AnyRecords())
+HELPERS = helper_names()
 
 
 def _section() -> str:

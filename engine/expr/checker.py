@@ -185,12 +185,12 @@ class _Checker:
             raise self.fail("'it' is only defined inside 'where' or 'select'", node.pos)
         if node.name in self.functions:
             raise self.fail(f"'{node.name}' is a function: call it as {node.name}(...)", node.pos)
-        hint = _suggest(node.name, self.visible(frames))
+        # A bare field name used where the record itself must be named: suggest `seat.score`. An
+        # exact field of a record in scope wins over a look-alike name (`tricks` is not `trick`).
+        dotted = [f"{var}.{f}" for var, t in self.scope.items() if isinstance(t, RecordType) for f in t.fields]
+        exact = sorted((d for d in dotted if d.split(".", 1)[1] == node.name), key=lambda d: d != f"current.{node.name}")
+        hint = f"; did you mean '{exact[0]}'?" if exact else _suggest(node.name, self.visible(frames))
         if not hint:
-            # A bare field name used where the record itself must be named: suggest `seat.score`.
-            dotted = [
-                f"{var}.{f}" for var, t in self.scope.items() if isinstance(t, RecordType) for f in t.fields
-            ]
             match = difflib.get_close_matches(
                 node.name, [d.split(".", 1)[1] for d in dotted], n=1, cutoff=0.8
             )

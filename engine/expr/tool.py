@@ -7,6 +7,7 @@ their keys; types are inferred from the data (a list of objects gets the union o
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from typing import Any, TextIO
 
@@ -167,6 +168,13 @@ def run_expr(expression: str, context_path: str | None, out: TextIO) -> int:
         value = compiled(env)
     except DavinciError as exc:
         out.write(f"{exc}\n")
+        unknown = re.match(r"unknown function '(\w+)'", exc.message)
+        if unknown:
+            from davinci.engine.functions import helper_names
+
+            if unknown.group(1) in helper_names():
+                out.write(f"'{unknown.group(1)}' is an engine helper: it works in game files, which give it a game "
+                          "to look at, not in `davinci expr` (see docs/expressions.md, \"Engine helpers\")\n")
         return 1
     out.write(f"type: {compiled.type}\n")
     out.write(json.dumps(to_json(value), ensure_ascii=False) + "\n")
