@@ -24,7 +24,15 @@ from davinci.engine.definition import (
     product_items,
     product_size,
 )
-from davinci.engine.errors import DavinciError, DefinitionError, SourceLocation, did_you_mean
+from davinci.engine.errors import (
+    BuildErrors,
+    DavinciError,
+    DefinitionError,
+    ExprSyntaxError,
+    ExprTypeError,
+    SourceLocation,
+    did_you_mean,
+)
 from davinci.engine.expr.types import ANY, BOOL, INT, STR, ListType, RecordType, Type
 from davinci.engine.flow import FlowCompiler, Program
 
@@ -156,9 +164,28 @@ class Builder:
             raise self.fail("expected an expression (text)", path)
         from davinci.engine.expr import compile_expr
 
-        compiled = compile_expr(src, scope, functions=self.functions, expect=expect, locate=self.loc.scalar(path))
+        try:
+            compiled = compile_expr(src, scope, functions=self.functions, expect=expect, locate=self.loc.scalar(path))
+        except (ExprSyntaxError, ExprTypeError) as e:
+            # Go on building, so that one run reports every wrong expression of the game; the
+            # stand-in has the expected type, so later checks do not repeat the problem.
+            self.errors.append(e)
+            return _Broken(src, expect or ANY, e)
         self.names_read.update(compiled.names)
         return compiled
+
+
+class _Broken:
+    """Stands in for an expression that failed its check while the rest of a game is built."""
+
+    def __init__(self, source: str, type_: Type, error: DavinciError) -> None:
+        self.source = source
+        self.type = type_
+        self.names: frozenset[str] = frozenset()
+        self.error = error
+
+    def __call__(self, env: Any) -> Any:
+        raise self.error
 
 
 def _known(name: str, options: Sequence[str]) -> str:
@@ -530,10 +557,29 @@ def build_game(
     variant: str | None = None,
     variants: Sequence[str] = (),
 ) -> GameDef:
-    """Build (and check every expression of) a game; raises the first DavinciError found."""
+    """Build (and check every expression of) a game. A wrong expression does not stop the build:
+    every one is found, and raised together (BuildErrors) with any other problem that stopped it."""
     import davinci.engine.steps  # noqa: F401  (registers the step kinds)
 
     b = Builder(data, locator, settings or {})
+    try:
+        gdef = _build_game(b, data, decks, variant, variants)
+    except DavinciError as e:
+        if not b.errors:
+            raise
+        b.errors.append(e)
+    if b.errors:
+        raise b.errors[0] if len(b.errors) == 1 else BuildErrors(b.errors)
+    return gdef
+
+
+def _build_game(
+    b: Builder,
+    data: Mapping[str, Any],
+    decks: Mapping[str, Sequence[Mapping[str, Any]]] | None,
+    variant: str | None,
+    variants: Sequence[str],
+) -> GameDef:
     sdefs, svalues = build_settings(b)
     stype = settings_type(b, svalues)
     comps, pieces, piece_fields, deck_sources = build_components(b, decks or {}, svalues)

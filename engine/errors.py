@@ -51,6 +51,21 @@ class DavinciError(Exception):
         return f"{self.code} {self.message}"
 
 
+class BuildErrors(DavinciError):
+    """Several problems found while building one game (every wrong expression, not only the first).
+
+    Reads as the first problem, saying how many more there are; `problems` holds them all in the
+    order they were found.
+    """
+
+    def __init__(self, problems: list[DavinciError]) -> None:
+        first = problems[0]
+        more = len(problems) - 1
+        extra = f"\n(and {more} more problem{'s' if more > 1 else ''}: `davinci lint` lists them all)" if more else ""
+        super().__init__(first.message + extra, first.location, first.code)
+        self.problems = problems
+
+
 class YamlError(DavinciError):
     """The file is not acceptable YAML (syntax, duplicate keys, aliases, size, depth, encoding)."""
 

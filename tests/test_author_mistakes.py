@@ -160,3 +160,18 @@ def test_a_requirement_failing_only_at_the_largest_table_is_reported(tmp_path: P
                            'requires:\n  - check: "players <= 5"\n    message: "at most five can play"\n\nseat_vars:\n')
     assert_one_problem(problems, "pig.yaml", "DV081", 17, 5,
                        "the game cannot start: at most five can play (with 6 players)")
+
+
+def test_every_wrong_expression_of_a_file_is_reported_in_one_run(tmp_path: Path) -> None:
+    # Lint used to stop at the first: an author fixed one typo per run.
+    copy = tmp_path / "tutorial"
+    shutil.copytree(PACK, copy)
+    game = copy / "pig.yaml"
+    text = game.read_text()
+    for old, new in [('"die == 1"', '"die === 1"'), ("{pot: pot + die}", "{pot: pott + die}"),
+                     ("current.banked + pot", "current.bankd + pot")]:
+        assert old in text
+        text = text.replace(old, new, 1)
+    game.write_text(text)
+    found = [(p.code, p.location.line, p.location.col) for p in lint_paths([str(copy)])]
+    assert found == [("DV040", 27, 22), ("DV041", 31, 22), ("DV041", 39, 58)]

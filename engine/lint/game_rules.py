@@ -337,7 +337,8 @@ def game_builds(ctx: LintContext) -> Iterator[Problem]:
     try:
         gdef = _build(ctx)
     except DavinciError as e:
-        yield _as_problem(e, ctx.at([]))
+        for err in getattr(e, "problems", [e]):  # every wrong expression of the file, not only the first
+            yield _as_problem(err, ctx.at([]))
         return
     yield from _playouts(ctx, gdef)
 
