@@ -513,16 +513,18 @@ class Session:
         self.console.print(f"\n[bold]{esc(self.seats[seat].name)}[/bold]: {esc(str(prompt))}")
         # A bare number always picks from the whole ordered list, printed here or by 'list'.
         numbered = list(legal)
+        mod = screen_module(self.game.id)
+        # The generic screen names the pieces an action moves (a game's own screen shows its own way).
+        notes = piece_notes(st.view(seat)) if mod is None or not hasattr(mod, "render") else {}
         if len(numbered) <= 12:
             for i, a in enumerate(numbered, 1):
-                self.console.print(f"  {i:>2}. {esc(str(a))}")
+                self.console.print(f"  {i:>2}. {esc(noted_action(str(a), notes))}")
         else:
             verbs = ", ".join(legal.verbs()) if hasattr(legal, "verbs") else ""
             self.console.print(
                 f"  {len(numbered)} possible actions ({esc(verbs)}); 'list' shows them all, a number picks one "
                 "of that list, '?' explains."
             )
-        mod = screen_module(self.game.id)
         expand = getattr(mod, "expand", None) if mod is not None else None
         while True:
             text = self.input_fn("> ").strip()
@@ -537,7 +539,7 @@ class Session:
                 continue
             if word == "list":
                 for i, a in enumerate(numbered, 1):
-                    self.console.print(f"  {i:>3}. {esc(str(a))}")
+                    self.console.print(f"  {i:>3}. {esc(noted_action(str(a), notes))}")
                 continue
             if word in ("quit", "exit"):
                 raise QuitGame
@@ -766,9 +768,31 @@ def generic_render(view: dict[str, Any]) -> str:
 
 
 def _piece_text(p: dict[str, Any]) -> str:
-    fields = {k: v for k, v in p.items() if k not in ("ref", "kind", "revealed", "hidden", "space")}
-    txt = "/".join(" ".join(map(str, v)) if isinstance(v, list) else str(v) for v in fields.values())
+    """A piece as the generic screen shows it: its name (the component's `label` field) when it
+    has one, otherwise its visible fields joined by `/`."""
+    if "name" in p:
+        txt = str(p["name"])
+    else:
+        fields = {k: v for k, v in p.items() if k not in ("ref", "kind", "revealed", "hidden", "space")}
+        txt = "/".join(" ".join(map(str, v)) if isinstance(v, list) else str(v) for v in fields.values())
     return ("?" if p.get("hidden") else "") + txt + ("*" if p.get("revealed") else "")
+
+
+def piece_notes(view: dict[str, Any]) -> dict[str, str]:
+    """Each piece ref of a view (`hand.1.4`) with how the generic screen shows that piece."""
+    zones = [*(z for s in view["seats"] for z in s["zones"].values()), *view["zones"].values()]
+    notes = {}
+    for z in zones:
+        for p in [*z.get("pieces", ()), *z.get("revealed", ())]:
+            if "ref" in p:
+                notes[p["ref"]] = _piece_text(p)
+    return notes
+
+
+def noted_action(text: str, notes: dict[str, str]) -> str:
+    """An action's text with the pieces it names shown after it: `play hand.1.4 (red 6)`."""
+    shown = [notes[w] for w in text.split()[1:] if w in notes]
+    return f"{text} ({', '.join(shown)})" if shown else text
 
 
 def _zone_lines(title: str, z: dict[str, Any], numbered: bool) -> list[str]:

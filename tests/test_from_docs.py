@@ -196,3 +196,19 @@ def test_a_respond_prompt_is_shown_to_the_people_answering() -> None:
     console = Console(file=io.StringIO(), width=120, color_system=None)
     run_play(game, parse_seats("human,random,random", game), 1, {}, console, typed(["1"]), clear=False, timer=False)
     assert "answer yes or no" in console.file.getvalue()  # the step's own prompt, filled in
+
+
+def test_a_components_label_names_its_pieces_on_the_generic_screen() -> None:
+    from davinci.engine.play import noted_action, piece_notes
+
+    game = load_game("higher-card", packs=[str(PACK)])
+    view = game.new_state(2, seed=3).view(0)
+    mine = view["seats"][0]["zones"]
+    pieces = [p for z in mine.values() for p in z.get("pieces", ())]
+    assert pieces and all(p["name"] == str(p["number"]) for p in pieces)
+    theirs = [p for z in view["seats"][1]["zones"].values() for p in z.get("pieces", ())]
+    assert all("name" not in p for p in theirs if p.get("hidden"))  # a hidden number names nothing
+    notes = piece_notes(view)
+    ref = pieces[0]["ref"]
+    assert noted_action(f"play {ref}", notes) == f"play {ref} ({pieces[0]['number']})"
+    assert noted_action("pass", notes) == "pass"
