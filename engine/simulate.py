@@ -311,7 +311,9 @@ def summarise(
 def report_text(report: Mapping[str, Any]) -> list[str]:
     """The lines `davinci simulate` prints for a report from `run`."""
     variant = " / " + report["variant"] if report["variant"] else ""
-    lines = [f"{report['game']}{variant}: {report['games']} games, seed {report['seed']}"]
+    settings = report.get("settings") or {}
+    changed = "".join(f", {k}={v}" for k, v in sorted(settings.items()))  # the --setting overrides
+    lines = [f"{report['game']}{variant}: {report['games']} games, seed {report['seed']}{changed}"]
     for i, name in enumerate(report["players"]):
         lo, hi = report["win_ci95"][i]
         lines.append(

@@ -160,3 +160,13 @@ def test_a_failing_game_is_named_by_its_seed_and_seats(tmp_path: Path) -> None:
     assert "division by zero" in info.value.message
     assert info.value.message.startswith("in simulated game 0 (seed ")
     assert "seats random,random, after 0 actions): division by zero" in info.value.message
+
+
+def test_the_text_report_names_the_settings_changed() -> None:
+    tally = Tally(2)
+    tally.add(_game(["a", "b"], [0], 3, 3))
+    plain = report_text(summarise(SimConfig("g", None, ("a", "b"), 1, 7, {}), tally, 1.0, 1))
+    changed = report_text(summarise(SimConfig("g", None, ("a", "b"), 1, 7, {"target": "60", "bonus": "2"}),
+                                    tally, 1.0, 1))
+    assert plain[0] == "g: 1 games, seed 7"
+    assert changed[0] == "g: 1 games, seed 7, bonus=2, target=60"
