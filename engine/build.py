@@ -162,10 +162,14 @@ class Builder:
             src = str(src).lower() if isinstance(src, bool) else str(src)
         if not isinstance(src, str):
             raise self.fail("expected an expression (text)", path)
+        return self.compile(src, scope, expect, self.loc.scalar(path))
+
+    def compile(self, src: str, scope: Mapping[str, Type], expect: Type | None, locate: Any) -> Any:
+        """Check and compile one expression of the game; a wrong one is recorded in `errors`."""
         from davinci.engine.expr import compile_expr
 
         try:
-            compiled = compile_expr(src, scope, functions=self.functions, expect=expect, locate=self.loc.scalar(path))
+            compiled = compile_expr(src, scope, functions=self.functions, expect=expect, locate=locate)
         except (ExprSyntaxError, ExprTypeError) as e:
             # Go on building, so that one run reports every wrong expression of the game; the
             # stand-in has the expected type, so later checks do not repeat the problem.
@@ -239,6 +243,10 @@ def build_components(b: Builder, decks: Mapping[str, Any], settings: Mapping[str
             if fname in fields and fields[fname] != t:
                 raise b.fail(f"field '{fname}' has type {fields[fname]} in another component", (*path, "fields", fname))
             fields[fname] = t
+        label = spec.get("label")
+        if label is not None and label not in ftypes:
+            raise b.fail(f"label '{label}' is not a field of '{cname}'{_known(str(label), list(ftypes))}",
+                         (*path, "label"))
         comp = ComponentDef(
             cname,
             {k: str(v) for k, v in ftypes.items()},

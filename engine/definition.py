@@ -9,6 +9,7 @@ is reported at load/lint time as `file:line:col`.
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -66,6 +67,8 @@ def _has_path(data: Any, path: Path) -> bool:
     return True
 
 
+MAX_SETTING_INT = 2**63  # the expression language's integer limit (expr/compiler.py MAX_INT)
+
 # --- definition objects -------------------------------------------------------------------
 
 
@@ -97,6 +100,9 @@ class SettingDef:
         if not ok:
             raise DavinciError(f"{where} '{self.name}' must be {self.type}, got {value!r}", code="DV081")
         if self.type in ("int", "list"):
+            for x in v if self.type == "list" else [v]:
+                if not -MAX_SETTING_INT <= x <= MAX_SETTING_INT:  # what rule arithmetic can hold
+                    raise DavinciError(f"{where} '{self.name}' is too large a number: {str(x)[:30]}...", code="DV081")
             # A list's bounds hold for each of its numbers.
             must = "must have every number" if self.type == "list" else "must be"
             for x in v if self.type == "list" else [v]:
@@ -110,13 +116,16 @@ class SettingDef:
         return v
 
 
+_WHOLE_NUMBER = re.compile(r"-?[0-9]+")
+
+
 def _parse_setting_text(text: str, typ: str, name: str) -> Any:
     t = text.strip()
     if typ == "int":
-        try:
-            return int(t)
-        except ValueError:
-            raise DavinciError(f"setting '{name}' must be an integer, got {text!r}", code="DV081") from None
+        # Plain digits only: Python's int() would also take "+3", "1_000" and other scripts' digits.
+        if not _WHOLE_NUMBER.fullmatch(t):
+            raise DavinciError(f"setting '{name}' must be an integer, got {text!r}", code="DV081")
+        return int(t)
     if typ == "bool":
         low = t.lower()
         if low in ("true", "yes", "on", "1"):
@@ -125,12 +134,14 @@ def _parse_setting_text(text: str, typ: str, name: str) -> Any:
             return False
         raise DavinciError(f"setting '{name}' must be true or false, got {text!r}", code="DV081")
     if typ == "list":
-        try:
-            return [int(x) for x in t.strip("[]").split(",") if x.strip()]
-        except ValueError:
+        inner = t[1:-1].strip() if t.startswith("[") and t.endswith("]") else t
+        items = [x.strip() for x in inner.split(",")] if inner else []
+        if not all(_WHOLE_NUMBER.fullmatch(x) for x in items):
             raise DavinciError(
-                f"setting '{name}' must be a comma-separated list of integers, got {text!r}", code="DV081"
-            ) from None
+                f"setting '{name}' must be a comma-separated list of integers (`3,2,1` or `[3,2,1]`), got {text!r}",
+                code="DV081",
+            )
+        return [int(x) for x in items]
     if typ == "map":
         raise DavinciError(f"setting '{name}' is structured; set it in a variant file", code="DV081")
     return t

@@ -123,3 +123,40 @@ def test_shipped_games_refuse_settings_they_cannot_be_played_with(game_id: str, 
     game = load_game(game_id, None, settings)
     with pytest.raises(DavinciError, match=words):
         game.new_state(players, seed=1)
+
+
+@pytest.mark.parametrize("text", ["[[1]]", "[]]", "1,,2", "+3", "1_0", "\u0661,\u0662"])
+def test_a_list_setting_is_plain_comma_separated_whole_numbers(pack: str, text: str) -> None:
+    with pytest.raises(DavinciError, match="must be a comma-separated list of integers"):
+        load_game("relay", None, {"steps": text}, [pack])
+
+
+@pytest.mark.parametrize(("text", "value"), [("[3, 1]", [3, 1]), ("3,1", [3, 1]), ("[]", []), ("", [])])
+def test_a_list_setting_may_be_written_with_or_without_brackets(pack: str, text: str, value: list[int]) -> None:
+    assert load_game("relay", None, {"steps": text}, [pack]).settings["steps"] == value
+
+
+@pytest.mark.parametrize(("text", "words"), [("+1", "must be an integer"), ("1" + "0" * 30, "too large a number")])
+def test_an_int_setting_is_plain_digits_the_rules_can_hold(pack: str, text: str, words: str) -> None:
+    with pytest.raises(DavinciError, match=words):
+        load_game("relay", None, {"first": text}, [pack])
+
+
+def test_eliminate_takes_a_seat_or_a_list_of_seats(tmp_path: Path) -> None:
+    from davinci.engine.lint.runner import lint_paths
+
+    (tmp_path / "pack.yaml").write_text(MANIFEST, encoding="utf-8")
+    game = RELAY.replace("turn_order:\n  first: settings.first\n  next: passed_to\n", "").replace(
+        "              - set: {passed_to: to}\n",
+        "              - set: {passed_to: to}\n              - eliminate: \"seats where index == to and index != 1\"\n")
+    (tmp_path / "relay.yaml").write_text(game.replace('"range(1, players + 2)"', '"range(1, players + 1)"'),
+                                         encoding="utf-8")
+    assert lint_paths([str(tmp_path)]) == []  # a list of seats (it was an internal error)
+    st = load_game("relay", packs=[str(tmp_path)]).new_state(3, seed=1)
+    st.apply(st.current_seats[0], "give 2")
+    assert st.active == [True, False, True]
+    (tmp_path / "relay.yaml").write_text(game.replace('index == to and index != 1"', 'index == to and index != 1 '
+                                                      'select name"'), encoding="utf-8")
+    problems = lint_paths([str(tmp_path)])
+    assert [p.code for p in problems] == ["DV041"] and "takes a seat or a list of seats, got list[str]" in \
+        problems[0].message

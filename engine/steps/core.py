@@ -10,7 +10,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from davinci.engine.errors import DefinitionError, EvalError, did_you_mean
+from davinci.engine.errors import DefinitionError, EvalError, ExprTypeError, did_you_mean
 from davinci.engine.expr.types import ANY, BOOL, INT, STR, ListType, RecordType, Type
 from davinci.engine.flow import FlowCompiler, Instr, Path, step
 from davinci.engine.values import CellV, Env, PieceV, SeatV, SpaceV, display, encode, pref
@@ -541,17 +541,13 @@ class Log(Instr):
 def template(fc: FlowCompiler, text: Any, path: Path, scope: Mapping[str, Type]) -> str | list[Any]:
     """A text with `{expression}` parts (a log line, a prompt), compiled: plain strings and
     compiled expressions, in order; a text without any stays a plain string."""
-    from davinci.engine.expr import compile_expr
-
     text = str(text)
     parts: list[Any] = []
     pos = 0
     for m in re.finditer(r"\{([^{}]+)\}", text):
         parts.append(text[pos : m.start()])
         locate = _shifted(fc.b.loc.scalar(path), m.start(1))
-        compiled = compile_expr(m.group(1), scope, functions=fc.b.functions, locate=locate)
-        fc.b.names_read.update(compiled.names)
-        parts.append(compiled)
+        parts.append(fc.b.compile(m.group(1), scope, None, locate))
         pos = m.end()
     parts.append(text[pos:])
     return parts[0] if len(parts) == 1 else parts
@@ -609,8 +605,10 @@ class Eliminate(Instr):
 
     def run(self, state: State) -> None:
         s = self.who(state.env())
-        seats = s if isinstance(s, list) else [s]
+        seats = s if isinstance(s, (list, tuple)) else [s]  # a query's list is a tuple
         for seat in seats:
+            if seat is None:  # `none` (first() of nobody, say) eliminates nobody
+                continue
             if state.active[seat.index]:
                 state.active[seat.index] = False
                 state.log(f"{state.seat_names[seat.index]} is out")
@@ -626,7 +624,12 @@ def _eliminate(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[
       then: [{eliminate: target.owner}]
     ```
     """
-    fc.emit(Eliminate(path, fc.expr((*path, "eliminate"), scope)))
+    who = fc.expr((*path, "eliminate"), scope)
+    seat_t = fc.b.types.seat  # type: ignore[attr-defined]
+    if not (who.type is ANY or _assignable(who.type, seat_t) or _assignable(who.type, ListType(seat_t))):
+        raise ExprTypeError(f"'eliminate' takes a seat or a list of seats, got {who.type.name}",
+                            fc.b.loc.scalar((*path, "eliminate"))(0))
+    fc.emit(Eliminate(path, who))
 
 
 class EndTurn(Instr):
