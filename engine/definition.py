@@ -100,9 +100,6 @@ class SettingDef:
         if not ok:
             raise DavinciError(f"{where} '{self.name}' must be {self.type}, got {value!r}", code="DV081")
         if self.type in ("int", "list"):
-            for x in v if self.type == "list" else [v]:
-                if not -MAX_SETTING_INT <= x <= MAX_SETTING_INT:  # what rule arithmetic can hold
-                    raise DavinciError(f"{where} '{self.name}' is too large a number: {str(x)[:30]}...", code="DV081")
             # A list's bounds hold for each of its numbers.
             must = "must have every number" if self.type == "list" else "must be"
             for x in v if self.type == "list" else [v]:
@@ -110,6 +107,9 @@ class SettingDef:
                     raise DavinciError(f"{where} '{self.name}' {must} >= {self.minimum}, got {x}", code="DV081")
                 if self.maximum is not None and x > self.maximum:
                     raise DavinciError(f"{where} '{self.name}' {must} <= {self.maximum}, got {x}", code="DV081")
+            for x in v if self.type == "list" else [v]:
+                if not -MAX_SETTING_INT <= x <= MAX_SETTING_INT:  # what rule arithmetic can hold
+                    raise DavinciError(f"{where} '{self.name}' is too large a number: {str(x)[:30]}...", code="DV081")
         if self.choices and v not in self.choices:
             opts = ", ".join(map(str, self.choices))
             raise DavinciError(f"{where} '{self.name}' must be one of {opts}, got {v!r}", code="DV081")

@@ -30,6 +30,7 @@ turn_order:
 settings:
   first: {type: int, default: 1, min: 0, max: 9, doc: The first seat.}
   steps: {type: list, default: [1, 2], min: 1, max: 3, doc: Unused numbers with bounds.}
+  spare: {type: int, default: 0, doc: An unused number without bounds.}
 requires:
   - check: "settings.first <= players"
     message: "first names a seat that is not at the table"
@@ -101,7 +102,7 @@ def test_a_failed_requirement_refuses_the_game_with_its_message(pack: str) -> No
     assert e.value.code == "DV081"
     assert e.value.message == ("the game cannot start: first names a seat that is not at the table "
                                "(with 3 players)")
-    assert e.value.location is not None and e.value.location.line == 14
+    assert e.value.location is not None and e.value.location.line == 15
     assert game.new_state(4, seed=1).current == 3  # four players: seat 4 exists
 
 
@@ -139,7 +140,7 @@ def test_a_list_setting_may_be_written_with_or_without_brackets(pack: str, text:
 @pytest.mark.parametrize(("text", "words"), [("+1", "must be an integer"), ("1" + "0" * 30, "too large a number")])
 def test_an_int_setting_is_plain_digits_the_rules_can_hold(pack: str, text: str, words: str) -> None:
     with pytest.raises(DavinciError, match=words):
-        load_game("relay", None, {"first": text}, [pack])
+        load_game("relay", None, {"spare": text}, [pack])
 
 
 def test_eliminate_takes_a_seat_or_a_list_of_seats(tmp_path: Path) -> None:
