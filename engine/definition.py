@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from davinci.engine.errors import DavinciError, SourceLocation
+from davinci.engine.expr.compiler import MAX_INT
 from davinci.engine.expr.types import ANY, BOOL, INT, NONE, STR, ListType, Type
 
 Path = tuple[str | int, ...]
@@ -67,8 +68,6 @@ def _has_path(data: Any, path: Path) -> bool:
     return True
 
 
-MAX_SETTING_INT = 2**63  # the expression language's integer limit (expr/compiler.py MAX_INT)
-
 # --- definition objects -------------------------------------------------------------------
 
 
@@ -107,8 +106,7 @@ class SettingDef:
                     raise DavinciError(f"{where} '{self.name}' {must} >= {self.minimum}, got {x}", code="DV081")
                 if self.maximum is not None and x > self.maximum:
                     raise DavinciError(f"{where} '{self.name}' {must} <= {self.maximum}, got {x}", code="DV081")
-            for x in v if self.type == "list" else [v]:
-                if not -MAX_SETTING_INT <= x <= MAX_SETTING_INT:  # what rule arithmetic can hold
+                if not -MAX_INT <= x <= MAX_INT:  # what rule arithmetic can hold
                     raise DavinciError(f"{where} '{self.name}' is too large a number: {str(x)[:30]}...", code="DV081")
         if self.choices and v not in self.choices:
             opts = ", ".join(map(str, self.choices))

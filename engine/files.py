@@ -12,11 +12,16 @@ import stat
 
 
 class FileProblem(Exception):
-    """Why a file cannot be read or written, in words (`not a regular file`, `No such file...`)."""
+    """Why a file cannot be read or written, in words (`not a regular file`, `No such file...`).
 
-    def __init__(self, reason: str) -> None:
+    `content` is true when the file was read and what it holds is the problem (not UTF-8 text,
+    too large), false when it could not be read at all.
+    """
+
+    def __init__(self, reason: str, content: bool = False) -> None:
         super().__init__(reason)
         self.reason = reason
+        self.content = content
 
 
 def read_regular_text(path: str, limit: int) -> str:
@@ -40,12 +45,12 @@ def read_regular_text(path: str, limit: int) -> str:
     except OSError as e:
         raise FileProblem(e.strerror or str(e)) from None
     except UnicodeDecodeError:
-        raise FileProblem("not UTF-8 text") from None
+        raise FileProblem("not UTF-8 text", content=True) from None
     finally:
         if fd >= 0:
             os.close(fd)
     if len(text) > limit:
-        raise FileProblem(f"larger than {limit:,} characters")
+        raise FileProblem(f"larger than {limit:,} characters", content=True)
     return text
 
 

@@ -24,7 +24,15 @@ from typing import Any
 
 from rich.markup import escape as markup_escape
 
-from davinci.engine.errors import DavinciError, SaveError, UsageError, printable, quoted, seat_name_problem
+from davinci.engine.errors import (
+    DavinciError,
+    SaveError,
+    UsageError,
+    did_you_mean,
+    printable,
+    quoted,
+    seat_name_problem,
+)
 from davinci.engine.files import FileProblem, check_replaceable, read_regular_text
 
 InputFn = Callable[[str], str]
@@ -66,10 +74,7 @@ def parse_seats(spec: str | None, game: Any) -> list[SeatSpec]:
         kind, _, name = p.partition(":")
         kind = kind.strip().lower()
         if kind != "human" and kind not in known:
-            from difflib import get_close_matches
-
-            near = get_close_matches(kind, ["human", *known], 1)
-            hint = f" (did you mean '{near[0]}'?)" if near else ""
+            hint = did_you_mean(kind, ["human", *known])
             raise UsageError(f"unknown player '{quoted(p)}'{hint}: use human[:Name] or a bot ({', '.join(known)})")
         label = name.strip() or (f"{d.seat_label} {i + 1}" if kind == "human" else f"{kind.capitalize()} {i + 1}")
         problem = seat_name_problem(label)
@@ -89,6 +94,12 @@ def screen_module(game_id: str) -> Any:
         return importlib.import_module(f"davinci.games.{game_id.replace('-', '_')}.screen")
     except ImportError:
         return None
+
+
+def draws_itself(mod: Any) -> bool:
+    """Whether a game's screen module draws the game (and its result) itself; otherwise the
+    generic screen does."""
+    return mod is not None and hasattr(mod, "render")
 
 
 def atomic_write(path: str, data: str) -> None:
@@ -291,7 +302,7 @@ def read_json_file(path: str, what: str) -> dict[str, Any]:
     try:
         text = read_regular_text(path, MAX_JSON_CHARS)
     except FileProblem as e:
-        if e.reason.startswith(("not UTF-8", "larger than")):
+        if e.content:
             raise SaveError(f"{path}: the {what} is {e.reason}") from None
         raise SaveError(f"cannot read {what} {path}: {e.reason}") from None
     try:
@@ -459,7 +470,7 @@ class Session:
         if not self.timer and isinstance(view.get("pending"), dict) and "time_limit" in view["pending"]:
             view["pending"]["time_limit"] = 0  # --no-timer: screens show the challenge as untimed
         mod = screen_module(self.game.id)
-        if mod is not None and hasattr(mod, "render"):
+        if draws_itself(mod):
             try:
                 kwargs: dict[str, Any] = {}
                 code = getattr(mod.render, "__code__", None)
@@ -509,13 +520,14 @@ class Session:
             return self.ask_answer(seat)
         legal = st.legal_actions(seat)
         # The view's prompt: the step's own, or a default for engine decisions (overflow, position).
-        prompt = (st.view(seat).get("pending") or {}).get("prompt") or "Your move"
+        view = st.view(seat)
+        prompt = (view.get("pending") or {}).get("prompt") or "Your move"
         self.console.print(f"\n[bold]{esc(self.seats[seat].name)}[/bold]: {esc(str(prompt))}")
         # A bare number always picks from the whole ordered list, printed here or by 'list'.
         numbered = list(legal)
         mod = screen_module(self.game.id)
         # The generic screen names the pieces an action moves (a game's own screen shows its own way).
-        notes = piece_notes(st.view(seat)) if mod is None or not hasattr(mod, "render") else {}
+        notes = {} if draws_itself(mod) else piece_notes(view)
         if len(numbered) <= 12:
             for i, a in enumerate(numbered, 1):
                 self.console.print(f"  {i:>2}. {esc(noted_action(str(a), notes))}")
@@ -711,8 +723,7 @@ class Session:
         self.autosave()
         seat = self.humans[0] if len(self.humans) == 1 else None
         self.render(seat)
-        mod = screen_module(self.game.id)
-        if mod is None or not hasattr(mod, "render"):  # a game's own screen shows the result itself
+        if not draws_itself(screen_module(self.game.id)):  # a game's own screen shows the result itself
             r = st.result()
             names = [self.seats[w].name for w in r["winners"]]
             limit = " - the turn limit was reached" if r["reason"] == "turn-limit" else ""

@@ -104,8 +104,7 @@ def _difference(result: Any, logged: Any, names: list[str]) -> str:
 
 
 def _short(value: Any) -> str:
-    text = json.dumps(value)
-    return text if len(text) <= 60 else text[:57] + "..."
+    return quoted(json.dumps(value))
 
 
 def _ending(result: Any, names: list[str]) -> str:

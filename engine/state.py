@@ -428,7 +428,7 @@ class State:
             if first == 0:  # 0 means a seeded draw
                 self.current = self.rng.below(len(self.seat_names))
             else:
-                self.current = self._chosen_seat(g.first_seat, "turn_order.first")
+                self.current = self._chosen_seat(g.first_seat, first, "turn_order.first")
             self.phase = "turn_end"  # so that _start_turn is reached through the normal path
             self._start_turn(first=True)
             return
@@ -442,7 +442,7 @@ class State:
             return
         n = len(self.seat_names)
         if g.next_seat is not None:
-            self.current = self._chosen_seat(g.next_seat, "turn_order.next")
+            self.current = self._chosen_seat(g.next_seat, g.next_seat(self.env()), "turn_order.next")
             self._start_turn()
             return
         nxt = self.current
@@ -456,10 +456,10 @@ class State:
         self.current = nxt
         self._start_turn()
 
-    def _chosen_seat(self, expr: Any, key: str) -> int:
-        """The 0-based seat a 1-based seat-number expression of the game names (an active one)."""
+    def _chosen_seat(self, expr: Any, number: Any, key: str) -> int:
+        """The 0-based seat that `number`, the value of the game's 1-based seat expression `expr`,
+        names; an error located at `expr` unless it is an active seat at the table."""
         n = len(self.seat_names)
-        number = expr(self.env())
         if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= n:
             raise expr.error(f"{key} gave {number!r}: not a seat number from 1 to {n}")
         if not self.active[number - 1]:
@@ -608,7 +608,7 @@ class State:
         assert p is not None
         text = str(action)
         if len(self.history) - self.turn_start >= MAX_TURN_ACTIONS:
-            turn = self.game.programs["turn"].code if "turn" in self.game.programs else []
+            turn = self.game.programs["turn"].code  # built for every game, empty when it has no turn flow
             raise EvalError(
                 f"turn {self.turn} has taken {MAX_TURN_ACTIONS:,} decisions without ending: the turn's flow "
                 "never reaches its end (a loop that only a choice nobody has to make can leave?)",

@@ -52,7 +52,7 @@ def _piece_fields(state: State, key: tuple[int, bool, bool, bool]) -> dict[str, 
         else:
             hidden = True
     if comp.label is not None and comp.label in out:  # the field that names the piece, when shown
-        out["name"] = render_value(out[comp.label]) if not isinstance(out[comp.label], str) else out[comp.label]
+        out["name"] = render_value(out[comp.label])
     out["revealed"] = revealed
     if hidden:
         # Which component a hidden piece is can itself be the secret (a wild piece among

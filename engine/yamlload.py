@@ -636,17 +636,17 @@ def _block_emulate(
 _BAD_CHAR_RE = re.compile("[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
-# Control characters no text may hold once a double-quoted string's escapes are decoded: every C0
-# control but tab and line feed, DEL and every C1 control (`"\e[2J"` would clear the screen of
-# whoever reads the text; `"\u009b"` is the one-character form of the same escape). The raw file
-# cannot hold them (_BAD_CHAR_RE), and other scalar styles have no escapes: their line breaks,
-# CR and NEL included, are read as line feeds.
-_CONTROL_RE = CONTROL_CHARS
 
 
 def _control_error(value: str, start: int, text: str, path: str) -> YamlError:
-    """DV005 at the escape of a double-quoted scalar (opening quote at `start`) that wrote a control character."""
-    bad = _CONTROL_RE.search(value)
+    """DV005 at the escape of a double-quoted scalar (opening quote at `start`) that wrote a control character.
+
+    Such escapes are the only way a text gets one (errors.CONTROL_CHARS: `"\\e[2J"` would clear the
+    screen of whoever reads it, `"\\u009b"` is the one-character form): the raw file cannot hold
+    them (_BAD_CHAR_RE), and other scalar styles read their line breaks, CR and NEL included, as
+    line feeds.
+    """
+    bad = CONTROL_CHARS.search(value)
     k = bad.start() if bad is not None else 0
     index, written = start, ""
     where = scalar_index_map(text, start, '"', value)
@@ -770,7 +770,7 @@ def _build(text: str, path: str, max_depth: int) -> tuple[Any, Any]:
     resolve = resolve_plain
     numeric_start = "0123456789+-."
     no_key = _NO_KEY
-    control_search = _CONTROL_RE.search
+    control_search = CONTROL_CHARS.search
 
     def fail(code: str, message: str, mark: Any) -> YamlError:
         return _err(code, message, path, mark.line + 1, mark.column + 1)

@@ -123,7 +123,7 @@ def load_context(path: str | None) -> tuple[dict[str, Type], dict[str, Value]]:
         # Only a regular file, checked before reading: a pipe would wait, /dev/zero never ends.
         text = read_regular_text(path, MAX_CONTEXT_CHARS)
     except FileProblem as exc:
-        if exc.reason.startswith(("not UTF-8", "larger than")):
+        if exc.content:
             raise UsageError(f"the context file is {exc.reason}", SourceLocation(path)) from None
         raise UsageError(f"cannot read the context file: {exc.reason}", SourceLocation(path)) from None
     try:

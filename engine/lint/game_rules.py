@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from davinci.engine.errors import DavinciError, SourceLocation
+from davinci.engine.errors import DavinciError, SourceLocation, did_you_mean
 from davinci.engine.expr import budget
 from davinci.engine.lint.context import LintContext
 from davinci.engine.lint.registry import Problem, Rule, get_rule, register, rule
@@ -283,12 +283,9 @@ def _build_once(ctx: LintContext) -> Any:
     base_id = str(data.get("extends", "")).split("/")[0]
     base = ctx.project.games().get(base_id)
     if base is None:
-        from difflib import get_close_matches
-
-        near = get_close_matches(base_id, list(ctx.project.games()), 1)
-        hint = f" (did you mean '{near[0]}'?)" if near else ""
+        hint = did_you_mean(base_id, ctx.project.games())
         unread = _unreadable_games(ctx)
-        if unread and not near:
+        if unread and not hint:
             hint = f" (this pack's {', '.join(unread)} could not be read: fix that first)"
         raise DavinciError(f"variant extends unknown game '{base_id}'{hint}", ctx.at(["extends"]), code="DV020")
     # Only this game's variants: `extends: GAME/OTHER` names a variant of GAME, as when playing.
