@@ -86,6 +86,18 @@ class GameDef:
     view_plans: dict[int, Any] = field(default_factory=dict)  # seat count -> zones of a view (view.py)
 
     @functools.cached_property
+    def seat_zone_keys(self) -> dict[str, tuple[str, ...]]:
+        """Each per-seat zone's name -> its key for every seat the game allows (`row` -> `row#0`...)."""
+        return {n: tuple(f"{n}#{i}" for i in range(self.max_players)) for n, z in self.zones.items() if z.per_seat}
+
+    @functools.cached_property
+    def settings_record(self) -> Any:
+        """What the name `settings` reads in expressions (one record: settings never change)."""
+        from davinci.engine.state import SettingsView
+
+        return SettingsView(self.settings)
+
+    @functools.cached_property
     def has_capacities(self) -> bool:
         """Whether any zone has a capacity (else overflow checks are skipped)."""
         return any(z.capacity is not None for z in self.zones.values())

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from davinci.engine.errors import DavinciError, DefinitionError, did_you_mean
+from davinci.engine.expr.parser import BoolLit
 from davinci.engine.expr.types import ANY, BOOL, INT, ListType, Type
 from davinci.engine.values import encode
 
@@ -59,6 +60,22 @@ class JumpUnless(Instr):
     def run(self, state: State) -> None:
         if not self.cond(state.env()):
             state.stack[-1][1] = self.target
+
+
+class PassUnless(JumpUnless):
+    """A `JumpUnless` whose condition is the literal `true` (`while: "true"`): it never jumps, so
+    the condition is not evaluated. It keeps its place, so saved program counters stay valid."""
+
+    __slots__ = ()
+
+    def run(self, state: State) -> None:
+        pass
+
+
+def jump_unless(path: Path, cond: Any) -> JumpUnless:
+    """The conditional jump of an `if` or `while`."""
+    node = getattr(cond, "node", None)
+    return PassUnless(path, cond) if isinstance(node, BoolLit) and node.value is True else JumpUnless(path, cond)
 
 
 class IterInit(Instr):
@@ -251,7 +268,7 @@ class FlowCompiler:
 
     def compile_if(self, st: Mapping[str, Any], path: Path, scope: dict[str, Type]) -> None:
         cond = self.expr((*path, "if"), scope, BOOL)
-        jmp = JumpUnless(path, cond)
+        jmp = jump_unless(path, cond)
         self.emit(jmp)
         self.steps(st.get("then"), (*path, "then"), dict(scope))
         if st.get("else"):
@@ -266,7 +283,7 @@ class FlowCompiler:
     def compile_while(self, st: Mapping[str, Any], path: Path, scope: dict[str, Type]) -> None:
         top = self.here
         cond = self.expr((*path, "while"), scope, BOOL)
-        jmp = JumpUnless(path, cond)
+        jmp = jump_unless(path, cond)
         self.emit(jmp)
         self.loop_exits.append([])
         self.steps(st.get("do"), (*path, "do"), dict(scope))

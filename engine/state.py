@@ -195,7 +195,10 @@ class State:
         raise EvalError(f"unknown name '{name}'")
 
     def zone_value(self, key: str) -> Any:
-        if self.game.zone_is_whole(key):
+        whole = self.game.whole_zones.get(key)
+        if whole is None:
+            whole = self.game.zone_is_whole(key)
+        if whole:
             return ZoneV(self, key)
         pv = self._pv or self.piece_records()
         return [pv[p] for p in self.zones[key]]
@@ -703,7 +706,7 @@ _GLOBALS: dict[str, Any] = {
     "current": lambda st: (st._sv or st.seat_records())[st.current],
     "seats": lambda st: (st._sv or st.seat_records())[:],
     "players": lambda st: len(st.seat_names),
-    "settings": lambda st: _SettingsView(st.game.settings),
+    "settings": lambda st: st.game.settings_record,
     "turn": lambda st: st.turn,
 }
 
@@ -771,7 +774,7 @@ def _parse_response(action: Action, claims: bool) -> Any:
     return (ms, args[1], None)
 
 
-class _SettingsView:
+class SettingsView:
     __slots__ = ("values",)
 
     def __init__(self, values: dict[str, Any]) -> None:

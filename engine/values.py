@@ -258,6 +258,9 @@ class SeatV(Record):
         vars_ = st.seat_vars[self.index]
         if name in vars_:
             return decode(vars_[name], st)
+        keys = st.game.seat_zone_keys.get(name)
+        if keys is not None and self.index < len(keys):
+            return st.zone_value(keys[self.index])
         zkey = st.game.seat_zone_key(name, self.index)
         if zkey is not None:
             return st.zone_value(zkey)
@@ -275,12 +278,13 @@ _SEAT_FIELDS: dict[str, Any] = {
 class PieceV(Record):
     """A component instance (tile, card, token, pawn...)."""
 
-    __slots__ = ("pid",)
+    __slots__ = ("pid", "attrs")
     kind = "piece"
 
     def __init__(self, state: State, pid: int) -> None:
         self.state = state
         self.pid = pid
+        self.attrs = state.game.pieces[pid].attrs  # the component's fixed fields (never change)
 
     def ref(self) -> PRef:
         return pref(self.pid)
@@ -289,10 +293,10 @@ class PieceV(Record):
         return self.state.piece_label(self.pid)
 
     def field(self, name: str) -> Any:
-        st = self.state
-        attrs = st.game.pieces[self.pid].attrs
+        attrs = self.attrs
         if name in attrs:
             return attrs[name]
+        st = self.state
         if name == "revealed":
             return self.pid in st.revealed
         if name == "owner":

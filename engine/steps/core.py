@@ -558,7 +558,14 @@ def fill(parts: str | Sequence[Any], state: State) -> str:
     if isinstance(parts, str):
         return parts
     env = state.env()
-    return "".join(p if isinstance(p, str) else render_value(p(env)) for p in parts)
+    out = []
+    for p in parts:
+        if p.__class__ is str:
+            out.append(p)
+        else:
+            v = p(env)
+            out.append(v if v.__class__ is str else render_value(v))
+    return "".join(out)
 
 
 def render_value(v: Any) -> str:

@@ -155,16 +155,23 @@ def _labelled(state: State, items: list[Any]) -> Labelled:
     labelled in one pass over the zone rather than by searching it for each piece."""
     values: list[Any] = []
     labels: list[str] = []
-    positions: dict[str, dict[int, int]] = {}
+    # zone key -> (1-based position of each piece, label prefix), or None where a piece's label
+    # is not its position (grid cells, board spaces)
+    zones: dict[str, tuple[dict[int, int], str] | None] = {}
+    zone_of = state.zone_of
     for item in items:
         if item.__class__ is PieceV:
             pid = item.pid
-            key = state.zone_of[pid]
-            index = positions.get(key)
-            if index is None:
-                index = positions[key] = {p: i for i, p in enumerate(state.zones[key], 1)}
+            key = zone_of[pid]
+            if key in zones:
+                at = zones[key]
+            else:
+                kind, prefix = state.game.label_prefix(key)
+                at = zones[key] = (
+                    None if kind in ("grid", "board") else ({p: i for i, p in enumerate(state.zones[key], 1)}, prefix)
+                )
             values.append(pref(pid))
-            labels.append(state.piece_label(pid, index[pid]))
+            labels.append(state.piece_label(pid) if at is None else at[1] + str(at[0][pid]))
         else:
             values.append(encode(item))
             labels.append(_label(item))
