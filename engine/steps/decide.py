@@ -151,31 +151,34 @@ Labelled = tuple[list[Any], list[str]]  # an argument list: stored values, and t
 
 
 def _labelled(state: State, items: list[Any]) -> Labelled:
-    """The stored values and the labels of an argument list's items. Pieces of one zone are
-    labelled in one pass over the zone rather than by searching it for each piece."""
+    """The stored values and the labels of an argument list's items. The labels of a zone's
+    pieces are made in one pass over the zone, and kept until a piece moves (`State.derived`)."""
     values: list[Any] = []
     labels: list[str] = []
-    # zone key -> (1-based position of each piece, label prefix), or None where a piece's label
-    # is not its position (grid cells, board spaces)
-    zones: dict[str, tuple[dict[int, int], str] | None] = {}
     zone_of = state.zone_of
+    derived = state.derived
     for item in items:
         if item.__class__ is PieceV:
             pid = item.pid
             key = zone_of[pid]
-            if key in zones:
-                at = zones[key]
-            else:
-                kind, prefix = state.game.label_prefix(key)
-                at = zones[key] = (
-                    None if kind in ("grid", "board") else ({p: i for i, p in enumerate(state.zones[key], 1)}, prefix)
-                )
+            at = derived.get(("labels", key))
+            if at is None:
+                at = derived[("labels", key)] = _zone_labels(state, key)
             values.append(pref(pid))
-            labels.append(state.piece_label(pid) if at is None else at[1] + str(at[0][pid]))
+            labels.append(at[pid] if at else state.piece_label(pid))
         else:
             values.append(encode(item))
             labels.append(_label(item))
     return values, labels
+
+
+def _zone_labels(state: State, key: str) -> dict[int, str]:
+    """The label of each piece of a zone by its position (`row.2.3`), or {} for a zone whose
+    pieces are labelled by where they lie (grid cells, board spaces)."""
+    kind, prefix = state.game.label_prefix(key)
+    if kind in ("grid", "board"):
+        return {}
+    return {p: f"{prefix}{i}" for i, p in enumerate(state.zones[key], 1)}
 
 
 def _label(item: Any) -> str:
