@@ -285,7 +285,7 @@ def reachable(piece: Any, steps: int, exact: bool = True) -> list[SpaceV]:
         raise EvalError("moves longer than 64 spaces are not supported")
     visits = [0]
     try:
-        ends = walk_ends(st, start, steps, exact, st.turn_trail, visits)
+        ends = walk_ends(st, start, steps, exact, st.trail_of(piece.pid if isinstance(piece, PieceV) else None), visits)
     finally:
         budget.charge(visits[0])
     return [SpaceV(st, s) for s in ends]

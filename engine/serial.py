@@ -38,7 +38,7 @@ def _body(st: State) -> dict[str, Any]:
         "phase": st.phase,
         "terminal": st.terminal,
         "reason": st.reason,
-        "turn_trail": list(st.turn_trail),
+        "turn_trails": [[p, list(t)] for p, t in sorted(st.turn_trail.items())],
         "turn_start": st.turn_start,
     }
 
@@ -108,7 +108,11 @@ def state_from_json(game: Game, data: Mapping[str, Any]) -> State:
         st.phase = str(body["phase"])
         st.terminal = bool(body["terminal"])
         st.reason = str(body["reason"])
-        st.turn_trail = [str(x) for x in body.get("turn_trail", [])]
+        if "turn_trails" in body:
+            st.turn_trail = {int(p): [str(x) for x in t] for p, t in body["turn_trails"]}
+        else:  # a save from before trails were per piece: its one trail applies to every piece
+            old = [str(x) for x in body.get("turn_trail", [])]
+            st.turn_trail = {-1: old} if old else {}
         st.turn_start = int(body.get("turn_start", 0))
     except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError) as e:
         raise SaveError(f"the save is damaged: {type(e).__name__}: {e}") from None
@@ -145,5 +149,5 @@ def _check_shape(st: State) -> None:
     unknown = sorted(set(st.zones) - known)
     if unknown:
         raise SaveError(f"the save is damaged: unknown zone '{unknown[0]}'")
-    if any(not 0 <= p < len(g.pieces) for p in [*st.pos, *st.revealed]):
+    if any(not 0 <= p < len(g.pieces) for p in [*st.pos, *st.revealed, *(t for t in st.turn_trail if t != -1)]):
         raise SaveError("the save is damaged: it names a piece that does not exist")

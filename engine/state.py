@@ -100,7 +100,9 @@ class State:
         self.reason = ""
         self.dirty: set[str] = set()
         self._legal: dict[int, LegalActions] | None = None
-        self.turn_trail: list[str] = []
+        # The spaces each piece (by id) left, passed or reached by `move ... space:` this turn;
+        # -1 holds the trail of saves from before trails were per piece (it applies to every piece).
+        self.turn_trail: dict[int, list[str]] = {}
         self.turn_start = 0  # len(history) when the current turn began
         self._stacks: tuple[str, dict[tuple[int, int], list[int]]] | None = None
         self.steps = 0  # flow instructions run so far (not saved): lets callers bound total work
@@ -158,7 +160,7 @@ class State:
         c.reason = self.reason
         c.dirty = set(self.dirty)
         c._legal = None
-        c.turn_trail = self.turn_trail[:]
+        c.turn_trail = {p: t[:] for p, t in self.turn_trail.items()}
         c.turn_start = self.turn_start
         c._stacks = None
         c._pv = None
@@ -257,6 +259,13 @@ class State:
             out.setdefault(self.pos[p], []).append(p)
         self._stacks = (key, out)
         return out
+
+    def trail_of(self, pid: int | None) -> list[str]:
+        """The spaces piece `pid` may not enter again this turn (`reachable`); a space (None) has
+        no trail of its own."""
+        own = self.turn_trail.get(pid, []) if pid is not None else []
+        shared = self.turn_trail.get(-1)
+        return own + shared if shared else own
 
     def moved(self) -> None:
         """Pieces moved: forget what was computed from their positions."""
@@ -481,7 +490,7 @@ class State:
             self._finish("turn-limit")
             return
         self.locals = {k: encode(v.initial) for k, v in g.turn_vars.items()}
-        self.turn_trail = []
+        self.turn_trail = {}
         self.turn_start = len(self.history)
         self.phase = "turn"
         self.stack = [["turn", 0]]

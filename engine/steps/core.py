@@ -262,15 +262,16 @@ class Move(Instr):
                     raise EvalError("'space' must give a board space")
                 where = s.space
                 before = state.pos.get(pid)
+                trail = state.turn_trail.setdefault(pid, [])
                 if isinstance(before, str) and before != s.space:
                     from davinci.engine.functions import walk_path
 
-                    path = walk_path(state, before, s.space, state.turn_trail) or [s.space]
-                    if not state.turn_trail:
-                        state.turn_trail.append(before)
-                    state.turn_trail.extend(path)
+                    path = walk_path(state, before, s.space, state.trail_of(pid)) or [s.space]
+                    if not trail:
+                        trail.append(before)
+                    trail.extend(path)
                 else:
-                    state.turn_trail.append(s.space)
+                    trail.append(s.space)
             index = None
             if self.bottom:
                 index = len(state.zones[key]) + 1

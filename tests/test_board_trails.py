@@ -1,0 +1,101 @@
+"""Each piece has its own trail on the board: the spaces it may not enter again this turn.
+
+A `move ... space:` from one board space to another walks the shortest way and records it in the
+moving piece's trail; `reachable(piece, n)` avoids that piece's trail only. (A pawn sent home by a
+capture used to block every other pawn's way for the rest of the turn.)
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from davinci.engine.game import load_game
+
+SPACES = "\n".join(f"    - {{id: s{i}, type: plain}}" for i in range(20))
+RING = ", ".join(f"s{i}" for i in range(20))
+
+GAME = f"""\
+kind: game
+id: trail-probe
+name: Trail probe
+players: {{min: 2, max: 2}}
+components:
+  pawn: {{fields: {{n: int}}, items: [{{n: 1}}, {{n: 2}}]}}
+zones:
+  box: {{kind: pile, contents: [pawn]}}
+  board: {{kind: board}}
+board:
+  start: s0
+  spaces:
+{SPACES}
+  tracks:
+    - {{id: ring, spaces: [{RING}], loop: true}}
+vars:
+  done: false
+flow:
+  setup:
+    - move: {{piece: "first(box where n == 1)", to: board, space: "first(spaces(board) where id == 's13')"}}
+    - move: {{piece: "first(box where n == 2)", to: board, space: "first(spaces(board) where id == 's12')"}}
+  turn:
+    - set: {{a: "first(board.pieces where n == 1)", b: "first(board.pieces where n == 2)"}}
+    - log: "b before: {{reachable(b, 3)}}"
+    - move: {{piece: a, to: board, space: "first(spaces(board) where id == 's0')"}}
+    - log: "b after: {{reachable(b, 3)}}"
+    - log: "a after: {{reachable(a, 2, false)}}"
+    - choose:
+        options:
+          - action: ok
+            do:
+              - set: {{done: "true"}}
+end:
+  when: "done"
+  winners: "seats"
+"""
+
+
+@pytest.fixture()
+def pack(tmp_path: Path) -> str:
+    (tmp_path / "trail-probe.yaml").write_text(GAME, encoding="utf-8")
+    (tmp_path / "pack.yaml").write_text(
+        'kind: pack\nid: trails\nname: Trails\nversion: "1.0"\ngames: [trail-probe.yaml]\n', encoding="utf-8"
+    )
+    return str(tmp_path)
+
+
+def _lines(st) -> list[str]:  # type: ignore[no-untyped-def]
+    return [text for _, text in st.events]
+
+
+def test_a_piece_sent_across_the_board_does_not_block_another_pieces_way(pack: str) -> None:
+    st = load_game("trail-probe", packs=[pack]).new_state(2, seed=1)
+    lines = _lines(st)
+    # b on s12 can still go forward through s13..s15 after a jumped from s13 to s0 (by s14..s19).
+    assert "b before: s15, s9" in lines
+    assert "b after: s15, s9" in lines
+
+
+def test_a_piece_may_not_walk_back_over_its_own_trail(pack: str) -> None:
+    st = load_game("trail-probe", packs=[pack]).new_state(2, seed=1)
+    # a walked s13 -> s14 ... s19 -> s0 this turn: backwards is barred, forwards is open.
+    assert "a after: s1, s2" in _lines(st)
+
+
+def test_a_save_with_the_old_shared_trail_still_bars_every_piece(pack: str) -> None:
+    game = load_game("trail-probe", packs=[pack])
+    st = game.new_state(2, seed=1)
+    data = st.to_json()
+    body = data["state"]
+    assert body["turn_trails"] == [[0, ["s13", "s14", "s15", "s16", "s17", "s18", "s19", "s0"]]]
+    del body["turn_trails"]
+    body["turn_trail"] = ["s13", "s14", "s15"]
+    from davinci.engine.serial import checksum
+
+    data["checksum"] = checksum(body)
+    old = game.state_from_json(data)
+    assert old.turn_trail == {-1: ["s13", "s14", "s15"]}
+    b = old.piece_records()[1]
+    from davinci.engine.functions import reachable
+
+    assert [s.space for s in reachable(b, 3)] == ["s9"]  # the old trail bars s13 for b too
