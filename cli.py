@@ -284,10 +284,13 @@ def list_(as_json: bool, packs: tuple[str, ...]) -> None:
     for deck in decks:
         d.add_row(deck["id"], deck["category"], str(deck["cards"]))
     console.print(d)
+    import json as _json
+
     for g in games:
         console.print(f"\n[bold]{g['id']}[/bold] settings:")
         for name, s in g["settings"].items():
-            console.print(escape(f"  {name} ({s['type']}, default {s['default']!r}): {s['doc']}".rstrip()))
+            default = _json.dumps(s["default"], ensure_ascii=False)  # as YAML writes it: true, [3, 1], "text"
+            console.print(escape(f"  {name} ({s['type']}, default {default}): {s['doc']}".rstrip()))
 
 
 @main.command()
@@ -340,13 +343,14 @@ def simulate(
 @main.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--verify", is_flag=True, help="Check the replay reaches the logged result.")
+@click.option("--events", is_flag=True, help="Show the public log lines (rolls, reveals, results) under each action.")
 @pack_option
 @guarded
-def replay(file: str, verify: bool, packs: tuple[str, ...]) -> None:
+def replay(file: str, verify: bool, events: bool, packs: tuple[str, ...]) -> None:
     """Replay a game log written by `davinci play --log`."""
     from davinci.engine.replay import replay_log
 
-    code = replay_log(file, verify, packs, click.echo)
+    code = replay_log(file, verify, packs, click.echo, events)
     sys.exit(code)
 
 

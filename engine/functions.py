@@ -33,7 +33,7 @@ def _rec(name: str) -> RecordType:
 
 def _zone_arg(z: Any, fname: str) -> ZoneV:
     if not isinstance(z, ZoneV):
-        raise EvalError(f"{fname}() needs a grid or board zone")
+        raise EvalError(f"{fname}() needs a grid or board zone (a zone of pieces is a list of pieces here)")
     return z
 
 

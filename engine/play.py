@@ -34,6 +34,7 @@ from davinci.engine.errors import (
     seat_name_problem,
 )
 from davinci.engine.files import FileProblem, check_replaceable, read_regular_text
+from davinci.engine.values import turn_text
 
 InputFn = Callable[[str], str]
 
@@ -588,6 +589,11 @@ class Session:
                 continue
             if st.is_legal(seat, action):
                 return action
+            if not action.args:
+                # Just the verb of an action that has values: fine when only one action has it.
+                same = [a for a in numbered if a.verb == action.verb]
+                if len(same) == 1:
+                    return same[0]
             try:
                 st._check(seat, action)
             except DavinciError as e:
@@ -765,7 +771,7 @@ def generic_render(view: dict[str, Any]) -> str:
     """A plain text picture of any game's view: seats with their variables and zones, the shared
     zones (a grid drawn as rows and columns), the latest events. Pieces in a seat's zones carry
     their place (`3:20`), the number actions use (`play hand.1.3`)."""
-    lines = [f"{view['game']} - turn {view['turn']}, {view['seats'][view['current'] - 1]['name']} to play"]
+    lines = [f"{view['game']} - {turn_text(view, view['seats'][view['current'] - 1]['name'])}"]
     for s in view["seats"]:
         status = "" if s["active"] else " (out)"
         lines.append(f"{s['name']}{status}: " + ", ".join(f"{k}={v}" for k, v in s["vars"].items()))

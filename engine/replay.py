@@ -15,8 +15,23 @@ from davinci.engine.errors import (
 )
 
 
-def replay_log(path: str, verify: bool, packs: Sequence[str], echo: Callable[[str], Any]) -> int:
-    """Replay the log at `path`; with `verify`, compare the final result with the logged one.
+def _show_new_events(st: Any, before: int, action_line: str, echo: Callable[[str], Any]) -> None:
+    """The public log lines added since `st.logged` was `before`, indented (the line that
+    repeats the action itself left out; private lines are never shown)."""
+    new = st.logged - before
+    kept = st.events[-new:] if 0 < new <= len(st.events) else st.events if new > 0 else []
+    if new > len(st.events):
+        echo(f"        ({new - len(st.events)} earlier lines not kept)")
+    for to, line in kept:
+        if to is None and line != action_line:
+            echo(f"        {line}")
+
+
+def replay_log(
+    path: str, verify: bool, packs: Sequence[str], echo: Callable[[str], Any], events: bool = False
+) -> int:
+    """Replay the log at `path`; with `verify`, compare the final result with the logged one;
+    with `events`, show the public log lines (rolls, reveals, results) under each action.
 
     Without `packs`, the content packs the log recorded are loaded (a log written before packs
     were recorded has none).
@@ -59,13 +74,18 @@ def replay_log(path: str, verify: bool, packs: Sequence[str], echo: Callable[[st
         st = game.new_state(names, seed=seed)
     except UsageError as e:
         raise SaveError(f"{path}: the log's seats cannot start this game: {e.message}") from None
+    if events:
+        _show_new_events(st, 0, "", echo)
     for i, (seat, text) in enumerate(actions, 1):
         shown = quoted(text)
+        before = st.logged
         try:
             st.apply(seat, text)
         except DavinciError as e:
             raise ReplayMismatch(f"{path}: action {i} ('{shown}' by seat {seat + 1}) diverges: {e.message}") from None
         echo(f"{i:>4}. {names[seat]}: {text}")
+        if events:
+            _show_new_events(st, before, f"{names[seat]}: {text}", echo)
     result = st.result() if st.is_terminal() else None
     if verify:
         logged = doc.get("result")

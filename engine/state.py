@@ -70,6 +70,7 @@ class State:
         "turn_trail",
         "turn_start",
         "steps",
+        "logged",
         "_stacks",
         "_pv",
         "_sv",
@@ -106,6 +107,7 @@ class State:
         self.turn_start = 0  # len(history) when the current turn began
         self._stacks: tuple[str, dict[tuple[int, int], list[int]]] | None = None
         self.steps = 0  # flow instructions run so far (not saved): lets callers bound total work
+        self.logged = 0  # log lines added so far (not saved): what is new in `events` since a moment
         # The record of each piece and seat, made once: records are immutable views of the state.
         self._pv: list[PieceV] | None = None
         self._sv: list[SeatV] | None = None
@@ -168,6 +170,7 @@ class State:
         c._env = None
         c.derived = {}
         c.steps = self.steps
+        c.logged = self.logged
         return c
 
     # ------------------------------------------------------------------ names for expressions
@@ -380,6 +383,7 @@ class State:
         return self.game.zones[zname].free is not None and bool(self._piece_key(zname, pid, "free"))
 
     def log(self, text: str, to: int | None = None) -> None:
+        self.logged += 1
         self.events.append((to, text))
         if len(self.events) > MAX_EVENTS:
             del self.events[0]
@@ -609,7 +613,10 @@ class State:
             verbs = sorted({*verbs, "answer", *(["claim"] if p.get("claims", True) else [])})
         if action.verb not in verbs:
             raise IllegalAction(f"'{action.verb}' is not possible now; possible: {', '.join(verbs)}")
-        raise IllegalAction(f"'{action}' is not legal now{_why_not(action, self.legal_actions(seat))}")
+        why = _why_not(action, self.legal_actions(seat))
+        if why.startswith("'"):  # the wrong number of values: the action is not of a legal form
+            raise IllegalAction(why)
+        raise IllegalAction(f"'{action}' is not legal now{why}")
 
     def apply(self, seat: int, action: Action | str) -> None:
         """Check and apply one action of `seat`, then run the flow to the next decision."""
@@ -802,13 +809,15 @@ def iter_records(values: Iterable[Any]) -> list[Any]:
 
 def _why_not(action: Action, legal: Any) -> str:
     """What is wrong with an action of a possible verb: its first value no legal action has at that
-    place (given the values before it), with the values that are possible there."""
+    place (given the values before it), with the values that are possible there ("; ..."), or,
+    when no legal action has its number of values, the whole message ("'verb' takes ...")."""
     same = [a for a in itertools.islice(legal, 20_000) if a.verb == action.verb]
     if not same:
         return ""
     sizes = {len(a.args) for a in same}
     if len(action.args) not in sizes:
-        return f"; '{action.verb}' takes {' or '.join(map(str, sorted(sizes)))} values, as in '{same[0]}'"
+        counts = " or ".join(map(str, sorted(sizes)))
+        return f"'{action.verb}' takes {counts} value{'' if sizes == {1} else 's'}, as in '{same[0]}'"
     for i, value in enumerate(action.args):
         fits = [a for a in same if len(a.args) == len(action.args) and a.args[:i] == action.args[:i]]
         possible = list(dict.fromkeys(a.args[i] for a in fits))

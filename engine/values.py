@@ -460,6 +460,15 @@ class Env(Mapping[str, Any]):
         return len(self.locals)
 
 
+def turn_text(view: Mapping[str, Any], current_name: str) -> str:
+    """A screen's header part for whose turn it is: "turn 7, Ana to play", or "game over after
+    turn 12" once the view carries the game's result."""
+    result = view.get("result")
+    if result is not None:
+        return f"game over after turn {result.get('turns', view.get('turn', 0))}"
+    return f"turn {view.get('turn', 0)}, {current_name} to play"
+
+
 def winners_text(names: list[str]) -> str:
     """How a game's end names its winners: "winner: Ann", "winners: Ann, Ben" or "no winner"."""
     if not names:

@@ -19,6 +19,7 @@ from test_author_mistakes import assert_one_problem, lint_edited
 
 from davinci.engine.game import load_game
 from davinci.engine.lint.runner import lint_paths
+from davinci.engine.rng import Rng
 from davinci.engine.simulate import SimConfig, run
 
 PACK = Path(__file__).parent / "packs" / "from-docs"
@@ -102,7 +103,8 @@ MISTAKES = [
     ("a misspelt field in a line", "settings.line, 'symbol'", "settings.line, 'symbl'",
      "DV042", 67, 22, "no component has a field 'symbl' (did you mean 'symbol'?)"),
     ("a grid helper on a pile", "cell: \"first(free_cells(board) where", "cell: \"first(free_cells(blanks) where",
-     "DV041", 57, 39, "argument 1 of free_cells() must be a zone, got a list[piece]"),
+     "DV041", 57, 39, "argument 1 of free_cells() must be a zone (a grid or board zone; other zones read as their list of pieces), "
+     "got a list[piece]"),
 ]
 
 
@@ -212,3 +214,37 @@ def test_a_components_label_names_its_pieces_on_the_generic_screen() -> None:
     ref = pieces[0]["ref"]
     assert noted_action(f"play {ref}", notes) == f"play {ref} ({pieces[0]['number']})"
     assert noted_action("pass", notes) == "pass"
+
+
+def test_a_capture_in_the_ludo_race_sends_the_pawn_home_and_resets_its_progress() -> None:
+    game = load_game("ludo-lite", packs=[str(PACK)])
+    st = game.new_state(4, seed=0)
+    rng = Rng(0)
+    captures = 0
+    while not st.is_terminal():
+        before = st.logged
+        seat = st.current_seats[0]
+        legal = st.legal_actions(seat)
+        st.apply(seat, legal[rng.below(len(legal))])
+        new = [text for _, text in st.events[-(st.logged - before):]] if st.logged > before else []
+        for text in new:
+            m = re.fullmatch(r"Racer \d captures (Racer (\d))'s (\w+) pawn on (s\d+): back to start", text)
+            if m is None:
+                continue
+            captures += 1
+            victim = int(m.group(2)) - 1
+            pawn = next(p for p in st.piece_records() if p.field("colour") == m.group(3))
+            assert st.pos[pawn.pid] == "s0" and st.seat_vars[victim]["progress"] == 0
+    assert captures >= 1
+    assert st.result()["winners"]
+
+
+def test_the_race_recipe_quotes_the_ludo_game_it_points_to() -> None:
+    guide = (Path(__file__).parent.parent / "docs" / "authoring.md").read_text(encoding="utf-8")
+    recipe = guide.split("## Recipe: a race around a looping track", 1)[1].split("\n## ", 1)[0]
+    block = recipe.split("```yaml", 1)[1].split("```", 1)[0]
+    game = (PACK / "ludo.yaml").read_text(encoding="utf-8")
+    quoted = re.findall(r'"([^"]+)"', block)
+    assert len(quoted) >= 7
+    for text in quoted:
+        assert text in game, text

@@ -370,9 +370,111 @@ def test_a_refused_action_says_which_value_is_wrong_and_what_is_possible() -> No
     cases = {
         "guess row.2.9 3": "row.2.9 is not possible there (possible: row.2.1, row.2.2, row.2.3, row.2.4)",
         "guess row.2.1 99": "99 is not possible there (possible: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11)",
-        "guess row.2.1": "'guess' takes 2 values, as in 'guess row.2.1 0'",
     }
     for text, why in cases.items():
         with pytest.raises(IllegalAction) as info:
             st.apply(seat, text)
         assert info.value.message == f"'{text}' is not legal now; {why}"
+    # The wrong number of values: the form is wrong, whatever the values.
+    with pytest.raises(IllegalAction) as info:
+        st.apply(seat, "guess row.2.1")
+    assert info.value.message == "'guess' takes 2 values, as in 'guess row.2.1 0'"
+
+
+ONE_WAY = """\
+kind: game
+id: one-way
+name: One way
+players: {min: 2, max: 2}
+vars:
+  steps: 0
+flow:
+  turn:
+    - choose:
+        options:
+          - action: walk
+            args: {to: "[steps + 1]"}
+            do:
+              - set: {steps: to}
+end:
+  when: "steps >= 3"
+  winners: "seats where index == 1"
+"""
+
+
+def test_just_the_verb_plays_the_only_action_with_that_verb(tmp_path: Path) -> None:
+    (tmp_path / "one-way.yaml").write_text(ONE_WAY, encoding="utf-8")
+    (tmp_path / "pack.yaml").write_text(
+        'kind: pack\nid: one\nname: One\nversion: "1.0"\ngames: [one-way.yaml]\n', encoding="utf-8"
+    )
+    game = load_game("one-way", packs=[str(tmp_path)])
+    save = tmp_path / "s.json"
+    console = Console(file=io.StringIO(), width=120)
+    code = run_play(game, parse_seats("human,random", game), 1, {}, console, typed(["walk", "WALK"]),
+                    clear=False, timer=False, save_path=str(save))
+    assert code == 0
+    assert [a for _, a in json.loads(save.read_text())["saved"]["state"]["history"]] == ["walk 1", "walk 2", "walk 3"]
+
+
+def test_just_the_verb_of_many_actions_says_how_the_action_goes() -> None:
+    code, out = _screen(GAME, "human,random", ["guess"])
+    assert code == 0
+    assert "'guess' takes 2 values, as in 'guess row.2.1 0'" in out
+
+
+@pytest.mark.parametrize("game_id", ["da-vinci-code", "leonardos-riddle"])
+def test_the_final_screen_says_the_game_is_over_not_whose_turn_it_is(game_id: str) -> None:
+    from davinci.engine.values import turn_text
+
+    assert turn_text({"turn": 7}, "Ana") == "turn 7, Ana to play"
+    assert turn_text({"turn": 13, "result": {"turns": 12}}, "Ana") == "game over after turn 12"
+    game = load_game(game_id)
+    console = Console(file=io.StringIO(), width=200)
+    code = run_play(game, parse_seats("random,random", game), 2, {}, console, typed([]), clear=False, timer=False)
+    assert code == 0
+    first = console.file.getvalue().strip().splitlines()[0]
+    assert "game over after turn" in first and "to play" not in first
+
+
+def test_the_da_vinci_game_header_says_the_game_is_over() -> None:
+    from davinci.games.da_vinci_game.screen import header
+
+    view = load_game("da-vinci-game").new_state(3, seed=1).view(0)
+    assert "to play" in header(view, 0).plain
+    view["result"] = {"turns": 40}
+    assert header(view, 0).plain.startswith("The Da Vinci Game - game over after turn 40")
+
+
+def test_the_generic_screen_says_the_game_is_over() -> None:
+    from davinci.engine.play import generic_render
+
+    st = load_game("da-vinci-code").new_state(2, seed=1)
+    view = st.view(None)
+    assert "Player 1 to play" in generic_render(view) or "Player 2 to play" in generic_render(view)
+    view["result"] = {"turns": 9}
+    assert generic_render(view).splitlines()[0] == "da-vinci-code - game over after turn 9"
+
+
+def test_list_shows_setting_defaults_as_yaml_writes_them() -> None:
+    code, out = cli("list")
+    assert code == 0
+    assert "jokers (bool, default false)" in out and "True" not in out and "False" not in out
+
+
+def test_replay_events_shows_the_public_log_under_each_action(tmp_path: Path) -> None:
+    log = tmp_path / "game.json"
+    code, _ = cli("play", GAME, "--players", "random,random", "--seed", "2", "--no-clear", "--log", str(log))
+    assert code == 0
+    code, plain = cli("replay", str(log))
+    assert code == 0 and "guessed" not in plain
+    code, out = cli("replay", str(log), "--events")
+    assert code == 0
+    lines = out.splitlines()
+    first = next(i for i, line in enumerate(lines) if line.strip().startswith("1. "))
+    action = lines[first].split(": ", 1)[1]  # "guess row.1.4 3"
+    target, value = action.split()[1:]
+    assert re.fullmatch(rf" +\S+ \d guessed {re.escape(target)} = {value}: (right|wrong)", lines[first + 1])
+    # Every action line of the plain replay is still there, in order, with the log lines between.
+    numbered = [line for line in lines if re.match(r" +\d+\. ", line)]
+    assert numbered == [line for line in plain.splitlines() if re.match(r" +\d+\. ", line)]
+    assert len(lines) > len(plain.splitlines())

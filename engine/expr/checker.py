@@ -264,8 +264,10 @@ class _Checker:
             t = self.check(arg, frames)
             want_t = fn.param_type(i)
             if not assignable(t, want_t):
+                # Only grid and board zones are zones in expressions; the others are piece lists.
+                note = " (a grid or board zone; other zones read as their list of pieces)" if want_t.name == "zone" else ""
                 raise self.fail(
-                    f"argument {i + 1} of {fn.name}() must be {describe(want_t)}, got {describe(t)}",
+                    f"argument {i + 1} of {fn.name}() must be {describe(want_t)}{note}, got {describe(t)}",
                     arg.start,
                 )
             arg_types.append(t)

@@ -80,7 +80,7 @@ def _did_you_mean(name: str, choices: list[str]) -> str:
     return " (no decks are installed)"
 
 
-@rule("DV020", "unknown-reference", kinds=("deck-overlay",), layer="reference")
+@rule("DV020", "unknown-reference", kinds=("deck-overlay",), layer="reference", also=("game", "variant"))
 def overlay_extends_known_deck(ctx: LintContext) -> Iterator[Problem]:
     """A name that must refer to something defined elsewhere refers to nothing. One code covers
     every such reference, usually with a did-you-mean suggestion:
@@ -93,8 +93,8 @@ def overlay_extends_known_deck(ctx: LintContext) -> Iterator[Problem]:
     - outside lint, loading the decks to play reports a card id or deck id used twice with this
       code too (lint reports those as DV021, DV201 and DV213).
 
-    Lint checks overlays with this rule itself, which is why it is listed as applying to deck
-    overlays; games and variants report the code while they are built (see DV055).
+    Lint checks overlays with this rule itself; games and variants report the code while they are
+    built (see DV055).
 
     Why: a misspelt name would otherwise leave cards, pieces or rules silently missing, or stop a
     game only when the step that uses it runs.

@@ -42,7 +42,7 @@ def rule_text(code: str) -> str:
             hint = f" (did you mean {close[0]}?)" if close else ""
             raise UsageError(f"unknown lint rule '{code}'{hint}; `davinci rule` (without a code) lists them all")
     assert rule is not None
-    kinds = ", ".join(rule.kinds) if rule.kinds else "all files"
+    kinds = ", ".join(rule.shown_kinds) if rule.kinds else "all files"
     header = f"{rule.code} {rule.name} ({rule.severity}; layer: {rule.layer}; applies to: {kinds})"
     return f"{header}\n\n{_doc(rule)}\n"
 
@@ -68,7 +68,7 @@ def render_rules_markdown() -> str:
         "| --- | --- | --- | --- | --- |",
     ]
     for r in rules:
-        kinds = ", ".join(r.kinds) if r.kinds else "all"
+        kinds = ", ".join(r.shown_kinds) if r.kinds else "all"
         out.append(f"| [{r.code}](#{_anchor(r)}) | {r.name} | {r.severity} | {r.layer} | {kinds} |")
     for r in rules:
         out += ["", f"## {r.code} {r.name}", "", f"Severity: {r.severity}. Layer: {r.layer}.", "", _doc(r)]

@@ -311,9 +311,12 @@ def _as_problem(err: DavinciError, fallback: SourceLocation) -> Problem:
 def game_builds(ctx: LintContext) -> Iterator[Problem]:
     """The game (or the game with this variant applied) builds: every setting, component, zone,
     board, flow step and expression is checked, and a few seeded random games are played to the
-    end. Problems carry their own codes (DV040-DV054); this code reports games that cannot finish
-    within their declared `end.max_turns`, and warns when no test game ended by `end.when` and
-    all stopped at the default limit (1,000 turns when `end.max_turns` is not given).
+    end. Problems carry their own codes (DV040-DV054). This code reports a random test game that
+    does not end within 20,000 actions (with a huge `end.max_turns`, say), or whose flow or
+    expressions do far too much work, and warns when no test game ended by `end.when` and all
+    stopped at the default limit (1,000 turns when `end.max_turns` is not given). A declared
+    `end.max_turns` is taken as meant: test games that stop there are not reported, even all of
+    them (`davinci simulate` counts them as `turn-limit` games).
 
     Failing:
     ```yaml

@@ -46,6 +46,12 @@ class Rule:
     check: CheckFn | None
     doc: str
     layer: str = "semantic"
+    also: tuple[str, ...] = ()  # kinds of file whose loading reports the code without `check`
+
+    @property
+    def shown_kinds(self) -> tuple[str, ...]:
+        """The kinds of file the code can be reported for, as the docs list them."""
+        return (*self.kinds, *(k for k in self.also if k not in self.kinds))
 
     def problem(self, location: SourceLocation, message: str, severity: Severity | None = None) -> Problem:
         return Problem(location, self.code, message, self.name, severity or self.severity)
@@ -60,11 +66,13 @@ def rule(
     severity: Severity = "error",
     kinds: Iterable[str] = (),
     layer: str = "semantic",
+    also: Iterable[str] = (),
 ) -> Callable[[CheckFn], CheckFn]:
-    """Register a lint rule; the decorated function's docstring is its documentation."""
+    """Register a lint rule; the decorated function's docstring is its documentation. `also`: the
+    kinds of file for which loading reports the code, where `check` does not run."""
 
     def deco(fn: CheckFn) -> CheckFn:
-        register(Rule(code, name, severity, tuple(kinds), fn, (fn.__doc__ or "").strip(), layer))
+        register(Rule(code, name, severity, tuple(kinds), fn, (fn.__doc__ or "").strip(), layer, tuple(also)))
         return fn
 
     return deco

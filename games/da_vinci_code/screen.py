@@ -13,7 +13,7 @@ from typing import Any
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from davinci.engine.values import winners_text
+from davinci.engine.values import turn_text, winners_text
 from davinci.games.da_vinci_code.bots import (
     JOKER,
     Seen,
@@ -114,7 +114,7 @@ def render(view: dict[str, Any], seat: int | None = None, hints: bool = False) -
         # Still dealing: a joker dealt to a seat waits for its place before the next row is dealt.
         head.append(" - dealing the tiles")
     else:
-        head.append(f" - turn {view['turn']}, {_seat_name(view, int(view['current']))} to play")
+        head.append(f" - {turn_text(view, _seat_name(view, int(view['current'])))}")
     pile = view.get("zones", {}).get("pile", {})
     head.append(f" - pile: {pile.get('count', 0)} tile{'s' if pile.get('count', 0) != 1 else ''}")
     parts.append(head)

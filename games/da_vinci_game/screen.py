@@ -17,6 +17,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from davinci.engine.values import turn_text
 from davinci.games.da_vinci_game.bots import definition_from_view
 
 HELP = """\
@@ -446,7 +447,7 @@ def header(view: Mapping[str, Any], seat: int | None) -> Text:
     """Turn, whose turn it is, the die, and whose view this is."""
     cur = int(view.get("current", 1))
     name = str(view["seats"][cur - 1]["name"]) if view.get("seats") else "?"
-    out = Text(f"The Da Vinci Game - turn {view.get('turn', 0)}, {name} to play", style="bold")
+    out = Text(f"The Da Vinci Game - {turn_text(view, name)}", style="bold")
     roll = (view.get("locals") or {}).get("roll")
     if roll:
         out.append(f"   die: {roll}", style="bold yellow")

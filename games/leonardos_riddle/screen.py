@@ -14,7 +14,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from davinci.engine.values import winners_text
+from davinci.engine.values import turn_text, winners_text
 
 GRID_SIZE = 5
 
@@ -179,7 +179,7 @@ def render(view: dict[str, Any], seat: int | None = None) -> RenderableType:
     if view.get("variant"):
         head.append(f" ({view['variant']})")
     current = seats[int(view["current"]) - 1]["name"]
-    head.append(f" - turn {view['turn']}, {current} to play")
+    head.append(f" - {turn_text(view, current)}")
     deck = int(view.get("zones", {}).get("deck", {}).get("count", 0))
     head.append(f" - deck: {deck} card{'s' if deck != 1 else ''}")
     turns_left = view.get("vars", {}).get("turns_left", -1)
