@@ -26,6 +26,7 @@ from rich.markup import escape as markup_escape
 
 from davinci.engine.errors import (
     DavinciError,
+    IllegalAction,
     SaveError,
     UsageError,
     did_you_mean,
@@ -462,6 +463,9 @@ class Session:
                 self.save_path,
                 json.dumps(save_document(self.state, self.seats, self.seed, self.settings, self.packs, self.timer)),
             )
+        self.write_log()
+
+    def write_log(self) -> None:
         if self.log_path:
             doc = log_document(self.game, self.seats, self.seed, self.settings, self.state, self.packs)
             atomic_write(self.log_path, json.dumps(doc, indent=1))
@@ -722,7 +726,16 @@ class Session:
                         self.console.print(f"[dim]{esc(self.seats[seat].name)}: {esc(str(action))}[/dim]")
                 turn = st.turn
                 with deferred_interrupts():
-                    st.apply(seat, action)
+                    try:
+                        st.apply(seat, action)
+                    except DavinciError as e:
+                        if isinstance(e, IllegalAction) or not self.log_path:
+                            raise
+                        # The game's rules failed on this action: the log keeps every action up to
+                        # it (the save keeps the last good turn), so `replay` shows the failure.
+                        self.write_log()
+                        e.message += f" (the log {self.log_path} ends with the action that failed)"
+                        raise
                 self.collect()
                 if st.turn != turn or st.is_terminal():
                     self.autosave()

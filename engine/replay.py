@@ -8,6 +8,7 @@ from typing import Any
 
 from davinci.engine.errors import (
     DavinciError,
+    IllegalAction,
     ReplayMismatch,
     SaveError,
     UsageError,
@@ -81,8 +82,10 @@ def replay_log(
         before = st.logged
         try:
             st.apply(seat, text)
-        except DavinciError as e:
+        except IllegalAction as e:
             raise ReplayMismatch(f"{path}: action {i} ('{shown}' by seat {seat + 1}) diverges: {e.message}") from None
+        except DavinciError as e:  # the game's own rules fail on this action (as they did in play)
+            raise ReplayMismatch(f"{path}: action {i} ('{shown}' by seat {seat + 1}) fails: {e}") from None
         echo(f"{i:>4}. {names[seat]}: {text}")
         if events:
             _show_new_events(st, before, f"{names[seat]}: {text}", echo)

@@ -478,3 +478,20 @@ def test_replay_events_shows_the_public_log_under_each_action(tmp_path: Path) ->
     numbered = [line for line in lines if re.match(r" +\d+\. ", line)]
     assert numbered == [line for line in plain.splitlines() if re.match(r" +\d+\. ", line)]
     assert len(lines) > len(plain.splitlines())
+
+
+def test_a_game_whose_rules_fail_mid_play_leaves_a_log_that_replays_to_the_failure(tmp_path: Path) -> None:
+    broken = ONE_WAY.replace('args: {to: "[steps + 1]"}', 'args: {to: "[steps + 1] if steps < 2 else []"}')
+    (tmp_path / "one-way.yaml").write_text(broken, encoding="utf-8")
+    (tmp_path / "pack.yaml").write_text(
+        'kind: pack\nid: one\nname: One\nversion: "1.0"\ngames: [one-way.yaml]\n', encoding="utf-8"
+    )
+    log = tmp_path / "game.json"
+    code, out = cli("play", "one-way", "--pack", str(tmp_path), "--players", "random,random", "--seed", "1",
+                    "--no-clear", "--log", str(log))
+    assert code == 1
+    assert "DV044 no legal option" in out and f"the log {log} ends with the action that failed" in out
+    assert [a for _, a in json.loads(log.read_text())["actions"]] == ["walk 1", "walk 2"]
+    code, out = cli("replay", str(log))
+    assert code == 1
+    assert re.search(r"action 2 \('walk 2' by seat \d\) fails: .*one-way.yaml:\d+:\d+: DV044 no legal option", out)
