@@ -559,12 +559,13 @@ def fill(parts: str | Sequence[Any], state: State) -> str:
     if isinstance(parts, str):
         return parts
     env = state.env()
-    out = []
-    for p in parts:
-        if p.__class__ is str:
-            out.append(p)
+    out: list[str] = []
+    part: Any
+    for part in parts:
+        if part.__class__ is str:
+            out.append(part)
         else:
-            v = p(env)
+            v = part(env)
             out.append(v if v.__class__ is str else render_value(v))
     return "".join(out)
 
