@@ -82,6 +82,7 @@ class GameDef:
     seat_keys: dict[tuple[str, int], str | None] = field(default_factory=dict)  # (zone, seat) -> key
     whole_zones: dict[str, bool] = field(default_factory=dict)  # zone key -> grid or board
     layout_cache: dict[int, Any] = field(default_factory=dict)  # seat count -> starting zones (state.py)
+    requires_passed: set[tuple[str, ...]] = field(default_factory=set)  # seat names whose `requires` passed
     view_cache: dict[tuple[int, bool, bool, bool], dict[str, Any]] = field(default_factory=dict)  # see view.py
     view_plans: dict[int, Any] = field(default_factory=dict)  # seat count -> zones of a view (view.py)
 

@@ -17,6 +17,7 @@ from davinci.engine.expr.budget import METER as _WORK
 from davinci.engine.legal import LegalActions
 from davinci.engine.rng import Rng
 from davinci.engine.values import (
+    BUILTIN_NAMES,
     CellV,
     Env,
     PieceV,
@@ -131,9 +132,15 @@ class State:
         st.zone_of = zone_of[:]
         st.dirty = {k for k, v in zones.items() if v and k != "$supply"}
         st.stack = [["setup", 0]]
-        for check, message, where in game.requires:
-            if not check(st.env()):
-                raise DavinciError(f"the game cannot start: {message} (with {n} players)", where, code="DV081")
+        # The checks see the table before setup runs: the same for the same seats, so a passed
+        # check need not run again for the next game with those seats.
+        seats = tuple(names)
+        if game.requires and seats not in game.requires_passed:
+            for check, message, where in game.requires:
+                if not check(st.env()):
+                    raise DavinciError(f"the game cannot start: {message} (with {n} players)", where, code="DV081")
+            if len(game.requires_passed) < 256:
+                game.requires_passed.add(seats)
         st._advance()
         return st
 
@@ -718,13 +725,16 @@ class State:
 _MISSING = object()
 _EMPTY: list[int] = []  # (never mutated)
 
-_GLOBALS: dict[str, Any] = {
-    "current": lambda st: (st._sv or st.seat_records())[st.current],
-    "seats": lambda st: (st._sv or st.seat_records())[:],
-    "players": lambda st: len(st.seat_names),
-    "settings": lambda st: st.game.settings_record,
-    "turn": lambda st: st.turn,
-}
+_GLOBALS: dict[str, Any] = BUILTIN_NAMES  # Env reads them without calling global_value
+_GLOBALS.update(
+    {
+        "current": lambda st: (st._sv or st.seat_records())[st.current],
+        "seats": lambda st: (st._sv or st.seat_records())[:],
+        "players": lambda st: len(st.seat_names),
+        "settings": lambda st: st.game.settings_record,
+        "turn": lambda st: st.turn,
+    }
+)
 
 
 def _initial_layout(game: GameDef, n: int) -> tuple[dict[str, list[int]], list[str]]:

@@ -109,9 +109,11 @@ def encode(value: Any) -> Any:
 
 def decode(value: Any, state: State) -> Any:
     """Turn a stored value into a runtime value bound to `state`."""
-    t = type(value)
+    t = value.__class__
     if t is PRef:
         return (state._pv or state.piece_records())[value.pid]
+    if t is int or t is str or t is bool or value is None:
+        return value
     if t is SRef:
         return (state._sv or state.seat_records())[value.seat]
     if t is tuple:
@@ -252,6 +254,11 @@ class SeatV(Record):
 
     def field(self, name: str) -> Any:
         st = self.state
+        # The two built-in fields queries read most (`seats where active`, `index != ...`).
+        if name == "active":
+            return st.active[self.index]
+        if name == "index":
+            return self.index + 1
         builtin = _SEAT_FIELDS.get(name)
         if builtin is not None:
             return builtin(st, self.index)
@@ -438,6 +445,11 @@ class StructV(Record):
             raise EvalError(f"record has no field '{name}'") from None
 
 
+# The names every game has (`current`, `seats`, `settings`...) -> their value in a state; filled in
+# by the state module, read here so that a lookup costs one call.
+BUILTIN_NAMES: dict[str, Any] = {}
+
+
 class Env(Mapping[str, Any]):
     """The names an expression sees: locals first, then the state's globals."""
 
@@ -451,6 +463,9 @@ class Env(Mapping[str, Any]):
         loc = self.locals
         if name in loc:
             return decode(loc[name], self.state)
+        builtin = BUILTIN_NAMES.get(name)
+        if builtin is not None:
+            return builtin(self.state)
         return self.state.global_value(name)
 
     def __iter__(self) -> Iterator[str]:
