@@ -402,12 +402,17 @@ end:
 """
 
 
-def test_just_the_verb_plays_the_only_action_with_that_verb(tmp_path: Path) -> None:
-    (tmp_path / "one-way.yaml").write_text(ONE_WAY, encoding="utf-8")
-    (tmp_path / "pack.yaml").write_text(
+def _one_way_pack(folder: Path, game: str) -> str:
+    """A pack folder holding the game `game` (as one-way.yaml)."""
+    (folder / "one-way.yaml").write_text(game, encoding="utf-8")
+    (folder / "pack.yaml").write_text(
         'kind: pack\nid: one\nname: One\nversion: "1.0"\ngames: [one-way.yaml]\n', encoding="utf-8"
     )
-    game = load_game("one-way", packs=[str(tmp_path)])
+    return str(folder)
+
+
+def test_just_the_verb_plays_the_only_action_with_that_verb(tmp_path: Path) -> None:
+    game = load_game("one-way", packs=[_one_way_pack(tmp_path, ONE_WAY)])
     save = tmp_path / "s.json"
     console = Console(file=io.StringIO(), width=120)
     code = run_play(game, parse_seats("human,random", game), 1, {}, console, typed(["walk", "WALK"]),
@@ -482,10 +487,7 @@ def test_replay_events_shows_the_public_log_under_each_action(tmp_path: Path) ->
 
 def test_a_game_whose_rules_fail_mid_play_leaves_a_log_that_replays_to_the_failure(tmp_path: Path) -> None:
     broken = ONE_WAY.replace('args: {to: "[steps + 1]"}', 'args: {to: "[steps + 1] if steps < 2 else []"}')
-    (tmp_path / "one-way.yaml").write_text(broken, encoding="utf-8")
-    (tmp_path / "pack.yaml").write_text(
-        'kind: pack\nid: one\nname: One\nversion: "1.0"\ngames: [one-way.yaml]\n', encoding="utf-8"
-    )
+    _one_way_pack(tmp_path, broken)
     log = tmp_path / "game.json"
     code, out = cli("play", "one-way", "--pack", str(tmp_path), "--players", "random,random", "--seed", "1",
                     "--no-clear", "--log", str(log))
