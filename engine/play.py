@@ -283,8 +283,10 @@ def save_document(
 
 def log_document(
     game: Any, seats: Sequence[SeatSpec], seed: int, settings: dict[str, Any], state: Any,
-    packs: Sequence[dict[str, str]] = (),
+    packs: Sequence[dict[str, str]] = (), with_result: bool = True,
 ) -> dict[str, Any]:
+    """The log of a game so far: enough to replay it. `with_result=False` leaves the result out
+    (a game whose rules failed, even in working out its winners)."""
     return {
         "davinci_log": 1,
         "game": game.id,
@@ -295,7 +297,7 @@ def log_document(
         "seed": seed,
         "seats": [{"kind": s.kind, "name": s.name} for s in seats],
         "actions": [[s, a] for s, a in state.history],
-        "result": state.result() if state.is_terminal() else None,
+        "result": state.result() if with_result and state.is_terminal() else None,
     }
 
 
@@ -368,7 +370,7 @@ def read_save(path: str) -> dict[str, Any]:
     of {path, resolved}; empty for saves written before packs were recorded) checked.
     """
     doc = read_json_file(path, "save file")
-    if doc.get("davinci_save") != 1 or not isinstance(doc.get("saved"), dict):
+    if doc.get("davinci_save") != 1 or type(doc.get("davinci_save")) is not int or not isinstance(doc.get("saved"), dict):
         raise SaveError(f"{path}: not a davinci save file")
     saved = doc["saved"]
     if not isinstance(saved.get("game"), str) or not isinstance(saved.get("variant"), (str, type(None))):
@@ -399,8 +401,19 @@ def replay_saved(game: Any, saved: Any, raw: Any, seed: int, path: str) -> Any:
             shown = quoted(text)
             raise SaveError(f"{path}: move {i} of the save ('{shown}') cannot be replayed: {e.message}") from None
     made = json.loads(json.dumps(fresh.to_json()))
-    if isinstance(raw, dict) and "turn_start" not in raw.get("state", {}):
+    raw_state = raw.get("state") if isinstance(raw, dict) else None
+    raw_state = raw_state if isinstance(raw_state, dict) else {}
+    older = False
+    if "turn_start" not in raw_state:
         made["state"].pop("turn_start", None)  # saves from before the turn's start was recorded
+        older = True
+    if "turn_trails" not in raw_state and "turn_trail" in raw_state:
+        # A save from before trails were per piece: its one trail followed from the moves, which
+        # were just replayed under today's rules (and the replayed game is the one resumed).
+        made["state"].pop("turn_trails", None)
+        made["state"]["turn_trail"] = raw_state["turn_trail"]
+        older = True
+    if older:
         made["checksum"] = raw.get("checksum")
     if made != raw:
         raise SaveError(f"{path}: the saved position does not follow from its moves (the file was edited)")
@@ -466,9 +479,26 @@ class Session:
         self.write_log()
 
     def write_log(self) -> None:
-        if self.log_path:
+        if not self.log_path:
+            return
+        try:
             doc = log_document(self.game, self.seats, self.seed, self.settings, self.state, self.packs)
-            atomic_write(self.log_path, json.dumps(doc, indent=1))
+        except DavinciError as e:  # the game's end (winners, score...) fails: keep every action
+            self.write_failure_log(None, e)
+            raise
+        atomic_write(self.log_path, json.dumps(doc, indent=1))
+
+    def write_failure_log(self, failed: tuple[int, str] | None, e: DavinciError) -> None:
+        """The game's rules failed: write the log with every action up to the failure (`failed`,
+        the action being applied, is added if the engine refused it before recording it), so
+        that `davinci replay` shows the failure; say so in the error's message."""
+        if not self.log_path:
+            return
+        doc = log_document(self.game, self.seats, self.seed, self.settings, self.state, self.packs, with_result=False)
+        if failed is not None and (not doc["actions"] or doc["actions"][-1] != list(failed)):
+            doc["actions"].append(list(failed))
+        atomic_write(self.log_path, json.dumps(doc, indent=1))
+        e.message += f"\n(the log {self.log_path} ends with the action that failed; `davinci replay` shows it)"
 
     def render(self, seat: int | None) -> None:
         view = self.state.view(seat)
@@ -725,16 +755,16 @@ class Session:
                     if self.humans and (st.pending or {}).get("type") != "respond":
                         self.console.print(f"[dim]{esc(self.seats[seat].name)}: {esc(str(action))}[/dim]")
                 turn = st.turn
+                recorded = len(st.history)
                 with deferred_interrupts():
                     try:
                         st.apply(seat, action)
                     except DavinciError as e:
-                        if isinstance(e, IllegalAction) or not self.log_path:
+                        if isinstance(e, IllegalAction):
                             raise
                         # The game's rules failed on this action: the log keeps every action up to
                         # it (the save keeps the last good turn), so `replay` shows the failure.
-                        self.write_log()
-                        e.message += f" (the log {self.log_path} ends with the action that failed)"
+                        self.write_failure_log((seat, str(action)) if len(st.history) == recorded else None, e)
                         raise
                 self.collect()
                 if st.turn != turn or st.is_terminal():

@@ -22,7 +22,7 @@ def _show_new_events(st: Any, before: int, action_line: str, echo: Callable[[str
     new = st.logged - before
     kept = st.events[-new:] if 0 < new <= len(st.events) else st.events if new > 0 else []
     if new > len(st.events):
-        echo(f"        ({new - len(st.events)} earlier lines not kept)")
+        echo(f"        ({new - len(st.events)} earlier log lines of this action not kept)")
     for to, line in kept:
         if to is None and line != action_line:
             echo(f"        {line}")
@@ -46,7 +46,7 @@ def replay_log(
     )
 
     doc = read_json_file(path, "log")
-    if doc.get("davinci_log") != 1:
+    if doc.get("davinci_log") != 1 or type(doc.get("davinci_log")) is not int:
         raise SaveError(f"{path}: not a davinci log (no 'davinci_log': 1)")
     # The same rules as for saves: "5" or 5.5 is not a seed, a seat is a whole number.
     check_recorded_fields(doc, path, "log")
@@ -88,7 +88,7 @@ def replay_log(
             raise ReplayMismatch(f"{path}: action {i} ('{shown}' by seat {seat + 1}) fails: {e}") from None
         echo(f"{i:>4}. {names[seat]}: {text}")
         if events:
-            _show_new_events(st, before, f"{names[seat]}: {text}", echo)
+            _show_new_events(st, before, f"{names[seat]}: {st.history[-1][1]}", echo)
     result = st.result() if st.is_terminal() else None
     if verify:
         logged = doc.get("result")

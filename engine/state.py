@@ -826,6 +826,8 @@ def _why_not(action: Action, legal: Any) -> str:
         return ""
     sizes = {len(a.args) for a in same}
     if len(action.args) not in sizes:
+        if sizes == {0}:
+            return f"'{action.verb}' takes no values: type just '{action.verb}'"
         counts = " or ".join(map(str, sorted(sizes)))
         return f"'{action.verb}' takes {counts} value{'' if sizes == {1} else 's'}, as in '{same[0]}'"
     for i, value in enumerate(action.args):

@@ -497,3 +497,85 @@ def test_a_game_whose_rules_fail_mid_play_leaves_a_log_that_replays_to_the_failu
     code, out = cli("replay", str(log))
     assert code == 1
     assert re.search(r"action 2 \('walk 2' by seat \d\) fails: .*one-way.yaml:\d+:\d+: DV044 no legal option", out)
+
+
+def test_a_turn_over_the_decision_limit_leaves_the_refused_action_in_the_log(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The engine refuses the decision over the limit before recording it; the log still ends with it.
+    from davinci.engine import state as state_module
+    from davinci.engine.errors import DavinciError
+
+    monkeypatch.setattr(state_module, "MAX_TURN_ACTIONS", 3)
+    endless = ONE_WAY.replace(
+        """    - choose:
+        options:
+          - action: walk
+            args: {to: "[steps + 1]"}
+            do:
+              - set: {steps: to}
+""",
+        """    - while: "true"
+      do:
+        - choose:
+            options:
+              - action: walk
+                args: {to: "[steps + 1]"}
+                do:
+                  - set: {steps: to}
+""",
+    ).replace('when: "steps >= 3"', 'when: "steps >= 99"')
+    assert "while" in endless
+    game = load_game("one-way", packs=[_one_way_pack(tmp_path, endless)])
+    log = tmp_path / "game.json"
+    with pytest.raises(DavinciError) as info:
+        run_play(game, parse_seats("random,random", game), 1, {}, Console(file=io.StringIO()), typed([]),
+                 clear=False, timer=False, log_path=str(log))
+    assert info.value.code == "DV043" and f"the log {log} ends with the action that failed" in info.value.message
+    assert [a for _, a in json.loads(log.read_text())["actions"]] == ["walk 1", "walk 2", "walk 3", "walk 4"]
+
+
+def test_a_game_whose_score_fails_at_the_end_keeps_every_action_in_its_log(tmp_path: Path) -> None:
+    scored = ONE_WAY.replace('winners: "seats where index == 1"', 'winners: "seats where index == 1"\n  score: "10 // (3 - steps)"')
+    _one_way_pack(tmp_path, scored)
+    log = tmp_path / "game.json"
+    code, out = cli("play", "one-way", "--pack", str(tmp_path), "--players", "random,random", "--seed", "1",
+                    "--no-clear", "--log", str(log))
+    assert code == 1 and "DV042" in out and "division by zero" in out
+    assert f"the log {log} ends with the action that failed" in out
+    doc = json.loads(log.read_text())
+    assert [a for _, a in doc["actions"]] == ["walk 1", "walk 2", "walk 3"] and doc["result"] is None
+    code, out = cli("replay", str(log), "--verify")
+    assert code == 1 and "division by zero" in out
+
+
+def test_actions_are_lower_case_words_that_are_not_prompt_commands(tmp_path: Path) -> None:
+    from davinci.engine.lint.runner import lint_paths
+
+    for verb, words in [("Walk", "option action must be lower case, got 'Walk'"),
+                        ("history", "option action 'history' is a command of the play prompt")]:
+        _one_way_pack(tmp_path, ONE_WAY.replace("action: walk", f"action: {verb}"))
+        problems = lint_paths([str(tmp_path)])
+        assert len(problems) == 1 and words in problems[0].message, problems
+        assert (problems[0].location.line, problems[0].location.col) == (11, 21)
+
+
+def test_an_action_without_values_given_values_says_to_type_just_the_verb(tmp_path: Path) -> None:
+    from davinci.engine.errors import IllegalAction
+
+    no_values = ONE_WAY.replace('args: {to: "[steps + 1]"}', "args: {}").replace("{steps: to}", "{steps: steps + 1}")
+    game = load_game("one-way", packs=[_one_way_pack(tmp_path, no_values)])
+    st = game.new_state(2, seed=1)
+    with pytest.raises(IllegalAction) as info:
+        st.apply(st.current_seats[0], "walk 3")
+    assert info.value.message == "'walk' takes no values: type just 'walk'"
+
+
+def test_a_log_marked_true_rather_than_1_is_not_a_log(tmp_path: Path) -> None:
+    log = tmp_path / "game.json"
+    assert cli("play", GAME, "--players", "random,random", "--seed", "2", "--no-clear", "--log", str(log))[0] == 0
+    doc = json.loads(log.read_text())
+    doc["davinci_log"] = True
+    log.write_text(json.dumps(doc), encoding="utf-8")
+    code, out = cli("replay", str(log))
+    assert code == 1 and "not a davinci log" in out

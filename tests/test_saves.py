@@ -291,6 +291,23 @@ def test_a_save_from_before_turn_starts_were_recorded_still_resumes(save_file: P
     assert code == 0 and "Input closed" in out, out
 
 
+@pytest.mark.parametrize("also_without_turn_start", [False, True])
+def test_a_save_from_before_trails_were_per_piece_still_resumes(
+    save_file: Path, tmp_path: Path, also_without_turn_start: bool
+) -> None:
+    doc = json.loads(save_file.read_text())
+    state = doc["saved"]["state"]
+    assert state.pop("turn_trails") == []
+    state["turn_trail"] = []  # the one shared trail of saves made before this change
+    if also_without_turn_start:
+        del state["turn_start"]
+    doc["saved"]["checksum"] = checksum(state)
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps(doc), encoding="utf-8")
+    code, out = cli("play", "--resume", str(old), "--no-clear")
+    assert code == 0 and "Input closed" in out, out
+
+
 def _damaged(save_file: Path, tmp_path: Path, change: Callable[[dict[str, Any]], Any], fix_checksum: bool) -> Path:
     doc = json.loads(save_file.read_text())
     change(doc)

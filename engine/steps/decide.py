@@ -192,13 +192,17 @@ def _text(v: Any) -> str:
 
 
 OPTION_KEYS = ("action", "args", "if", "when", "do")
+# Words the play prompt reads as commands before it reads an action (engine/play.py).
+PROMPT_COMMANDS = ("help", "history", "list", "quit", "exit", "save")
 
 
 @step("choose", keys=("prompt", "seat", "options"))
 def _choose(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, Type]) -> None:
     """A decision for one seat among generated actions.
 
-    Each option has an `action` verb, optional `args` (name → list expression; later lists may use
+    Each option has an `action` verb (a lower-case word; not `answer`, `claim`, `pass`, `return` or
+    `position`, which the engine uses, nor a word the play prompt reads as a command: `help`,
+    `history`, `list`, `quit`, `exit`, `save`), optional `args` (name → list expression; later lists may use
     earlier names), an optional `if` (is the option offered at all), an optional `when` (a filter
     on each combination of arguments) and the `do` steps run when it is chosen, with the
     arguments bound as names. The legal actions come out in a fixed order: options in YAML order,
@@ -234,6 +238,18 @@ def _choose(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str
         if not verb.isidentifier() or verb in ("answer", "claim", "pass", "return", "position"):
             raise DefinitionError(
                 f"option action must be a word and not a reserved verb, got '{verb}'", fc.b.loc.loc((*op, "action"))
+            )
+        if verb != verb.lower():
+            raise DefinitionError(
+                f"option action must be lower case, got '{verb}' (players type actions in any case; "
+                f"they are read as lower case: write '{verb.lower()}')",
+                fc.b.loc.loc((*op, "action")),
+            )
+        if verb in PROMPT_COMMANDS:
+            raise DefinitionError(
+                f"option action '{verb}' is a command of the play prompt ({', '.join(PROMPT_COMMANDS)}): "
+                "a player typing it would get the command; name the action otherwise",
+                fc.b.loc.loc((*op, "action")),
             )
         if verb in verbs:
             raise DefinitionError(f"two options share the action '{verb}'", fc.b.loc.loc((*op, "action")), code="DV021")
