@@ -19,6 +19,7 @@ import select
 import signal
 import subprocess
 import sys
+import textwrap
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -507,24 +508,9 @@ def test_a_turn_over_the_decision_limit_leaves_the_refused_action_in_the_log(
     from davinci.engine.errors import DavinciError
 
     monkeypatch.setattr(state_module, "MAX_TURN_ACTIONS", 3)
-    endless = ONE_WAY.replace(
-        """    - choose:
-        options:
-          - action: walk
-            args: {to: "[steps + 1]"}
-            do:
-              - set: {steps: to}
-""",
-        """    - while: "true"
-      do:
-        - choose:
-            options:
-              - action: walk
-                args: {to: "[steps + 1]"}
-                do:
-                  - set: {steps: to}
-""",
-    ).replace('when: "steps >= 3"', 'when: "steps >= 99"')
+    turn = ONE_WAY[ONE_WAY.index("    - choose:") : ONE_WAY.index("end:")]
+    endless = ONE_WAY.replace(turn, '    - while: "true"\n      do:\n' + textwrap.indent(turn, "    "))
+    endless = endless.replace('when: "steps >= 3"', 'when: "steps >= 99"')
     assert "while" in endless
     game = load_game("one-way", packs=[_one_way_pack(tmp_path, endless)])
     log = tmp_path / "game.json"
