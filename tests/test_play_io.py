@@ -486,12 +486,18 @@ def test_replay_events_shows_the_public_log_under_each_action(tmp_path: Path) ->
     assert len(lines) > len(plain.splitlines())
 
 
+def _bots_play_logged(folder: Path, game: str) -> tuple[int, str, Path]:
+    """Two random bots play `game` (a one-way variant) from the command line with --log."""
+    _one_way_pack(folder, game)
+    log = folder / "game.json"
+    code, out = cli("play", "one-way", "--pack", str(folder), "--players", "random,random", "--seed", "1",
+                    "--no-clear", "--log", str(log))
+    return code, out, log
+
+
 def test_a_game_whose_rules_fail_mid_play_leaves_a_log_that_replays_to_the_failure(tmp_path: Path) -> None:
     broken = ONE_WAY.replace('args: {to: "[steps + 1]"}', 'args: {to: "[steps + 1] if steps < 2 else []"}')
-    _one_way_pack(tmp_path, broken)
-    log = tmp_path / "game.json"
-    code, out = cli("play", "one-way", "--pack", str(tmp_path), "--players", "random,random", "--seed", "1",
-                    "--no-clear", "--log", str(log))
+    code, out, log = _bots_play_logged(tmp_path, broken)
     assert code == 1
     assert "DV044 no legal option" in out and f"the log {log} ends with the action that failed" in out
     assert [a for _, a in json.loads(log.read_text())["actions"]] == ["walk 1", "walk 2"]
@@ -523,10 +529,7 @@ def test_a_turn_over_the_decision_limit_leaves_the_refused_action_in_the_log(
 
 def test_a_game_whose_score_fails_at_the_end_keeps_every_action_in_its_log(tmp_path: Path) -> None:
     scored = ONE_WAY.replace('winners: "seats where index == 1"', 'winners: "seats where index == 1"\n  score: "10 // (3 - steps)"')
-    _one_way_pack(tmp_path, scored)
-    log = tmp_path / "game.json"
-    code, out = cli("play", "one-way", "--pack", str(tmp_path), "--players", "random,random", "--seed", "1",
-                    "--no-clear", "--log", str(log))
+    code, out, log = _bots_play_logged(tmp_path, scored)
     assert code == 1 and "DV042" in out and "division by zero" in out
     assert f"the log {log} ends with the action that failed" in out
     doc = json.loads(log.read_text())
