@@ -495,7 +495,7 @@ class Session:
         if not self.log_path:
             return
         doc = log_document(self.game, self.seats, self.seed, self.settings, self.state, self.packs, with_result=False)
-        if failed is not None and (not doc["actions"] or doc["actions"][-1] != list(failed)):
+        if failed is not None:
             doc["actions"].append(list(failed))
         atomic_write(self.log_path, json.dumps(doc, indent=1))
         e.message += f"\n(the log {self.log_path} ends with the action that failed; `davinci replay` shows it)"

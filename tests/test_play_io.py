@@ -506,25 +506,34 @@ def test_a_game_whose_rules_fail_mid_play_leaves_a_log_that_replays_to_the_failu
     assert re.search(r"action 2 \('walk 2' by seat \d\) fails: .*one-way.yaml:\d+:\d+: DV044 no legal option", out)
 
 
+@pytest.mark.parametrize(
+    ("game", "expected"),
+    [
+        (ONE_WAY, ["walk 1", "walk 2", "walk 3", "walk 4"]),
+        # The refused action has the same text as the one before it: it is still added.
+        (ONE_WAY.replace('args: {to: "[steps + 1]"}', "args: {}").replace("{steps: to}", "{steps: steps + 1}"),
+         ["walk"] * 4),
+    ],
+)
 def test_a_turn_over_the_decision_limit_leaves_the_refused_action_in_the_log(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, game: str, expected: list[str]
 ) -> None:
     # The engine refuses the decision over the limit before recording it; the log still ends with it.
     from davinci.engine import state as state_module
     from davinci.engine.errors import DavinciError
 
     monkeypatch.setattr(state_module, "MAX_TURN_ACTIONS", 3)
-    turn = ONE_WAY[ONE_WAY.index("    - choose:") : ONE_WAY.index("end:")]
-    endless = ONE_WAY.replace(turn, '    - while: "true"\n      do:\n' + textwrap.indent(turn, "    "))
+    turn = game[game.index("    - choose:") : game.index("end:")]
+    endless = game.replace(turn, '    - while: "true"\n      do:\n' + textwrap.indent(turn, "    "))
     endless = endless.replace('when: "steps >= 3"', 'when: "steps >= 99"')
     assert "while" in endless
-    game = load_game("one-way", packs=[_one_way_pack(tmp_path, endless)])
+    loaded = load_game("one-way", packs=[_one_way_pack(tmp_path, endless)])
     log = tmp_path / "game.json"
     with pytest.raises(DavinciError) as info:
-        run_play(game, parse_seats("random,random", game), 1, {}, Console(file=io.StringIO()), typed([]),
+        run_play(loaded, parse_seats("random,random", loaded), 1, {}, Console(file=io.StringIO()), typed([]),
                  clear=False, timer=False, log_path=str(log))
     assert info.value.code == "DV043" and f"the log {log} ends with the action that failed" in info.value.message
-    assert [a for _, a in json.loads(log.read_text())["actions"]] == ["walk 1", "walk 2", "walk 3", "walk 4"]
+    assert [a for _, a in json.loads(log.read_text())["actions"]] == expected
 
 
 def test_a_game_whose_score_fails_at_the_end_keeps_every_action_in_its_log(tmp_path: Path) -> None:
