@@ -79,7 +79,6 @@ class GameDef:
     grid_zone: str | None = None  # the grid zone's name, if the game has one
     unread_locals: tuple[tuple[str, SourceLocation], ...] = ()  # `set` locals no expression reads (lint)
     label_cache: dict[str, tuple[str, str]] = field(default_factory=dict)  # zone key -> (kind, prefix)
-    seat_keys: dict[tuple[str, int], str | None] = field(default_factory=dict)  # (zone, seat) -> key
     whole_zones: dict[str, bool] = field(default_factory=dict)  # zone key -> grid or board
     layout_cache: dict[int, Any] = field(default_factory=dict)  # seat count -> starting zones (state.py)
     requires_passed: set[tuple[str, ...]] = field(default_factory=set)  # seat names whose `requires` passed
@@ -113,15 +112,6 @@ class GameDef:
             hit = (kind, f"{name}.{int(seat) + 1}." if seat else f"{name}.")
             self.label_cache[key] = hit
         return hit
-
-    def seat_zone_key(self, name: str, seat: int) -> str | None:
-        """The key of seat `seat`'s zone `name` (None when `name` is no per-seat zone)."""
-        if (name, seat) in self.seat_keys:
-            return self.seat_keys[(name, seat)]
-        z = self.zones.get(name)
-        key = f"{name}#{seat}" if z is not None and z.per_seat else None
-        self.seat_keys[(name, seat)] = key
-        return key
 
     def zone_is_whole(self, key: str) -> bool:
         """Whether expressions see zone `key` as a whole (grid, board) rather than a piece list."""

@@ -35,7 +35,7 @@ from davinci.engine.errors import (
     seat_name_problem,
 )
 from davinci.engine.files import FileProblem, check_replaceable, read_regular_text
-from davinci.engine.values import turn_text
+from davinci.engine.values import turn_text, winners_text
 
 InputFn = Callable[[str], str]
 
@@ -776,8 +776,6 @@ class Session:
             r = st.result()
             names = [self.seats[w].name for w in r["winners"]]
             limit = " - the turn limit was reached" if r["reason"] == "turn-limit" else ""
-            from davinci.engine.values import winners_text
-
             shown = winners_text(names)
             self.console.print(f"\n[bold green]Game over.[/bold green] {esc(shown[0].upper() + shown[1:])}{limit}")
             scores = r.get("scores") or []

@@ -20,7 +20,7 @@ def _show_new_events(st: Any, before: int, action_line: str, echo: Callable[[str
     """The public log lines added since `st.logged` was `before`, indented (the line that
     repeats the action itself left out; private lines are never shown)."""
     new = st.logged - before
-    kept = st.events[-new:] if 0 < new <= len(st.events) else st.events if new > 0 else []
+    kept = st.events[-new:] if new > 0 else []
     if new > len(st.events):
         echo(f"        ({new - len(st.events)} earlier log lines of this action not kept)")
     for to, line in kept:

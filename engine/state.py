@@ -207,10 +207,7 @@ class State:
         raise EvalError(f"unknown name '{name}'")
 
     def zone_value(self, key: str) -> Any:
-        whole = self.game.whole_zones.get(key)
-        if whole is None:
-            whole = self.game.zone_is_whole(key)
-        if whole:
+        if self.game.zone_is_whole(key):
             return ZoneV(self, key)
         pv = self._pv or self.piece_records()
         return [pv[p] for p in self.zones[key]]

@@ -266,18 +266,14 @@ class SeatV(Record):
         if name in vars_:
             return decode(vars_[name], st)
         keys = st.game.seat_zone_keys.get(name)
-        if keys is not None and self.index < len(keys):
-            return st.zone_value(keys[self.index])
-        zkey = st.game.seat_zone_key(name, self.index)
-        if zkey is not None:
-            return st.zone_value(zkey)
+        if keys is not None:
+            return st.zone_value(keys[self.index] if self.index < len(keys) else f"{name}#{self.index}")
         raise EvalError(f"seat has no field '{name}'")
 
 
+# The other built-in seat fields (`active` and `index` are answered first, in SeatV.field).
 _SEAT_FIELDS: dict[str, Any] = {
-    "index": lambda st, i: i + 1,
     "name": lambda st, i: st.seat_names[i],
-    "active": lambda st, i: st.active[i],
     "is_current": lambda st, i: st.current == i,
 }
 
