@@ -6,6 +6,7 @@ Every user mistake ends with a one-line message and a non-zero exit, never a tra
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
@@ -284,12 +285,10 @@ def list_(as_json: bool, packs: tuple[str, ...]) -> None:
     for deck in decks:
         d.add_row(deck["id"], deck["category"], str(deck["cards"]))
     console.print(d)
-    import json as _json
-
     for g in games:
         console.print(f"\n[bold]{g['id']}[/bold] settings:")
         for name, s in g["settings"].items():
-            default = _json.dumps(s["default"], ensure_ascii=False)  # as YAML writes it: true, [3, 1], "text"
+            default = json.dumps(s["default"], ensure_ascii=False)  # as YAML writes it: true, [3, 1], "text"
             console.print(escape(f"  {name} ({s['type']}, default {default}): {s['doc']}".rstrip()))
 
 
