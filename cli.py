@@ -265,8 +265,6 @@ def list_(as_json: bool, packs: tuple[str, ...]) -> None:
         for d in load_decks(all_packs(packs)).values()
     ]
     if as_json:
-        import json
-
         click.echo(json.dumps({"games": games, "decks": decks}, indent=2))
         return
     from rich.markup import escape
@@ -332,8 +330,6 @@ def simulate(
             task = prog.add_task(f"{game}", total=n_games)
             report = run(cfg, jobs, lambda k: prog.advance(task, k))
     if as_json:
-        import json
-
         click.echo(json.dumps(report))
         return
     click.echo("\n".join(report_text(report)))
