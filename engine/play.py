@@ -478,6 +478,33 @@ class Session:
             )
         self.write_log()
 
+    def save_command(self, name: str) -> None:
+        """`save` (to the --save file, or a file name asked for) or `save FILE`: write the game now,
+        and to that file again after every turn from then on. A name that cannot be used is
+        explained; the game goes on either way."""
+        if not name and not self.save_path:
+            name = self.input_fn("Save to which file? (empty: don't save) ").strip()
+            if not name:
+                self.console.print("not saved")
+                return
+        path = name or self.save_path
+        assert path is not None
+        try:
+            if self.log_path and os.path.realpath(path) == os.path.realpath(self.log_path):
+                raise SaveError(f"{path} is this game's log (--log); give the save its own file")
+            if path != self.save_path:
+                check_write_target(path, "save")
+            atomic_write(
+                path, json.dumps(save_document(self.state, self.seats, self.seed, self.settings, self.packs, self.timer))
+            )
+        except SaveError as e:
+            self.console.print(f"[red]{esc(e.message)}[/red]")
+            return
+        again = "" if path == self.save_path else " (and after every turn from now on)"
+        self.save_path = path
+        self.console.print(f"saved to {esc(path)}{again}; resume with: {esc(resume_command(self.game.id, path, self.packs))}",
+                           soft_wrap=True)
+
     def write_log(self) -> None:
         if not self.log_path:
             return
@@ -590,12 +617,8 @@ class Session:
                 continue
             if word in ("quit", "exit"):
                 raise QuitGame
-            if word == "save":
-                if self.save_path:
-                    self.autosave()
-                    self.console.print(f"saved to {esc(self.save_path)}")
-                else:
-                    self.console.print("start with --save FILE to save")
+            if word == "save" or word.startswith("save "):
+                self.save_command(text[4:].strip())
                 continue
             if _BARE_NUMBER.fullmatch(text):  # only a single whole number; `3 7` is a screen's shorthand
                 if 1 <= int(text) <= len(numbered):
@@ -668,7 +691,7 @@ class Session:
             self.console.print(mod.HELP)
         self.console.print(
             "Type the number of an action or the action itself. 'list' shows every action, 'history' the "
-            "latest events ('history all': all of them), 'save' saves (with --save), 'quit' stops. "
+            "latest events ('history all': all of them), 'save' saves (to --save's file, or 'save FILE'), 'quit' stops. "
             f"Actions now: {esc(', '.join(sorted({a.verb for a in legal})))}"
         )
 
@@ -958,15 +981,17 @@ def run_play(
     except EOFError:
         session.autosave()
         console.print("\n[yellow]Input closed: the game stops here.[/yellow]")
-        if save_path:
-            console.print(f"Saved to {esc(save_path)}; resume with: {esc(resume_command(game.id, save_path, packs))}",
-                          soft_wrap=True)
+        if session.save_path:  # --save, or a file named by the in-game 'save FILE'
+            console.print(
+                f"Saved to {esc(session.save_path)}; resume with: {esc(resume_command(game.id, session.save_path, packs))}",
+                soft_wrap=True,
+            )
         return 0
     except (KeyboardInterrupt, QuitGame) as stop:
         quitting = isinstance(stop, QuitGame)
         console.print("\n[yellow]" + ("Game stopped." if quitting else "Interrupted.") + "[/yellow]")
         data = json.dumps(save_document(state, seats, seed, settings, packs, session.timer))
-        path = save_path
+        path = session.save_path
         if path is not None:
             try:
                 atomic_write(path, data)

@@ -577,3 +577,39 @@ def test_a_log_marked_true_rather_than_1_is_not_a_log(tmp_path: Path) -> None:
     log.write_text(json.dumps(doc), encoding="utf-8")
     code, out = cli("replay", str(log))
     assert code == 1 and "not a davinci log" in out
+
+
+# ------------------------------------------------------------------------------- saving in game
+
+
+def test_save_with_a_file_name_saves_there_and_keeps_saving_each_turn(tmp_path: Path) -> None:
+    save = tmp_path / "mine.json"
+    code, out = _screen(GAME, "human,random", ["guess row.2.1 3", f"save {save}", "stop"])
+    assert code == 0
+    assert f"saved to {save} (and after every turn from now on)" in out
+    # The end of input came a turn later: the file holds that later position, and resumes.
+    assert "Saved to " + str(save) in out
+    doc = json.loads(save.read_text())
+    assert doc["davinci_save"] == 1 and len(doc["saved"]["state"]["history"]) >= 2
+    code, out = cli("play", "--resume", str(save), "--no-clear")
+    assert code == 0 and "Input closed" in out
+
+
+def test_save_without_a_file_asks_for_one_and_an_empty_answer_saves_nothing(tmp_path: Path) -> None:
+    code, out = _screen(GAME, "human,random", ["save", ""])
+    assert "Save to which file?" not in out  # the question goes to the prompt, not the screen
+    assert "not saved" in out and code == 0
+    target = tmp_path / "asked.json"
+    code, out = _screen(GAME, "human,random", ["save", str(target)])
+    assert f"saved to {target}" in out and target.exists()
+
+
+def test_save_refuses_a_file_that_is_not_a_save_and_the_game_goes_on(tmp_path: Path) -> None:
+    precious = tmp_path / "notes.txt"
+    precious.write_text("my notes")
+    code, out = _screen(GAME, "human,random", [f"save {precious}", f"save {tmp_path}", "guess row.2.1 3"])
+    assert code == 0
+    assert "already exists and is not a davinci save" in out
+    assert "cannot write the save to" in out
+    assert precious.read_text() == "my notes"
+    assert "Player 1 guessed row.2.1 = 3" in out  # the game went on after both refusals
