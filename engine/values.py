@@ -473,9 +473,12 @@ class Env(Mapping[str, Any]):
 
 def turn_text(view: Mapping[str, Any], current_name: str) -> str:
     """A screen's header part for whose turn it is: "turn 7, Ana to play", or "game over after
-    turn 12" once the view carries the game's result."""
+    turn 12" once the view carries the game's result ("game over before the first move" when
+    the game ended before anyone had to decide)."""
     result = view.get("result")
     if result is not None:
+        if result.get("actions") == 0:  # the end held before anyone's first decision
+            return "game over before the first move"
         return f"game over after turn {result.get('turns', view.get('turn', 0))}"
     return f"turn {view.get('turn', 0)}, {current_name} to play"
 

@@ -442,6 +442,18 @@ def test_the_final_screen_says_the_game_is_over_not_whose_turn_it_is(game_id: st
     assert "game over after turn" in first and "to play" not in first
 
 
+def test_a_game_over_before_the_first_move_says_so(tmp_path: Path) -> None:
+    from davinci.engine.values import turn_text
+
+    assert turn_text({"turn": 1, "result": {"turns": 1, "actions": 0}}, "Ana") == "game over before the first move"
+    already_over = ONE_WAY.replace('when: "steps >= 3"', 'when: "steps >= 0"')
+    game = load_game("one-way", packs=[_one_way_pack(tmp_path, already_over)])
+    console = Console(file=io.StringIO(), width=120)
+    assert run_play(game, parse_seats("human,random", game), 1, {}, console, typed([]), clear=False, timer=False) == 0
+    first = console.file.getvalue().strip().splitlines()[0]
+    assert first == "one-way - game over before the first move"
+
+
 def test_the_da_vinci_game_header_says_the_game_is_over() -> None:
     from davinci.games.da_vinci_game.screen import header
 
