@@ -19,7 +19,7 @@ FORMAT = 1
 
 
 def _body(st: State) -> dict[str, Any]:
-    return {
+    out: dict[str, Any] = {
         "seat_names": list(st.seat_names),
         "active": list(st.active),
         "current": st.current,
@@ -41,6 +41,9 @@ def _body(st: State) -> dict[str, Any]:
         "turn_trails": [[p, list(t)] for p, t in sorted(st.turn_trail.items())],
         "turn_start": st.turn_start,
     }
+    if st.face_down:  # only games that turn pieces face down write it: older saves stay as they were
+        out["face_down"] = sorted(st.face_down)
+    return out
 
 
 def to_json_pending(p: dict[str, Any] | None) -> Any:
@@ -102,6 +105,7 @@ def state_from_json(game: Game, data: Mapping[str, Any]) -> State:
                 st.zone_of[p] = k
         st.pos = {int(p): (tuple(w) if isinstance(w, list) else w) for p, w in body["pos"]}
         st.revealed = {int(p) for p in body["revealed"]}
+        st.face_down = {int(p) for p in body.get("face_down", ())}
         st.rng = Rng(int(body["rng"]))
         st.history = [(int(s), str(a)) for s, a in body["history"]]
         st.events = [(None if to is None else int(to), str(t)) for to, t in body["events"]]
@@ -149,5 +153,5 @@ def _check_shape(st: State) -> None:
     unknown = sorted(set(st.zones) - known)
     if unknown:
         raise SaveError(f"the save is damaged: unknown zone '{unknown[0]}'")
-    if any(not 0 <= p < len(g.pieces) for p in [*st.pos, *st.revealed, *(t for t in st.turn_trail if t != -1)]):
+    if any(not 0 <= p < len(g.pieces) for p in [*st.pos, *st.revealed, *st.face_down, *(t for t in st.turn_trail if t != -1)]):
         raise SaveError("the save is damaged: it names a piece that does not exist")

@@ -40,6 +40,7 @@ MAX_EVENTS = 40
 # Decisions one turn may take: a turn that never ends (a loop only a choice nobody makes can leave)
 # is an error at this many, not a game that plays forever. Real turns take a few dozen at most.
 MAX_TURN_ACTIONS = 10_000
+SUPPLY = "$supply"  # where pieces out of play wait: unclaimed at the start, or returned by an overflow without overflow_to
 
 
 class State:
@@ -60,6 +61,7 @@ class State:
         "zone_of",
         "pos",
         "revealed",
+        "face_down",
         "rng",
         "history",
         "events",
@@ -93,7 +95,10 @@ class State:
         self.zones: dict[str, list[int]] = {}
         self.zone_of: list[str] = []
         self.pos: dict[int, Any] = {}  # pid -> (x, y) on a grid or a space id on a board
-        self.revealed: set[int] = set()
+        self.revealed: set[int] = set()  # face up: every seat sees every field
+        # Turned face down (`hide`, `face_up: false`): every seat sees only the public fields,
+        # whatever the zone's visibility, until revealed or moved to another zone without face_up.
+        self.face_down: set[int] = set()
         self.rng = Rng(0)
         self.history: list[tuple[int, str]] = []
         self.events: list[tuple[int | None, str]] = []
@@ -161,6 +166,7 @@ class State:
         c.zone_of = self.zone_of[:]
         c.pos = dict(self.pos)
         c.revealed = set(self.revealed)
+        c.face_down = set(self.face_down)
         c.rng = Rng(self.rng.state)
         c.history = self.history[:]
         c.events = self.events[:]
@@ -309,7 +315,12 @@ class State:
 
     # ------------------------------------------------------------------ mutation primitives
     def _put(self, pid: int, key: str, index: int | None, where: Any = None) -> None:
-        lst = self.zones[key]
+        try:
+            lst = self.zones[key]
+        except KeyError:
+            if key != SUPPLY:
+                raise
+            lst = self.zones[key] = []  # a piece returned to the supply of a game that had none left
         if index is None or index >= len(lst):
             lst.append(pid)
         else:
@@ -329,17 +340,29 @@ class State:
 
     def place(self, pid: int, key: str, *, index: int | None = None, where: Any = None, face_up: bool | None = None) -> None:
         """Move a piece into zone `key` (at `index`, or sorted for rows, or at a cell/space)."""
-        if self.zone_of[pid] == key and where is None and index is None:
+        came_from = self.zone_of[pid]
+        if came_from == key and where is None and index is None:
             return
         self.take(pid)
-        z = self.game.zones[key.split("#")[0]]
-        if z.kind == "row" and index is None and z.sort is not None:
+        z = self.game.zones.get(key.split("#")[0])  # none for the supply
+        if z is not None and z.kind == "row" and index is None and z.sort is not None:
             index = self._sorted_index(key, pid)
         self._put(pid, key, index, where)
         if face_up is True:
-            self.revealed.add(pid)
+            self.turn_face(pid, True)
         elif face_up is False:
+            self.turn_face(pid, False)
+        elif self.face_down and came_from != key:
+            self.face_down.discard(pid)  # it takes its new zone's visibility
+
+    def turn_face(self, pid: int, up: bool) -> None:
+        """Turn a piece face up (every seat sees it) or face down (every seat sees only its public fields)."""
+        if up:
+            self.revealed.add(pid)
+            self.face_down.discard(pid)
+        else:
             self.revealed.discard(pid)
+            self.face_down.add(pid)
 
     def _piece_keys(self, zname: str, which: str) -> list[Any]:
         """Every piece's sort key (or free flag) in zone `zname`, by piece id, filled on demand.
@@ -648,7 +671,7 @@ class State:
             self.pending = None
             to = p["to"]
             if to is None:
-                to = "$supply"
+                to = SUPPLY
             self.place(binding, to, face_up=False)
             self.log(f"{self.seat_names[seat]} returns {action.args[0]}")
             self.dirty.add(p["zone"])

@@ -2,7 +2,8 @@
 
 Bots and front ends get views, never the state. A piece's field is shown when the piece is
 revealed, or its zone is public (and the field not secret), or its zone is owner-only and the
-viewer owns it, or the field is declared `public` on its component (colours on tile backs).
+viewer owns it, or the field is declared `public` on its component (colours on tile backs). A
+piece turned face down (`hide`, `face_up: false`) shows only its public fields in any zone.
 """
 
 from __future__ import annotations
@@ -29,7 +30,9 @@ def piece_view(
 ) -> dict[str, Any]:
     g = state.game
     revealed = pid in state.revealed
-    sees_all = revealed or seat is None or (zone_vis == "owner" and owner == seat) or zone_vis == "public"
+    sees_all = revealed or seat is None or (
+        pid not in state.face_down and ((zone_vis == "owner" and owner == seat) or zone_vis == "public")
+    )
     key = (pid, revealed, sees_all, seat is None)
     shown = g.view_cache.get(key) or _piece_fields(state, key)
     return {"ref": ref if ref is not None else state.piece_label(pid), **shown}
@@ -129,10 +132,11 @@ def zone_view(state: State, zone: ZoneSlot, seat: int | None) -> dict[str, Any]:
     sees = spectator or zone.visibility == "public" or (zone.visibility == "owner" and zone.owner == seat)
     board = zone.kind == "board"
     pos = state.pos
+    down = state.face_down if sees and not spectator else ()  # face down: only the public fields, for every seat
     shown_pieces = []
     for i, p in enumerate(pids, 1):
         r = p in revealed
-        k = (p, r, sees or r, spectator)
+        k = (p, r, r or (sees and p not in down), spectator)
         fields = cache.get(k) or _piece_fields(state, k)
         if board:  # named by space, as State.piece_label names them
             shown_pieces.append({"ref": f"{zone.prefix}{pos[p]}", **fields, "space": pos[p]})

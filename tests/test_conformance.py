@@ -9,6 +9,7 @@ import pytest
 
 from davinci.engine.bots import RandomBot
 from davinci.engine.game import game_variants, load_game
+from davinci.engine.view import piece_view
 
 GAMES = game_variants()
 
@@ -40,6 +41,14 @@ def check_invariants(st) -> None:
         for zname, zone in view["zones"].items():
             if g.zones[zname].visibility == "hidden":
                 assert "pieces" not in zone
+    # a piece turned face down shows only its public fields, whatever its zone, to every seat
+    for pid in st.face_down:
+        key = st.zone_of[pid]
+        z = g.zones.get(key.split("#")[0])
+        owner = int(key.split("#")[1]) if "#" in key else None
+        for seat in range(len(st.seat_names)):
+            shown = piece_view(st, pid, seat, z.visibility if z else "hidden", owner)
+            assert set(shown) - {"ref", "revealed", "hidden"} <= public, (key, shown)
 
 
 @pytest.mark.parametrize("game_id,variant", GAMES)

@@ -379,10 +379,7 @@ class Reveal(Instr):
 
     def run(self, state: State) -> None:
         for pid in as_pids(self.what(state.env())):
-            if self.up:
-                state.revealed.add(pid)
-            else:
-                state.revealed.discard(pid)
+            state.turn_face(pid, self.up)
 
 
 @step("reveal", keys=())
@@ -398,7 +395,9 @@ def _reveal(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str
 
 @step("hide", keys=())
 def _hide(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, Type]) -> None:
-    """Turn a piece (or list of pieces) face down again.
+    """Turn a piece (or list of pieces) face down: every seat, its owner too, sees only the
+    component's `public` fields, whatever the zone's visibility, until a `reveal`, a move with
+    `face_up: true`, or a move to another zone (where it takes that zone's visibility).
 
     ```yaml
     - hide: card

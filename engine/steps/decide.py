@@ -64,6 +64,11 @@ class Choose(Instr):
         seat = self.seat(state.env()).index if self.seat is not None else state.current
         opts = self.enumerate(state)
         if not opts:
+            # The end is checked whenever the game waits for a decision: a game over (the last
+            # card taken) ends here rather than asking a decision nobody can make.
+            if state.phase != "setup" and state.game.end.when(state.env()):
+                state._finish("end")
+                return
             raise EvalError(f"no legal option for the decision at {'.'.join(map(str, self.path))}", code="DV044")
         state.pending = {"type": "choose", "seat": seat, "at": [self.prog, self.pc], "prompt": fill(self.prompt, state)}
         state._legal = {seat: opts}

@@ -1,0 +1,194 @@
+"""Pieces face up and face down, and pieces returned to the supply.
+
+A card lying face down on a public table shows nobody its picture; turned up, everybody sees it;
+turned back down, nobody again. A zone with a capacity and no `overflow_to` sends the excess out
+of play. Both were found by a newcomer writing a memory game from the docs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from davinci.engine.game import load_game
+from davinci.engine.lint.runner import lint_paths
+
+MEMORY = """\
+kind: game
+id: memory
+name: Memory
+players: {min: 2, max: 2}
+bots: [random]
+components:
+  card:
+    fields: {picture: str}
+    label: picture
+    product: {picture: [sun, moon]}
+    copies: 2
+zones:
+  box: {kind: deck, visibility: hidden, contents: [card]}
+  table: {kind: hand, visibility: public}
+  pairs: {kind: pile, per_seat: true, visibility: public}
+turn_vars:
+  a: null
+flow:
+  setup:
+    - draw: {from: box, to: table, count: 4, face_up: false}
+  turn:
+    - choose:
+        options:
+          - action: flip
+            args: {c: "table"}
+            do:
+              - set: {a: c}
+              - reveal: a
+    - choose:
+        options:
+          - action: flip
+            args: {c: "table where it != a"}
+            do:
+              - if: "c.picture == a.picture"
+                then:
+                  - move: {piece: "[a, c]", to: pairs, owner: current}
+                else:
+                  - hide: a
+    - end_turn: true
+end:
+  when: "len(table) == 0"
+  winners: "seats where len(pairs) == max(seats select len(pairs))"
+"""
+
+
+def _pack(folder: Path, name: str, text: str) -> str:
+    (folder / f"{name}.yaml").write_text(text, encoding="utf-8")
+    (folder / "pack.yaml").write_text(
+        f'kind: pack\nid: p\nname: P\nversion: "1.0"\ngames: [{name}.yaml]\n', encoding="utf-8"
+    )
+    return str(folder)
+
+
+def _pictures(view: dict) -> list[str | None]:  # type: ignore[type-arg]
+    return [p.get("picture") for p in view["zones"]["table"]["pieces"]]
+
+
+@pytest.fixture()
+def memory(tmp_path: Path):  # type: ignore[no-untyped-def]
+    return load_game("memory", packs=[_pack(tmp_path, "memory", MEMORY)])
+
+
+def test_face_down_pieces_on_a_public_zone_show_nobody_their_fields(memory) -> None:  # type: ignore[no-untyped-def]
+    st = memory.new_state(2, seed=1)
+    for seat in (0, 1):
+        assert _pictures(st.view(seat)) == [None] * 4
+        assert all(p["hidden"] and not p["revealed"] for p in st.view(seat)["zones"]["table"]["pieces"])
+    assert None not in _pictures(st.view(None))  # the all-seeing view of tests and replays
+
+
+def test_a_revealed_piece_shows_to_everyone_and_hide_turns_it_down_again(memory) -> None:  # type: ignore[no-untyped-def]
+    st = memory.new_state(2, seed=1)
+    me = st.current_seats[0]
+    st.apply(me, "flip table.1")
+    first = st.view(None)["zones"]["table"]["pieces"][0]["picture"]
+    for seat in (0, 1):
+        assert _pictures(st.view(seat)) == [first, None, None, None]
+    # A miss: the second card is not the first's twin, so the first turns back down.
+    miss = next(a for a in st.legal_actions(me) if st.clone_apply(me, a).zones["pairs#" + str(me)] == [])
+    st.apply(me, miss)
+    for seat in (0, 1):
+        assert _pictures(st.view(seat)) == [None] * 4
+
+
+def test_a_face_down_piece_moved_to_another_zone_takes_that_zones_visibility(memory) -> None:  # type: ignore[no-untyped-def]
+    st = memory.new_state(2, seed=1)
+    me = st.current_seats[0]
+    st.apply(me, "flip table.1")
+    twin = next(a for a in st.legal_actions(me) if st.clone_apply(me, a).zones["pairs#" + str(me)])
+    st.apply(me, twin)
+    pair = st.view(1 - me)["seats"][me]["zones"]["pairs"]["pieces"]
+    assert [p["picture"] for p in pair] == [pair[0]["picture"]] * 2
+    assert not st.face_down.intersection(st.zones["pairs#" + str(me)])
+
+
+def test_face_down_pieces_survive_save_and_load(memory) -> None:  # type: ignore[no-untyped-def]
+    st = memory.new_state(2, seed=1)
+    back = memory.state_from_json(st.to_json())
+    assert back.face_down == st.face_down and len(back.face_down) == 4
+    assert _pictures(back.view(0)) == [None] * 4
+    assert "face_down" not in load_game("da-vinci-code").new_state(2, seed=1).to_json()["state"]
+
+
+OVERFLOW = """\
+kind: game
+id: cap
+name: Capacity without overflow_to
+players: {min: 2, max: 2}
+bots: [random]
+components:
+  card: {fields: {n: int}, product: {n: {from: 1, to: 6}}}
+zones:
+  deck: {kind: deck, visibility: hidden, contents: [card]}
+  hand: {kind: hand, per_seat: true, visibility: owner, capacity: 2}
+flow:
+  setup:
+    - draw: {from: deck, to: hand, owner: "first(seats)", count: 3}
+  turn:
+    - choose:
+        options:
+          - action: stop
+            do: [{end_game: true}]
+end:
+  when: "false"
+  winners: "seats"
+"""
+
+
+def test_a_capacity_without_overflow_to_returns_the_excess_out_of_play(tmp_path: Path) -> None:
+    game = load_game("cap", packs=[_pack(tmp_path, "cap", OVERFLOW)])
+    st = game.new_state(2, seed=1)
+    assert st.current_seats == [0] and st.view(0)["pending"]["type"] == "overflow"
+    st.apply(0, st.legal_actions(0)[0])
+    assert len(st.zones["hand#0"]) == 2 and len(st.zones["$supply"]) == 1
+    assert "$supply" not in st.view(0)["zones"]  # out of play: never shown
+
+
+def test_a_plain_number_is_a_capacity(tmp_path: Path) -> None:
+    problems = lint_paths([_pack(tmp_path, "cap", OVERFLOW)])
+    assert [f"{p.code} {p.message}" for p in problems] == []
+
+
+TAKE_ALL = """\
+kind: game
+id: take-all
+name: Take all
+players: {min: 2, max: 2}
+bots: [random]
+components:
+  token: {fields: {n: int}, product: {n: {from: 1, to: 3}}}
+zones:
+  table: {kind: hand, visibility: public, contents: [token]}
+  taken: {kind: pile, per_seat: true, visibility: public}
+flow:
+  turn:
+    - while: "true"
+      do:
+        - choose:
+            options:
+              - action: take
+                args: {t: "table"}
+                do:
+                  - move: {piece: t, to: taken}
+end:
+  when: "len(table) == 0"
+  winners: "seats where len(taken) > 0"
+"""
+
+
+def test_the_end_is_checked_before_a_decision_nobody_can_make(tmp_path: Path) -> None:
+    # The turn loops back to `choose` after the last token: the game is over, not stuck (DV044).
+    game = load_game("take-all", packs=[_pack(tmp_path, "take-all", TAKE_ALL)])
+    st = game.new_state(2, seed=1)
+    me = st.current_seats[0]
+    for _ in range(3):
+        st.apply(me, "take table.1")
+    assert st.is_terminal() and st.result()["winners"] == [me] and st.result()["reason"] == "end"
