@@ -732,8 +732,12 @@ class State:
         return state_to_json(self)
 
     def view(self, seat: int | None) -> dict[str, Any]:
+        """What `seat` (0-based, as everywhere in this API) may see, as JSON-able data; None for
+        the all-seeing view of tests and replays. Inside a view, seats count from 1, as players do."""
         from davinci.engine.view import build_view
 
+        if seat is not None and not (type(seat) is int and 0 <= seat < len(self.seat_names)):
+            raise ValueError(f"no seat {seat!r} at this table: seats are 0 to {len(self.seat_names) - 1}, or None")
         return build_view(self, seat)
 
     def clone_apply(self, seat: int, action: Action | str) -> State:

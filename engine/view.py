@@ -181,7 +181,7 @@ def _public_locals(values: dict[str, Any]) -> dict[str, Any]:
 
 
 def build_view(state: State, seat: int | None) -> dict[str, Any]:
-    """The view of `seat` (None: a spectator who sees only public information... and all, for tests)."""
+    """The view of `seat` (None: the all-seeing view of tests and replays)."""
     g = state.game
     n = len(state.seat_names)
     seat_zones, shared_zones = view_plan(state)
@@ -209,13 +209,21 @@ def build_view(state: State, seat: int | None) -> dict[str, Any]:
         "seats": seats,
         "zones": shared,
         "vars": _public_vars(state.vars, state),
-        "locals": _public_locals(state.locals),
+        # Locals are the turn's working values, often worked out from the mover's hidden pieces:
+        # shown to the seat whose turn it is and the seats deciding now, not to the others.
+        "locals": _public_locals(state.locals) if seat is None or seat == state.current or seat in state.current_seats
+        else {},
         "events": [t for (to, t) in state.events if to is None or to == seat],
         "to_act": [s + 1 for s in state.current_seats],
     }
     p = state.pending
     if p is not None and not state.terminal:
-        pend: dict[str, Any] = {"type": p["type"], "prompt": p.get("prompt") or DEFAULT_PROMPTS.get(p["type"], "")}
+        # A prompt is written for the seats who decide (it may quote their hidden pieces).
+        asked = seat is None or seat in state.current_seats
+        pend: dict[str, Any] = {
+            "type": p["type"],
+            "prompt": (p.get("prompt") if asked else None) or DEFAULT_PROMPTS.get(p["type"], ""),
+        }
         if p["type"] == "respond":
             pend["seats"] = [s + 1 for s in p["seats"]]
             pend["locked"] = [int(s) + 1 for s in p["answers"]]

@@ -152,9 +152,11 @@ def test_a_list_in_a_log_line_reads_as_items_not_python() -> None:
 def test_a_prompt_fills_in_its_expressions() -> None:
     game = load_game("nim", packs=(str(PACK),))
     st = game.new_state(2, seed=0)
-    assert st.view(0)["pending"]["prompt"] == "How many tokens do you take? (21 left)"
-    st.apply(st.current_seats[0], "take 3")
-    assert st.view(0)["pending"]["prompt"] == "How many tokens do you take? (18 left)"
+    first = st.current_seats[0]
+    assert st.view(first)["pending"]["prompt"] == "How many tokens do you take? (21 left)"
+    st.apply(first, "take 3")
+    assert st.view(1 - first)["pending"]["prompt"] == "How many tokens do you take? (18 left)"
+    assert st.view(first)["pending"]["prompt"] == ""  # a prompt is for the seat deciding
 
 
 def test_the_generic_screen_draws_the_grid_and_numbers_a_seats_pieces() -> None:
