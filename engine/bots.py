@@ -26,14 +26,28 @@ class Bot(Protocol):
         ...
 
 
-class RandomBot:
+class SeededBot:
+    """A base for bots: the game's settings, and a seeded random source `rng` for every random
+    choice. `davinci play` calls `reseed` before each of the bot's decisions with a seed made
+    from the game's seed, the seat and the number of moves so far, so a resumed game's bots
+    choose as they would have in the game played without a break (a bot that remembers earlier
+    views, rather than reading what it needs from the view, may still differ after a resume)."""
+
+    name = "seeded"
+
+    def __init__(self, seed: int = 0, settings: dict[str, Any] | None = None) -> None:
+        self.rng = Rng(seed)
+        self.settings = dict(settings or {})
+
+    def reseed(self, seed: int) -> None:
+        self.rng = Rng(seed)
+
+
+class RandomBot(SeededBot):
     """Uniform over the legal actions, from its own seeded source."""
 
     name = "random"
     wants_view = False  # uniform choice needs no view; front ends may skip building one
-
-    def __init__(self, seed: int = 0, settings: dict[str, Any] | None = None) -> None:
-        self.rng = Rng(seed)
 
     def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
         return legal[self.rng.below(len(legal))]

@@ -35,6 +35,7 @@ from davinci.engine.errors import (
     seat_name_problem,
 )
 from davinci.engine.files import FileProblem, check_replaceable, read_regular_text
+from davinci.engine.rng import derive_seed
 from davinci.engine.values import turn_text, winners_text
 
 InputFn = Callable[[str], str]
@@ -478,6 +479,15 @@ class Session:
             )
         self.write_log()
 
+    def bot(self, seat: int) -> Any:
+        """The bot of `seat`, reseeded for this decision from the game's seed, the seat and the
+        moves so far: a resumed game's bots choose as in the game played without a break."""
+        bot = self.bots[seat]
+        reseed = getattr(bot, "reseed", None)
+        if reseed is not None:
+            reseed(derive_seed(derive_seed(self.seed, 1000 + seat), len(self.state.history)))
+        return bot
+
     def save_command(self, name: str) -> None:
         """`save` (to the --save file, or a file name asked for) or `save FILE`: write the game now,
         and to that file again after every turn from then on. A name that cannot be used is
@@ -719,7 +729,7 @@ class Session:
         bot_times: dict[int, float] = {}
         for s in seats:
             if self.seats[s].kind != "human":
-                bot = self.bots[s]
+                bot = self.bot(s)
                 a = bot.choose(st.view(s) if getattr(bot, "wants_view", True) else {}, st.legal_actions(s))
                 bot_actions[s] = a
                 if a.verb in ("answer", "claim") and a.args and not (a.verb == "claim" and a.args[-1] == "failed"):
@@ -772,7 +782,7 @@ class Session:
                 if self.seats[seat].kind == "human":
                     action = self.ask_human(seat)
                 else:
-                    bot = self.bots[seat]
+                    bot = self.bot(seat)
                     view = st.view(seat) if getattr(bot, "wants_view", True) else {}
                     action = bot.choose(view, st.legal_actions(seat))
                     if self.humans and (st.pending or {}).get("type") != "respond":
@@ -929,7 +939,6 @@ def run_play(
     saves and logs so that resuming and replaying find the game again.
     """
     from davinci.engine.bots import make_bot
-    from davinci.engine.rng import derive_seed
 
     if save_path and log_path and os.path.realpath(save_path) == os.path.realpath(log_path):
         raise UsageError(f"--save and --log name the same file ({save_path}); give each its own file")

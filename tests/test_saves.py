@@ -653,3 +653,13 @@ def test_a_turn_limit_log_of_an_earlier_version_still_verifies(tmp_path: Path) -
         path.write_text(json.dumps(doc), encoding="utf-8")
         code, out = cli("replay", str(path), "--verify")
         assert (code == 0) == verifies, out
+
+
+@pytest.mark.parametrize("players", ["human,random", "human,deducer", "random,human,naive"])
+def test_a_resumed_games_bots_choose_as_in_the_game_played_without_a_break(tmp_path: Path, players: str) -> None:
+    whole, part = tmp_path / "whole.json", tmp_path / "part.json"
+    play(tmp_path, 40, players=players, seed=4, save_path=str(whole))
+    play(tmp_path, 6, players=players, seed=4, save_path=str(part))  # stops early: the input ends
+    play(tmp_path, 34, players=players, seed=4, resume=str(part), save_path=str(part))
+    moves = [json.loads(f.read_text())["saved"]["state"]["history"] for f in (whole, part)]
+    assert len(moves[0]) > 10 and moves[0] == moves[1]

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from davinci.engine.actions import Action
-from davinci.engine.rng import Rng
+from davinci.engine.bots import SeededBot
 
 GAME_ID = "da-vinci-code"
 COLOURS = ("black", "white")
@@ -531,14 +531,11 @@ def _hidden_opponent_refs(view: dict[str, Any]) -> list[str]:
     ]
 
 
-class NaiveBot:
+class NaiveBot(SeededBot):
     """Guesses a value that fits only the target tile's immediate neighbours, and stops after a hit."""
 
     name = "naive"
     games = (GAME_ID,)
-
-    def __init__(self, seed: int = 0, settings: dict[str, Any] | None = None) -> None:
-        self.rng = Rng(seed)
 
     def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
         """Pick one of `legal` from the view."""
@@ -577,15 +574,14 @@ def neighbour_values(row: Sequence[Seen], i: int) -> list[int]:
     return fits or list(NUMBERS)
 
 
-class DeducerBot:
+class DeducerBot(SeededBot):
     """Tracks every hidden tile's candidates; guesses the likeliest; goes on while the chance beats a threshold."""
 
     name = "deducer"
     games = (GAME_ID,)
 
     def __init__(self, seed: int = 0, settings: dict[str, Any] | None = None) -> None:
-        self.rng = Rng(seed)
-        self.settings = dict(settings or {})
+        super().__init__(seed, settings)
         self.tracker = Tracker()
 
     def threshold(self, view: dict[str, Any]) -> int:

@@ -19,9 +19,9 @@ from types import SimpleNamespace
 from typing import Any
 
 from davinci.engine.actions import Action
+from davinci.engine.bots import SeededBot
 from davinci.engine.definition import BoardDef
 from davinci.engine.functions import walk_ends
-from davinci.engine.rng import Rng
 
 GAME_ID = "da-vinci-game"
 CATEGORIES = ("codex", "logic-key", "rose", "vitruvian-man")
@@ -245,15 +245,11 @@ def skill_of(settings: Mapping[str, Any], category: str) -> tuple[float, float]:
 # ---------------------------------------------------------------------------- the bots
 
 
-class _Answerer:
+class _Answerer(SeededBot):
     """Answers challenges by claiming a simulated result drawn from the skill profile."""
 
     name = "answerer"
     games = (GAME_ID,)
-
-    def __init__(self, seed: int = 0, settings: dict[str, Any] | None = None) -> None:
-        self.rng = Rng(seed)
-        self.settings = dict(settings or {})
 
     def claim(self, view: Mapping[str, Any]) -> Action:
         """`claim SECONDS solved|failed` for the pending challenge."""

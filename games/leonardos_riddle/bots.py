@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from davinci.engine.actions import Action
-from davinci.engine.rng import Rng
+from davinci.engine.bots import SeededBot
 
 GAME_ID = "leonardos-riddle"
 SYMBOLS = (
@@ -196,15 +196,11 @@ def winnable(held: int, supply: int, rules: Rules) -> int:
     return supply & ~held if rules.one_key_each else supply
 
 
-class GreedyBot:
+class GreedyBot(SeededBot):
     """Wins Keys when it can, builds lines it can finish, avoids lines the next player can finish."""
 
     name = "greedy"
     games = (GAME_ID,)
-
-    def __init__(self, seed: int = 0, settings: dict[str, Any] | None = None) -> None:
-        self.rng = Rng(seed)
-        self.settings = dict(settings or {})
 
     def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
         """The legal play with the best score (ties broken by the bot's seeded source)."""
