@@ -8,7 +8,7 @@ the expression language into engine data.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -488,3 +488,22 @@ def winners_text(names: list[str]) -> str:
     if not names:
         return "no winner"
     return ("winner: " if len(names) == 1 else "winners: ") + ", ".join(names)
+
+
+def events_since_own_move(
+    view: Mapping[str, Any], echoed: Sequence[str] = (), least: int = 6, most: int = 16
+) -> list[str]:
+    """The log lines a screen shows: everything since the viewer's own last action (what the
+    other seats did meanwhile, a challenge the viewer set included), at least the last `least`
+    lines and at most the last `most`. The engine's echo of an action ("Ana: guess row.2.1 7")
+    is left out for the verbs in `echoed`, whose outcome the game's own line tells."""
+    lines = [str(e) for e in view.get("events", ())]
+    seat = view.get("seat")
+    start = len(lines)
+    if seat is not None:
+        mine = f"{view['seats'][int(seat) - 1]['name']}: "
+        start = next((i + 1 for i in range(len(lines) - 1, -1, -1) if lines[i].startswith(mine)), 0)
+    echo = tuple(f"{s['name']}: {verb} " for s in view.get("seats", ()) for verb in echoed)
+    shown = [line for line in lines if not (echo and line.startswith(echo))]
+    kept = len([line for line in lines[start:] if not (echo and line.startswith(echo))])
+    return shown[-min(max(kept, least), most):] if shown else []

@@ -625,3 +625,29 @@ def test_save_refuses_a_file_that_is_not_a_save_and_the_game_goes_on(tmp_path: P
     assert "cannot write the save to" in out
     assert precious.read_text() == "my notes"
     assert "Player 1 guessed row.2.1 = 3" in out  # the game went on after both refusals
+
+
+def test_screens_show_what_happened_since_the_viewers_own_last_move() -> None:
+    from davinci.engine.values import events_since_own_move
+
+    seats = [{"name": "Ana"}, {"name": "Ben"}]
+    before = [f"old line {i}" for i in range(10)]
+    after = ["Ana reads a card", *(f"Ben does thing {i}" for i in range(9)), "Ben: guess row.1.1 3", "Ben is right"]
+    view = {"seat": 1, "seats": seats, "events": [*before, "Ana: go k13", *after]}
+    assert events_since_own_move(view) == after  # 12 lines: more than the 6 a quiet turn shows
+    assert events_since_own_move(view, ("guess",)) == [x for x in after if not x.startswith("Ben: guess")]
+    assert events_since_own_move(view, most=5) == after[-5:]
+    quiet = {"seat": 1, "seats": seats, "events": [*before, "Ana: go k13", "Ben rolls 2"]}
+    assert events_since_own_move(quiet) == [*before[-4:], "Ana: go k13", "Ben rolls 2"]  # at least 6
+    assert events_since_own_move({"seat": None, "seats": seats, "events": before}, most=3) == before[-3:]
+
+
+def test_the_da_vinci_game_shows_the_challenge_the_player_set_and_its_result() -> None:
+    # Team 1 moves onto a Rose clue; the bots race for it, then play their turns and set a Codex
+    # clue Team 1 passes on. Team 1's next screen still shows its own challenge and who won it.
+    code, out = _screen("da-vinci-game", "human,scholar,scholar", ["1", ""])
+    screen = out[out.rfind("The Da Vinci Game - turn"):]
+    assert code == 0
+    lines = [line[2:] for line in screen.splitlines() if line.startswith("· ")]
+    assert lines[:6] == ["Team 1 reads a rose card to the other teams", "Scholar 2 passes", "Scholar 3 locks in at 29.6s",
+                         "Scholar 3 answered (simulated): right", "The answer: Paris", "Scholar 3: correct bid 1, 3 token(s)"]

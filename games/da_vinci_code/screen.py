@@ -13,7 +13,7 @@ from typing import Any
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from davinci.engine.values import turn_text, winners_text
+from davinci.engine.values import events_since_own_move, turn_text, winners_text
 from davinci.games.da_vinci_code.bots import (
     JOKER,
     Seen,
@@ -76,15 +76,10 @@ def _seat_name(view: dict[str, Any], index: int) -> str:
     return str(view["seats"][index - 1]["name"])
 
 
-def recent_events(view: dict[str, Any], limit: int = 8) -> list[str]:
-    """The last log lines worth showing (the engine's echo of each guess is left out: the outcome line says it)."""
-    names = [str(s["name"]) for s in view["seats"]]
-    out = []
-    for line in view.get("events", ()):
-        if any(line.startswith(f"{n}: guess ") for n in names):
-            continue
-        out.append(line)
-    return out[-limit:]
+def recent_events(view: dict[str, Any]) -> list[str]:
+    """The log lines since the viewer's last move, at least 8 (the engine's echo of each guess is
+    left out: the outcome line says it)."""
+    return events_since_own_move(view, ("guess",), least=8)
 
 
 def hints(view: dict[str, Any], tracker: Tracker | None = None) -> dict[str, list[str]]:

@@ -17,7 +17,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from davinci.engine.values import turn_text
+from davinci.engine.values import events_since_own_move, turn_text
 from davinci.games.da_vinci_game.bots import definition_from_view
 
 HELP = """\
@@ -471,7 +471,7 @@ def render(view: dict[str, Any], seat: int | None) -> RenderableType:
     card = card_panel(view, style)
     if card is not None:
         parts.append(card)
-    events = [str(e) for e in view.get("events", [])][-6:]
+    events = events_since_own_move(view)  # a challenge the viewer set, played by the others, included
     if events:
         parts.append(Text("\n".join(f"· {e}" for e in events), style="dim"))
     # Last, next to the prompt: what the pending decision's choices mean.

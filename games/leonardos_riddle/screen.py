@@ -14,7 +14,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from davinci.engine.values import turn_text, winners_text
+from davinci.engine.values import events_since_own_move, turn_text, winners_text
 
 GRID_SIZE = 5
 
@@ -162,11 +162,10 @@ def _supply_line(view: dict[str, Any]) -> Text:
     return out
 
 
-def recent_events(view: dict[str, Any], limit: int = 6) -> list[str]:
-    """The last log lines worth showing (the engine's echo of each action is left out: the game's own line says it)."""
-    names = [str(s["name"]) for s in view["seats"]]
-    echo = tuple(f"{n}: {verb} " for n in names for verb in ("place", "cover", "swap"))
-    return [e for e in view.get("events", ()) if not e.startswith(echo) and not e.endswith(": skip")][-limit:]
+def recent_events(view: dict[str, Any]) -> list[str]:
+    """The log lines since the viewer's last move, at least 6 (the engine's echo of each action is
+    left out: the game's own line says it)."""
+    return [e for e in events_since_own_move(view, ("place", "cover", "swap")) if not e.endswith(": skip")]
 
 
 def render(view: dict[str, Any], seat: int | None = None) -> RenderableType:
