@@ -686,6 +686,19 @@ def test_the_final_challenge_die_table(die: int, category: str) -> None:
     assert pend["card"]["category"] == category
 
 
+def test_a_team_at_the_final_challenge_reveals_its_tokens() -> None:
+    # 000: "Once on the Ankh space the team reveals its four different Category Tokens."
+    t = Table()
+    qualify(t)
+    t.put(1, "k21")
+    t.start_turn(1, 3, 1)
+    assert t.view(2)["seats"][0]["zones"]["tokens"]["pieces"][0].get("category") is None  # hidden before
+    t.do(1, "go ankh")
+    shown = [p.get("category") for p in t.view(2)["seats"][0]["zones"]["tokens"]["pieces"]]
+    assert sorted(shown) == sorted(CATEGORIES)
+    assert said(t, f"reveals its tokens ({', '.join(sorted(CATEGORIES))})")
+
+
 def test_a_final_five_lets_the_team_choose() -> None:
     t = Table()
     qualify(t)
