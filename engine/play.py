@@ -674,7 +674,7 @@ class Session:
         lim = f"{limit} seconds" if limit else "no time limit"
         if p.get("prompt"):
             self.console.print(f"\n{esc(str(p['prompt']))}")
-        self.console.print(f"[bold]{esc(self.seats[seat].name)}[/bold]: type your answer and press Enter ({lim}); empty line to pass.")
+        self.console.print(f"[bold]{esc(self.seats[seat].name)}[/bold]: type your answer and press Enter ({lim}); empty line to pass, 'quit' to stop the game.")
         t0 = time.monotonic()
         while True:
             text = self.private_line("answer> ").strip()
@@ -685,6 +685,8 @@ class Session:
                 secs = min(secs, full_limit)
             if not text:
                 return st.parse_action("pass")
+            if text.lower() in ("quit", "exit"):  # as at the move prompt (other commands could be answers)
+                raise QuitGame
             if limit and secs > limit:
                 self.console.print(f"[yellow]{secs:.0f} s: too late[/yellow]")
             try:

@@ -98,6 +98,7 @@ def run_race(
     keys = {str(s + 1): s for s in humans}
     results: dict[int, tuple[float, str] | None] = {}
     announced: set[int] = set()
+    hinted = False
     start = clock()
     write(f"Clock started ({limit} s). Teams, press your number to lock in: "
           + ", ".join(f"[{s + 1}] {names[s]}" for s in humans) + "\n")
@@ -122,6 +123,12 @@ def run_race(
                 raise EOFError
             seat = keys.get(ch)
             if seat is None or seat in results:
+                if seat is None and ch.isprintable() and not hinted:
+                    # Typing the answer at once is the natural mistake: the keys go nowhere.
+                    hinted = True
+                    write("\rFirst press your team's number (" + ", ".join(f"[{k}]" for k, v in keys.items()
+                                                                      if v not in results)
+                          + "), then type the answer\n")
                 continue
             # The bid is placed once the answer is written (the rule's order): the time that
             # counts is when Enter ends the answer, not when the key was pressed.

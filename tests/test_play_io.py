@@ -651,3 +651,9 @@ def test_the_da_vinci_game_shows_the_challenge_the_player_set_and_its_result() -
     lines = [line[2:] for line in screen.splitlines() if line.startswith("· ")]
     assert lines[:6] == ["Team 1 reads a rose card to the other teams", "Scholar 2 passes", "Scholar 3 locks in at 29.6s",
                          "Scholar 3 answered (simulated): right", "The answer: Paris", "Scholar 3: correct bid 1, 3 token(s)"]
+
+
+def test_quit_at_a_challenges_answer_prompt_stops_the_game_rather_than_answering_quit() -> None:
+    code, out = _screen("da-vinci-game", "human,scholar,scholar", ["1", "quit"])
+    assert code == 0 and "Game stopped." in out
+    assert "answered 'quit'" not in out

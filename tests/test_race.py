@@ -67,3 +67,13 @@ def test_thinking_after_taking_the_keyboard_costs_time() -> None:
     res = run_race([0], ["Ana"], {}, 5, out.append, FakeTerminal(clock, events), lambda: clock[0])
     assert res[0] is not None and res[0][0] == 16.0
     assert "Ana locks in at 16.0 s - too late" in "".join(out)
+
+
+def test_typing_the_answer_before_taking_the_keyboard_says_to_press_the_number_first() -> None:
+    clock = [0.0]
+    events = [(1.0, "p"), (1.1, "i"), (2.0, "1"), (2.5, "p"), (2.6, "\n")]
+    out: list[str] = []
+    res = run_race([0, 1], ["Ana", "Ben"], {}, 60, out.append, FakeTerminal(clock, events), lambda: clock[0])
+    text = "".join(out)
+    assert text.count("First press your team's number ([1], [2]), then type the answer") == 1  # once, not per key
+    assert res[0] is not None and res[0][1] == "p"

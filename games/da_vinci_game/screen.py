@@ -34,7 +34,8 @@ HELP = """\
   category rose       (final challenge on a 5 or 6) choose the category
   discard tokens.1.2  (after a failed final) give your token 2 back to the bag
 During a challenge each team types its answer privately; bids rank by the
-time of locking in.
+time of locking in. On a terminal with the clock running, a team first presses
+its number to take the keyboard, then types the answer and Enter.
 Board: C L R V are Clue spaces (Codex, Logic Key, Rose, Vitruvian Man) and
 c l r v (lower case) the Treasure spaces of those categories; @ Triskel; A the
 Ankh; dots are the tracks. The digit after a space's letter is the team
