@@ -207,6 +207,8 @@ def test_001_002_a_wrong_guess_exposes_the_drawn_tile_in_place_and_ends_the_turn
     assert show(st, 1, viewer=2) == "b? w? w7* b?"
     assert show(st, 2, viewer=1) == "b? w?"  # the guessed tile stays hidden
     assert to_act(st) == 2
+    # Everybody's log says which tile was exposed and where it now stands.
+    assert "Player 1 shows the drawn tile, white 7, now row.1.3" in st.view(1)["events"]
 
 
 def test_001_a_wrong_guess_after_right_ones_still_exposes_the_drawn_tile() -> None:
@@ -250,6 +252,7 @@ def test_002_with_the_pile_empty_a_wrong_guess_reveals_an_own_hidden_tile_of_the
     assert legal(st) == ["reveal row.2.1", "reveal row.2.3"]  # only hidden tiles; the face-up white 5 is not offered
     play(st, "reveal row.2.3")
     assert show(st, 2, viewer=1) == "b? w5* b8*"
+    assert "Player 2 shows black 8 at row.2.3" in st.view(0)["events"]
     assert to_act(st) == 1
 
 
