@@ -463,6 +463,9 @@ class Session:
         mine = [t for to, t in self.transcript if to is None or to == seat]
         count = len(mine) if arg == "all" else int(arg) if arg.isdigit() and len(arg) < 7 else 30
         shown = mine[-count:] if count else []
+        if not mine:
+            self.console.print("[bold]Nothing has happened yet.[/bold]")
+            return
         self.console.print(f"[bold]The last {len(shown)} of {len(mine)} events:[/bold]")
         for line in shown:
             self.console.print(f"  {esc(line)}")

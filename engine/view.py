@@ -234,6 +234,8 @@ def build_view(state: State, seat: int | None) -> dict[str, Any]:
         if p["type"] == "overflow":
             pend["zone"] = p["zone"].split("#")[0]
             pend["capacity"] = p["cap"]
+            if asked and not p.get("prompt"):
+                pend["prompt"] = f"Too many pieces in {pend['zone']} (at most {p['cap']}): choose one to return"
         view["pending"] = pend
     if seat is not None and seat in state.current_seats:
         view["legal"] = state.legal_actions(seat).texts()

@@ -344,6 +344,11 @@ def test_a_closed_output_pipe_ends_the_command_quietly(args: list[str]) -> None:
     assert result.returncode == 141  # rich's own handler (exit 1) is replaced: a closed pipe is not a failure
 
 
+def test_history_before_anything_happened_says_so() -> None:
+    code, out = _screen("da-vinci-code", "human,random", ["history"], seed=1)  # the human moves first
+    assert code == 0 and "Nothing has happened yet." in out and "The last 0 of 0" not in out
+
+
 def test_history_shows_the_events_that_scrolled_away() -> None:
     # A game of many turns: by the end the screen's few event lines are long gone.
     code, out = _screen("leonardos-riddle", "human,random", ["1", "1", "1", "1", "1", "history all", "history 2"])

@@ -17,7 +17,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from davinci.engine.values import events_since_own_move, turn_text
+from davinci.engine.values import events_since_own_move, turn_text, winners_text
 from davinci.games.da_vinci_game.bots import definition_from_view
 
 HELP = """\
@@ -457,7 +457,8 @@ def header(view: Mapping[str, Any], seat: int | None) -> Text:
     result = view.get("result")
     if result:
         winners = [str(view["seats"][w]["name"]) for w in result.get("winners", [])]
-        out.append(f"\nGame over: {', '.join(winners) or 'no winner'} ({result.get('reason')})", style="bold green")
+        why = " (turn limit)" if result.get("reason") == "turn-limit" else ""
+        out.append(f"\nGame over: {winners_text(winners)}{why}", style="bold green")
     return out
 
 
