@@ -620,6 +620,10 @@ def _build_game(
         z = zones[zname]
         upd: dict[str, Any] = {}
         pscope = {**scope, "piece": types.piece}
+        for key in ("sort", "free"):
+            if spec.get(key) is not None and z.kind != "row":
+                b.errors.append(b.fail(f"'{key}' {'orders' if key == 'sort' else 'frees pieces in'} row zones only; "
+                                       f"'{zname}' is a {z.kind}", ("zones", zname, key), key=True))
         if spec.get("capacity") is not None:
             upd["capacity"] = b.expr(("zones", zname, "capacity"), scope, INT)
         if spec.get("sort") is not None:

@@ -10,7 +10,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from davinci.engine.errors import DefinitionError, EvalError, ExprTypeError, did_you_mean
+from davinci.engine.errors import DefinitionError, EvalError, ExprSyntaxError, ExprTypeError, did_you_mean
 from davinci.engine.expr.types import ANY, BOOL, INT, STR, ListType, RecordType, Type
 from davinci.engine.flow import FlowCompiler, Instr, Path, step
 from davinci.engine.values import CellV, Env, PieceV, SeatV, SpaceV, display, encode, pref
@@ -543,13 +543,33 @@ def template(fc: FlowCompiler, text: Any, path: Path, scope: Mapping[str, Type])
     compiled expressions, in order; a text without any stays a plain string."""
     text = str(text)
     parts: list[Any] = []
-    pos = 0
-    for m in re.finditer(r"\{([^{}]+)\}", text):
-        parts.append(text[pos : m.start()])
-        locate = _shifted(fc.b.loc.scalar(path), m.start(1))
-        parts.append(fc.b.compile(m.group(1), scope, None, locate))
-        pos = m.end()
-    parts.append(text[pos:])
+    plain: list[str] = []
+    i = 0
+    while i < len(text):
+        c = text[i]
+        if c not in "{}":
+            plain.append(c)
+            i += 1
+            continue
+        if text[i + 1 : i + 2] == c:  # `{{` and `}}` stand for one brace
+            plain.append(c)
+            i += 2
+            continue
+        end = text.find("}", i + 1) if c == "{" else -1
+        if c == "}" or end < 0 or "{" in text[i + 1 : end] or not text[i + 1 : end].strip():
+            what = "an empty '{}'" if c == "{" and end > 0 and not text[i + 1 : end].strip() else f"an unmatched '{c}'"
+            fc.b.errors.append(ExprSyntaxError(
+                f"{what} in the text: an {{expression}} goes between braces; write '{{{{' or '}}}}' for a brace itself",
+                fc.b.loc.scalar(path)(i),
+            ))
+            plain.append(c)
+            i += 1
+            continue
+        parts.append("".join(plain))
+        plain = []
+        parts.append(fc.b.compile(text[i + 1 : end], scope, None, _shifted(fc.b.loc.scalar(path), i + 1)))
+        i = end + 1
+    parts.append("".join(plain))
     return parts[0] if len(parts) == 1 else parts
 
 
