@@ -597,6 +597,7 @@ def render_value(v: Any) -> str:
 @step("log", keys=("text", "to"))
 def _log(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, Type]) -> None:
     """Add a line to the game log; `{expression}` parts are filled in. `to: SEAT` makes it private.
+    Write `{{` and `}}` for a brace itself; an unmatched brace is DV040. Prompts read the same way.
 
     ```yaml
     - log: "{current.name} claims the {goal.colour} goal"
