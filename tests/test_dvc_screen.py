@@ -49,7 +49,8 @@ def test_no_hidden_number_reaches_the_screen() -> None:
     text = text_of(st.view(1))
     (chips,) = lines_after(text, "Player 1 (seat 1)")
     assert chips.split() == ["b██", "w██"]
-    assert "w 7" not in text and "10" not in text
+    header, body = text.split("\n", 1)  # the header counts the pile's colours ("10 black")
+    assert "w 7" not in text and "10" not in body and "w10" not in header
 
 
 def test_pile_size_turn_and_recent_events() -> None:
@@ -57,7 +58,7 @@ def test_pile_size_turn_and_recent_events() -> None:
     play(st, "guess row.2.1 2")
     play(st, "guess row.3.2 9")
     text = text_of(st.view(1))
-    assert "pile: 16 tiles" in text.splitlines()[0]  # 24 - 6 in rows - 2 drawn
+    assert "pile: 8 black, 8 white tiles" in text.splitlines()[0]  # 24 - 6 in rows - 2 drawn; colours show on the backs
     assert "Player 2 to play" in text.splitlines()[0]
     recent = text[text.index("Recent:") :]
     assert "Player 1 guessed row.2.1 = 2: right" in recent

@@ -111,7 +111,11 @@ def render(view: dict[str, Any], seat: int | None = None, hints: bool = False) -
     else:
         head.append(f" - {turn_text(view, _seat_name(view, int(view['current'])))}")
     pile = view.get("zones", {}).get("pile", {})
-    head.append(f" - pile: {pile.get('count', 0)} tile{'s' if pile.get('count', 0) != 1 else ''}")
+    backs = [f"{b['count']} {b['colour']}" for b in pile.get("backs", ()) if "colour" in b]
+    if backs:  # the colours show on the tiles' backs: "pile: 6 black, 9 white tiles"
+        head.append(f" - pile: {', '.join(backs)} tile{'s' if pile.get('count', 0) != 1 else ''}")
+    else:
+        head.append(f" - pile: {pile.get('count', 0)} tile{'s' if pile.get('count', 0) != 1 else ''}")
     parts.append(head)
     hint_table = _hints_for(view) if hints else {}
     order = [me] if me else []
