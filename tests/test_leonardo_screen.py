@@ -32,7 +32,7 @@ def test_the_screen_shows_grid_stacks_hand_keys_and_deck() -> None:
     assert "+" in out, "free cells are marked"
     assert "1. Me Pr Hb" in out, "the hand, numbered"
     assert f"deck: {st.view(0)['zones']['deck']['count']} cards" in out
-    assert "Keys: Ec" in out and "no Keys" in out
+    assert "Keys: 1: Ec" in out and "no Keys" in out
     assert "eclipse" in out and "mechanism" in out, "the legend names the symbols"
 
 
@@ -86,3 +86,12 @@ def test_a_misread_short_form_is_explained() -> None:
     assert out.count("could not read 'p 1 1.0': the short form is p N X,Y (place card N on cell X,Y)") == 1
     assert "could not read 'p 1 1,0 extra'" in out
     assert "'p' is not possible now" not in out
+
+
+def test_a_seats_keys_are_counted_and_listed_by_seniority() -> None:
+    from davinci.games.leonardos_riddle.screen import _keys_line
+
+    keys = [{"symbol": "eclipse", "seniority": 12}, {"symbol": "mechanism", "seniority": 1},
+            {"symbol": "cat", "seniority": 6}]
+    assert _keys_line(keys).plain == "3: Me Ca Ec"
+    assert _keys_line([]).plain == "no Keys"

@@ -141,10 +141,11 @@ def grid_table(view: dict[str, Any]) -> Table:
 
 
 def _keys_line(pieces: list[dict[str, Any]]) -> Text:
+    """A seat's Keys: how many, then each, in seniority order (as the symbols are numbered)."""
     if not pieces:
         return Text("no Keys", style="dim")
-    out = Text()
-    for i, p in enumerate(pieces):
+    out = Text(f"{len(pieces)}: ")
+    for i, p in enumerate(sorted(pieces, key=lambda p: int(p.get("seniority", 0)))):
         if i:
             out.append(" ")
         out.append_text(glyph(str(p.get("symbol", "?"))))
