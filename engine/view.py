@@ -253,6 +253,10 @@ def build_view(state: State, seat: int | None) -> dict[str, Any]:
             pend["capacity"] = p["cap"]
             if asked and not p.get("prompt"):
                 pend["prompt"] = f"Too many pieces in {pend['zone']} (at most {p['cap']}): choose one to return"
+        if p["type"] == "position" and asked and p.get("queue"):
+            kind = g.pieces[int(p["queue"][0])].component
+            pend["prompt"] = (f"Choose where your {kind} goes in your {p['zone'].split('#')[0]} "
+                              "(it never moves afterwards)")
         view["pending"] = pend
     if seat is not None and seat in state.current_seats:
         view["legal"] = state.legal_actions(seat).texts()

@@ -179,4 +179,4 @@ def test_the_joker_placement_prompt_says_what_to_do() -> None:
     console = Console(file=io.StringIO(), width=100, color_system=None)
     run_play(game, [SeatSpec("human", "Ana"), SeatSpec("deducer", "Deducer 2")], 5, {}, console, typed([]),
              clear=False, timer=False)
-    assert "Ana: Choose the place of your free piece in the row" in console.file.getvalue()
+    assert "Ana: Choose where your joker goes in your row (it never moves afterwards)" in console.file.getvalue()
