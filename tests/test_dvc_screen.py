@@ -135,6 +135,7 @@ def test_short_commands_expand_to_actions() -> None:
     assert screen.expand("g 3 2 j", three) == "guess row.3.2 joker"
     assert screen.expand("2 7", two) == "guess row.2.2 7"
     assert screen.expand("2 7", three) is None  # with two opponents the seat must be named
+    assert screen.expand("2.1 -1", three) == "guess row.2.1 -1"  # expanded, so the refusal names the -1
     assert screen.expand("s", two) == "stop"
     assert screen.expand("r 2", two) == "reveal row.1.2"
     assert screen.expand("p 3", two) == "position 3"

@@ -229,11 +229,11 @@ def expand(text: str, view: dict[str, Any]) -> str | None:
     t = " ".join(text.strip().lower().split())
     me = view.get("seat")
     opponents = [int(s["index"]) for s in view["seats"] if s["index"] != me and s["active"]]
-    m = re.fullmatch(r"(?:g(?:uess)?\s+)?(?:row\.)?(\d+)[.\s](\d+)\s+(\d+|j|joker)", t)
+    m = re.fullmatch(r"(?:g(?:uess)?\s+)?(?:row\.)?(\d+)[.\s](\d+)\s+(-?\d+|j|joker)", t)
     if m:
         value = "joker" if m.group(3) in ("j", "joker") else m.group(3)
         return f"guess row.{m.group(1)}.{m.group(2)} {value}"
-    m = re.fullmatch(r"(?:g(?:uess)?\s+)?(\d+)\s+(\d+|j|joker)", t)
+    m = re.fullmatch(r"(?:g(?:uess)?\s+)?(\d+)\s+(-?\d+|j|joker)", t)
     if m and len(opponents) == 1:
         value = "joker" if m.group(2) in ("j", "joker") else m.group(2)
         return f"guess row.{opponents[0]}.{m.group(1)} {value}"
