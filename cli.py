@@ -165,6 +165,7 @@ def play(
 
     from davinci.engine.game import catalogue, load_game
     from davinci.engine.play import (
+        check_write_target,
         load_recorded_game,
         pack_record,
         parse_seats,
@@ -211,6 +212,9 @@ def play(
     else:
         g = load_recorded_game(game, variant, sets, packs, str(resume), "saved game")
     seats = parse_seats(players, g)
+    for path, what in ((save_path, "save"), (log_path, "log")):
+        if path:  # refused before anything is printed (run_play checks again, as other callers need)
+            check_write_target(path, what)
     if seed is None:
         if saved is None:
             seed = int(time.time() * 1000) % (2**31)

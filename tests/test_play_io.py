@@ -662,3 +662,11 @@ def test_quit_at_a_challenges_answer_prompt_stops_the_game_rather_than_answering
     code, out = _screen("da-vinci-game", "human,scholar,scholar", ["1", "quit"])
     assert code == 0 and "Game stopped." in out
     assert "answered 'quit'" not in out
+
+
+def test_a_save_path_that_cannot_be_used_is_refused_before_the_seed_is_printed(tmp_path: Path) -> None:
+    notes = tmp_path / "t.log"
+    notes.write_text("hello")
+    code, out = cli("play", GAME, "--save", str(notes), "--no-clear")
+    assert code == 1 and "is not a davinci save" in out
+    assert "seed " not in out and notes.read_text() == "hello"
