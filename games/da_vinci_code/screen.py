@@ -79,7 +79,7 @@ def _seat_name(view: dict[str, Any], index: int) -> str:
 def recent_events(view: dict[str, Any]) -> list[str]:
     """The log lines since the viewer's last move, at least 8 (the engine's echo of each guess is
     left out: the outcome line says it)."""
-    return events_since_own_move(view, ("guess", "reveal"), least=8)
+    return events_since_own_move(view, ("guess",), least=8)
 
 
 def hints(view: dict[str, Any], tracker: Tracker | None = None) -> dict[str, list[str]]:
