@@ -149,12 +149,13 @@ def did_you_mean(name: object, options: Iterable[str], cutoff: float = 0.6, asid
 
 # ---------------------------------------------------------------------- text on a terminal
 
-CONTROL_CHARS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+CONTROL_CHARS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
 """Control characters that no text bound for a terminal may hold: every C0 control but tab and
 line feed, DEL and every C1 control (ESC and CSI start the sequences that clear the screen,
-retitle the window or recolour everything after them)."""
+retitle the window or recolour everything after them), and lone surrogates (a JSON `\\ud800`,
+or bytes that are not UTF-8 in a command line), which no terminal encoding can write."""
 
-LINE_CONTROL_CHARS = re.compile("[\x00-\x1f\x7f-\x9f]")
+LINE_CONTROL_CHARS = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 """The same, tab and line feed included: what one line of text may not hold."""
 
 MAX_SEAT_NAME = 40
@@ -181,7 +182,7 @@ def seat_name_problem(name: str) -> str | None:
     """Why `name` cannot name a seat, or None: a name is one line of at most MAX_SEAT_NAME
     characters without control characters (it is printed on every player's screen)."""
     if LINE_CONTROL_CHARS.search(name) is not None:
-        return f"'{quoted(name)}' holds a control character"
+        return f"'{quoted(name)}' holds a control character (or bytes that are not UTF-8)"
     if len(name) > MAX_SEAT_NAME:
         return f"'{quoted(name)}' is {len(name):,} characters long (at most {MAX_SEAT_NAME})"
     return None

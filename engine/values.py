@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from davinci.engine.errors import EvalError
+from davinci.engine.expr.budget import METER
 
 if TYPE_CHECKING:  # pragma: no cover
     from davinci.engine.state import State
@@ -103,6 +104,7 @@ def encode(value: Any) -> Any:
     if isinstance(value, Record):
         return value.ref()
     if isinstance(value, (list, tuple)):
+        METER[0] += len(value)  # storing a list is work: a variable grown without bound is caught
         return tuple(encode(v) for v in value)
     return value
 
@@ -117,6 +119,7 @@ def decode(value: Any, state: State) -> Any:
     if t is SRef:
         return (state._sv or state.seat_records())[value.seat]
     if t is tuple:
+        METER[0] += len(value)  # every read of a stored list rebuilds it: counted as work
         return [decode(v, state) for v in value]
     if t is CRef:
         return CellV(state, value.x, value.y)

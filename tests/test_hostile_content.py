@@ -29,7 +29,7 @@ from typing import Any
 
 import pytest
 
-from davinci.engine.errors import DavinciError
+from davinci.engine.errors import DavinciError, EvalError
 from davinci.engine.game import load_game
 from davinci.engine.lint.runner import lint_paths
 
@@ -468,3 +468,39 @@ def test_hostile_files_do_not_break_the_installed_games(tmp_path: Path) -> None:
     problems_of(folder)
     shutil.rmtree(folder)
     assert load_game("da-vinci-code").new_state(2, seed=1).legal_actions(0)
+
+
+GROWING_VARIABLE = """\
+kind: game
+id: growing
+name: Growing variable
+players: {min: 2, max: 2}
+vars:
+  a: [[0]]
+  i: 0
+flow:
+  setup:
+    - while: "i < 200"
+      do:
+        - set: {a: "a + [range(10000)]"}
+        - set: {i: "i + 1"}
+  turn:
+    - choose:
+        options:
+          - action: stop
+            do: [{end_game: true}]
+end:
+  when: "false"
+  winners: "seats"
+"""
+
+
+def test_a_variable_grown_without_bound_is_stopped_by_the_work_budget(tmp_path: Path) -> None:
+    # Every read of a stored list rebuilds it and every write stores it again: both are work. Before
+    # they were counted, this setup ran for minutes (two such variables: over ten in lint).
+    (tmp_path / "growing.yaml").write_text(GROWING_VARIABLE, encoding="utf-8")
+    (tmp_path / "pack.yaml").write_text('kind: pack\nid: g\nname: G\nversion: "1.0"\ngames: [growing.yaml]\n')
+    game = load_game("growing", packs=[str(tmp_path)])
+    with pytest.raises(EvalError) as info:
+        game.new_state(2, seed=1)
+    assert info.value.code == "DV043" and "list elements" in info.value.message

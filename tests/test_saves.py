@@ -663,3 +663,15 @@ def test_a_resumed_games_bots_choose_as_in_the_game_played_without_a_break(tmp_p
     play(tmp_path, 34, players=players, seed=4, resume=str(part), save_path=str(part))
     moves = [json.loads(f.read_text())["saved"]["state"]["history"] for f in (whole, part)]
     assert len(moves[0]) > 10 and moves[0] == moves[1]
+
+
+def test_a_seat_name_that_no_terminal_can_print_is_refused(tmp_path: Path, log_file: Path) -> None:
+    # A lone surrogate: from a JSON `\\ud800` in a log, or from bytes that are not UTF-8 on the command line.
+    doc = json.loads(log_file.read_text())
+    doc["seats"][0]["name"] = "\ud800"
+    bad = tmp_path / "surrogate.json"
+    bad.write_text(json.dumps(doc))
+    code, out = cli("replay", str(bad))
+    assert code == 1 and "DV070" in out and "holds a control character" in out
+    code, out = cli("play", GAME, "--players", "human:A\udcff,random")
+    assert code == 2 and "not UTF-8" in out

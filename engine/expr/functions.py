@@ -277,7 +277,10 @@ def same_value(a: Value, b: Value) -> bool:
     """Equality that treats engine lists and expression tuples with the same items as equal."""
     # Engine lists may be Python lists while expression lists are tuples; compare them as sequences.
     if isinstance(a, list | tuple) and isinstance(b, list | tuple):
-        return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b))
+        if len(a) != len(b):
+            return False
+        charge(len(a))  # comparing two long lists walks them
+        return all(same_value(x, y) for x, y in zip(a, b))
     return bool(a == b)
 
 
