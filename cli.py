@@ -163,6 +163,7 @@ def play(
 
     from rich.markup import escape
 
+    from davinci.engine.errors import UsageError
     from davinci.engine.game import catalogue, load_game
     from davinci.engine.play import (
         check_write_target,
@@ -180,6 +181,17 @@ def play(
     saved = read_save(resume) if resume else None
     record = pack_record(packs)
     if saved is not None:
+        # A resumed game goes on as it was saved: an option that would change it is a mistake to
+        # point out, not to ignore (or to blame on the file).
+        for option, given in (("--seed", seed is not None), ("--players", players is not None),
+                              ("--setting", bool(settings))):
+            if given:
+                raise UsageError(f"{option} cannot be used with --resume: a resumed game keeps the seats, seed "
+                                 "and settings of its save")
+        was = saved["saved"]["variant"]
+        if variant is not None and variant != was:
+            raise UsageError(f"--variant {variant}: {resume} is a save of "
+                             + (f"the variant '{was}'" if was else "the base game, without a variant"))
         # The save knows its game, variant and packs; naming them again is optional.
         game = game or saved["saved"]["game"]
         variant = variant or saved["saved"]["variant"]

@@ -675,3 +675,11 @@ def test_a_seat_name_that_no_terminal_can_print_is_refused(tmp_path: Path, log_f
     assert code == 1 and "DV070" in out and "holds a control character" in out
     code, out = cli("play", GAME, "--players", "human:A\udcff,random")
     assert code == 2 and "not UTF-8" in out
+
+
+@pytest.mark.parametrize("option", [["--seed", "5"], ["--players", "human,human"], ["--setting", "hand_small=3"],
+                                    ["--variant", "advanced"]])
+def test_an_option_that_would_change_a_resumed_game_is_a_usage_error(save_file: Path, option: list[str]) -> None:
+    code, out = cli("play", "--resume", str(save_file), *option, "--no-clear")
+    assert code == 2 and option[0] in out
+    assert "DV070" not in out  # the file is fine: the option is the mistake
