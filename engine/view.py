@@ -101,20 +101,6 @@ def view_plan(state: State) -> tuple[tuple[tuple[ZoneSlot, ...], ...], tuple[Zon
     return plan
 
 
-def _backs(state: State, pids: list[int]) -> list[dict[str, Any]]:
-    """What anyone sees of a hidden pool: how many of its pieces show each combination of public
-    fields (tile colours on their backs), e.g. [{"colour": "black", "count": 8}, ...]."""
-    g = state.game
-    counts: dict[tuple[tuple[str, Any], ...], int] = {}
-    for p in pids:
-        pdef = g.pieces[p]
-        public = g.components[pdef.component].public
-        if public:
-            k = tuple((f, pdef.attrs[f]) for f in sorted(public) if f in pdef.attrs)
-            counts[k] = counts.get(k, 0) + 1
-    return [{**dict(k), "count": n} for k, n in sorted(counts.items(), key=lambda kv: repr(kv[0]))]
-
-
 def zone_view(state: State, zone: ZoneSlot, seat: int | None) -> dict[str, Any]:
     pids = state.zones[zone.key]
     out: dict[str, Any] = {"kind": zone.kind, "count": len(pids)}
@@ -129,9 +115,6 @@ def zone_view(state: State, zone: ZoneSlot, seat: int | None) -> dict[str, Any]:
                 shown = revealed.intersection(pids)
             if shown:
                 out["revealed"] = [piece_view(state, p, seat, "hidden", zone.owner) for p in pids if p in shown]
-        backs = _backs(state, pids)
-        if backs:
-            out["backs"] = backs
         return out
     if zone.kind == "grid":
         cells = []

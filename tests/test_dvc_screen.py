@@ -181,3 +181,14 @@ def test_the_joker_placement_prompt_says_what_to_do() -> None:
     run_play(game, [SeatSpec("human", "Ana"), SeatSpec("deducer", "Deducer 2")], 5, {}, console, typed([]),
              clear=False, timer=False)
     assert "Ana: Choose where your joker goes in your row (it never moves afterwards)" in console.file.getvalue()
+
+
+def test_the_pile_colours_are_counted_from_the_backs_in_view() -> None:
+    from davinci.engine.game import load_game
+    from davinci.games.da_vinci_code.screen import pile_colours
+
+    st = load_game("da-vinci-code").new_state(2, seed=1)
+    left = pile_colours(st.view(0))
+    colours = [st.game.pieces[p].attrs["colour"] for p in st.zones["pile"]]
+    assert left == {c: colours.count(c) for c in ("black", "white")}
+    assert "pieces" not in st.view(0)["zones"]["pile"]  # the view itself shows no tile of the pile

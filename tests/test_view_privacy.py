@@ -73,13 +73,3 @@ def test_a_view_of_a_seat_that_is_not_at_the_table_is_refused(game) -> None:  # 
             st.view(bad)  # type: ignore[arg-type]
     assert st.view(None)["seat"] is None and st.view(1)["seat"] == 2  # a view counts seats from 1
 
-
-def test_a_hidden_pool_shows_how_many_pieces_show_each_public_face() -> None:
-    # Da Vinci Code tiles show their colour on their backs: the pile's colours are public.
-    st = load_game("da-vinci-code").new_state(2, seed=1)
-    pile = st.view(0)["zones"]["pile"]
-    assert "pieces" not in pile
-    assert [b["colour"] for b in pile["backs"]] == ["black", "white"]
-    assert sum(b["count"] for b in pile["backs"]) == pile["count"] == len(st.zones["pile"])
-    colours = [st.game.pieces[p].attrs["colour"] for p in st.zones["pile"]]
-    assert {b["colour"]: b["count"] for b in pile["backs"]} == {c: colours.count(c) for c in ("black", "white")}

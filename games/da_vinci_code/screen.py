@@ -76,6 +76,22 @@ def _seat_name(view: dict[str, Any], index: int) -> str:
     return str(view["seats"][index - 1]["name"])
 
 
+def pile_colours(view: dict[str, Any]) -> dict[str, int] | None:
+    """How many black and white tiles the pile holds: each colour has 12 tiles (13 with the
+    jokers) and the backs of every tile outside the pile show their colour. None when the tiles
+    in view do not add up (a view of another game's shape)."""
+    per_colour = 13 if view.get("settings", {}).get("jokers") else 12
+    seen = {"black": 0, "white": 0}
+    for s in view.get("seats", ()):
+        for zone in s.get("zones", {}).values():
+            for p in zone.get("pieces", ()):
+                if p.get("colour") in seen:
+                    seen[str(p["colour"])] += 1
+    left = {c: per_colour - n for c, n in seen.items()}
+    pile = int(view.get("zones", {}).get("pile", {}).get("count", -1))
+    return left if min(left.values()) >= 0 and sum(left.values()) == pile else None
+
+
 def recent_events(view: dict[str, Any]) -> list[str]:
     """The log lines since the viewer's last move, at least 8 (the engine's echo of each guess is
     left out: the outcome line says it)."""
@@ -111,9 +127,9 @@ def render(view: dict[str, Any], seat: int | None = None, hints: bool = False) -
     else:
         head.append(f" - {turn_text(view, _seat_name(view, int(view['current'])))}")
     pile = view.get("zones", {}).get("pile", {})
-    backs = [f"{b['count']} {b['colour']}" for b in pile.get("backs", ()) if "colour" in b]
-    if backs:  # the colours show on the tiles' backs: "pile: 6 black, 9 white tiles"
-        head.append(f" - pile: {', '.join(backs)} tile{'s' if pile.get('count', 0) != 1 else ''}")
+    left = pile_colours(view)
+    if left is not None:  # the colours show on the tiles' backs: "pile: 6 black, 9 white tiles"
+        head.append(f" - pile: {left['black']} black, {left['white']} white tile{'s' if pile.get('count', 0) != 1 else ''}")
     else:
         head.append(f" - pile: {pile.get('count', 0)} tile{'s' if pile.get('count', 0) != 1 else ''}")
     parts.append(head)
