@@ -474,12 +474,13 @@ class Session:
     def humans(self) -> list[int]:
         return [i for i, s in enumerate(self.seats) if s.kind == "human"]
 
+    def save_json(self) -> str:
+        """The save file's text for the game as it stands."""
+        return json.dumps(save_document(self.state, self.seats, self.seed, self.settings, self.packs, self.timer))
+
     def autosave(self) -> None:
         if self.save_path:
-            atomic_write(
-                self.save_path,
-                json.dumps(save_document(self.state, self.seats, self.seed, self.settings, self.packs, self.timer)),
-            )
+            atomic_write(self.save_path, self.save_json())
         self.write_log()
 
     def bot(self, seat: int) -> Any:
@@ -507,9 +508,7 @@ class Session:
                 raise SaveError(f"{path} is this game's log (--log); give the save its own file")
             if path != self.save_path:
                 check_write_target(path, "save")
-            atomic_write(
-                path, json.dumps(save_document(self.state, self.seats, self.seed, self.settings, self.packs, self.timer))
-            )
+            atomic_write(path, self.save_json())
         except SaveError as e:
             self.console.print(f"[red]{esc(e.message)}[/red]")
             return
@@ -1004,7 +1003,7 @@ def run_play(
     except (KeyboardInterrupt, QuitGame) as stop:
         quitting = isinstance(stop, QuitGame)
         console.print("\n[yellow]" + ("Game stopped." if quitting else "Interrupted.") + "[/yellow]")
-        data = json.dumps(save_document(state, seats, seed, settings, packs, session.timer))
+        data = session.save_json()
         path = session.save_path
         if path is not None:
             try:

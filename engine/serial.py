@@ -147,7 +147,9 @@ def _check_shape(st: State) -> None:
         raise SaveError("the save is damaged: it names a seat that is not at the table")
     if not 0 <= st.turn_start <= len(st.history):
         raise SaveError("the save is damaged: its turn begins outside its history")
-    known = {"$supply"}
+    from davinci.engine.state import SUPPLY
+
+    known = {SUPPLY}
     for z in g.zones.values():
         known.update([f"{z.name}#{i}" for i in range(n)] if z.per_seat else [z.name])
     unknown = sorted(set(st.zones) - known)

@@ -135,7 +135,7 @@ class State:
         zones, zone_of = _initial_layout(game, n)
         st.zones = {k: v[:] for k, v in zones.items()}
         st.zone_of = zone_of[:]
-        st.dirty = {k for k, v in zones.items() if v and k != "$supply"}
+        st.dirty = {k for k, v in zones.items() if v and k != SUPPLY}
         st.stack = [["setup", 0]]
         # The checks see the table before setup runs: the same for the same seats, so a passed
         # check need not run again for the next game with those seats.
@@ -315,12 +315,7 @@ class State:
 
     # ------------------------------------------------------------------ mutation primitives
     def _put(self, pid: int, key: str, index: int | None, where: Any = None) -> None:
-        try:
-            lst = self.zones[key]
-        except KeyError:
-            if key != SUPPLY:
-                raise
-            lst = self.zones[key] = []  # a piece returned to the supply of a game that had none left
+        lst = self.zones[key]
         if index is None or index >= len(lst):
             lst.append(pid)
         else:
@@ -348,10 +343,8 @@ class State:
         if z is not None and z.kind == "row" and index is None and z.sort is not None:
             index = self._sorted_index(key, pid)
         self._put(pid, key, index, where)
-        if face_up is True:
-            self.turn_face(pid, True)
-        elif face_up is False:
-            self.turn_face(pid, False)
+        if face_up is not None:
+            self.turn_face(pid, face_up)
         elif self.face_down and came_from != key:
             self.face_down.discard(pid)  # it takes its new zone's visibility
 
@@ -772,7 +765,7 @@ def _initial_layout(game: GameDef, n: int) -> tuple[dict[str, list[int]], list[s
     for z in game.zones.values():
         for k in [f"{z.name}#{i}" for i in range(n)] if z.per_seat else [z.name]:
             zones[k] = []
-    zone_of = ["$supply"] * len(game.pieces)
+    zone_of = [SUPPLY] * len(game.pieces)
     by_comp: dict[str, list[int]] = {}
     for p in game.pieces:
         by_comp.setdefault(p.component, []).append(p.pid)
@@ -784,7 +777,7 @@ def _initial_layout(game: GameDef, n: int) -> tuple[dict[str, list[int]], list[s
                     placed.add(pid)
                     zones[z.name].append(pid)
                     zone_of[pid] = z.name
-    zones["$supply"] = [p.pid for p in game.pieces if p.pid not in placed]
+    zones[SUPPLY] = [p.pid for p in game.pieces if p.pid not in placed]
     game.layout_cache[n] = (zones, zone_of)
     return zones, zone_of
 

@@ -507,6 +507,6 @@ def events_since_own_move(
         mine = f"{view['seats'][int(seat) - 1]['name']}: "
         start = next((i + 1 for i in range(len(lines) - 1, -1, -1) if lines[i].startswith(mine)), 0)
     echo = tuple(f"{s['name']}: {verb} " for s in view.get("seats", ()) for verb in echoed)
-    shown = [line for line in lines if not (echo and line.startswith(echo))]
-    kept = len([line for line in lines[start:] if not (echo and line.startswith(echo))])
-    return shown[-min(max(kept, least), most):] if shown else []
+    shown = [(i, line) for i, line in enumerate(lines) if not (echo and line.startswith(echo))]
+    since = sum(1 for i, _ in shown if i >= start)
+    return [line for _, line in shown[-min(max(since, least), most):]] if shown else []

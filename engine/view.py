@@ -198,6 +198,10 @@ def build_view(state: State, seat: int | None) -> dict[str, Any]:
             }
         )
     shared = {zone.name: zone_view(state, zone, seat) for zone in shared_zones}
+    deciding = state.current_seats
+    # A prompt is written for the seats who decide (it may quote their hidden pieces); the turn's
+    # locals, often worked out from the mover's hidden pieces, go to them and the mover.
+    asked = seat is None or seat in deciding
     view: dict[str, Any] = {
         "game": g.id,
         "variant": g.variant,
@@ -209,17 +213,12 @@ def build_view(state: State, seat: int | None) -> dict[str, Any]:
         "seats": seats,
         "zones": shared,
         "vars": _public_vars(state.vars, state),
-        # Locals are the turn's working values, often worked out from the mover's hidden pieces:
-        # shown to the seat whose turn it is and the seats deciding now, not to the others.
-        "locals": _public_locals(state.locals) if seat is None or seat == state.current or seat in state.current_seats
-        else {},
+        "locals": _public_locals(state.locals) if asked or seat == state.current else {},
         "events": [t for (to, t) in state.events if to is None or to == seat],
-        "to_act": [s + 1 for s in state.current_seats],
+        "to_act": [s + 1 for s in deciding],
     }
     p = state.pending
     if p is not None and not state.terminal:
-        # A prompt is written for the seats who decide (it may quote their hidden pieces).
-        asked = seat is None or seat in state.current_seats
         pend: dict[str, Any] = {
             "type": p["type"],
             "prompt": (p.get("prompt") if asked else None) or DEFAULT_PROMPTS.get(p["type"], ""),
@@ -241,7 +240,7 @@ def build_view(state: State, seat: int | None) -> dict[str, Any]:
             pend["prompt"] = (f"Choose where your {kind} goes in your {p['zone'].split('#')[0]} "
                               "(it never moves afterwards)")
         view["pending"] = pend
-    if seat is not None and seat in state.current_seats:
+    if seat is not None and seat in deciding:
         view["legal"] = state.legal_actions(seat).texts()
     if state.terminal:
         view["result"] = state.result()
