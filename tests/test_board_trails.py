@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from helpers import write_game_pack
 
 from davinci.engine.game import load_game
 
@@ -57,11 +58,7 @@ end:
 
 @pytest.fixture()
 def pack(tmp_path: Path) -> str:
-    (tmp_path / "trail-probe.yaml").write_text(GAME, encoding="utf-8")
-    (tmp_path / "pack.yaml").write_text(
-        'kind: pack\nid: trails\nname: Trails\nversion: "1.0"\ngames: [trail-probe.yaml]\n', encoding="utf-8"
-    )
-    return str(tmp_path)
+    return write_game_pack(tmp_path, "trail-probe", GAME)
 
 
 def _lines(st) -> list[str]:  # type: ignore[no-untyped-def]

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import write_game_pack
 
 from davinci.engine.errors import DavinciError, EvalError
 from davinci.engine.game import load_game
@@ -498,9 +499,7 @@ end:
 def test_a_variable_grown_without_bound_is_stopped_by_the_work_budget(tmp_path: Path) -> None:
     # Every read of a stored list rebuilds it and every write stores it again: both are work. Before
     # they were counted, this setup ran for minutes (two such variables: over ten in lint).
-    (tmp_path / "growing.yaml").write_text(GROWING_VARIABLE, encoding="utf-8")
-    (tmp_path / "pack.yaml").write_text('kind: pack\nid: g\nname: G\nversion: "1.0"\ngames: [growing.yaml]\n')
-    game = load_game("growing", packs=[str(tmp_path)])
+    game = load_game("growing", packs=[write_game_pack(tmp_path, "growing", GROWING_VARIABLE)])
     with pytest.raises(EvalError) as info:
         game.new_state(2, seed=1)
     assert info.value.code == "DV043" and "list elements" in info.value.message

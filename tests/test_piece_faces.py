@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from helpers import write_game_pack
 
 from davinci.engine.game import load_game
 from davinci.engine.lint.runner import lint_paths
@@ -60,21 +61,13 @@ end:
 """
 
 
-def _pack(folder: Path, name: str, text: str) -> str:
-    (folder / f"{name}.yaml").write_text(text, encoding="utf-8")
-    (folder / "pack.yaml").write_text(
-        f'kind: pack\nid: p\nname: P\nversion: "1.0"\ngames: [{name}.yaml]\n', encoding="utf-8"
-    )
-    return str(folder)
-
-
 def _pictures(view: dict) -> list[str | None]:  # type: ignore[type-arg]
     return [p.get("picture") for p in view["zones"]["table"]["pieces"]]
 
 
 @pytest.fixture()
 def memory(tmp_path: Path):  # type: ignore[no-untyped-def]
-    return load_game("memory", packs=[_pack(tmp_path, "memory", MEMORY)])
+    return load_game("memory", packs=[write_game_pack(tmp_path, "memory", MEMORY)])
 
 
 def test_face_down_pieces_on_a_public_zone_show_nobody_their_fields(memory) -> None:  # type: ignore[no-untyped-def]
@@ -144,7 +137,7 @@ end:
 
 
 def test_a_capacity_without_overflow_to_returns_the_excess_out_of_play(tmp_path: Path) -> None:
-    game = load_game("cap", packs=[_pack(tmp_path, "cap", OVERFLOW)])
+    game = load_game("cap", packs=[write_game_pack(tmp_path, "cap", OVERFLOW)])
     st = game.new_state(2, seed=1)
     assert st.current_seats == [0] and st.view(0)["pending"]["type"] == "overflow"
     assert st.view(0)["pending"]["prompt"] == "Too many pieces in hand (at most 2): choose one to return"
@@ -154,7 +147,7 @@ def test_a_capacity_without_overflow_to_returns_the_excess_out_of_play(tmp_path:
 
 
 def test_a_plain_number_is_a_capacity(tmp_path: Path) -> None:
-    problems = lint_paths([_pack(tmp_path, "cap", OVERFLOW)])
+    problems = lint_paths([write_game_pack(tmp_path, "cap", OVERFLOW)])
     assert [f"{p.code} {p.message}" for p in problems] == []
 
 
@@ -187,7 +180,7 @@ end:
 
 def test_the_end_is_checked_before_a_decision_nobody_can_make(tmp_path: Path) -> None:
     # The turn loops back to `choose` after the last token: the game is over, not stuck (DV044).
-    game = load_game("take-all", packs=[_pack(tmp_path, "take-all", TAKE_ALL)])
+    game = load_game("take-all", packs=[write_game_pack(tmp_path, "take-all", TAKE_ALL)])
     st = game.new_state(2, seed=1)
     me = st.current_seats[0]
     for _ in range(3):

@@ -26,6 +26,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from helpers import write_game_pack
 from rich.console import Console
 
 from davinci.cli import main
@@ -408,17 +409,8 @@ end:
 """
 
 
-def _one_way_pack(folder: Path, game: str) -> str:
-    """A pack folder holding the game `game` (as one-way.yaml)."""
-    (folder / "one-way.yaml").write_text(game, encoding="utf-8")
-    (folder / "pack.yaml").write_text(
-        'kind: pack\nid: one\nname: One\nversion: "1.0"\ngames: [one-way.yaml]\n', encoding="utf-8"
-    )
-    return str(folder)
-
-
 def test_just_the_verb_plays_the_only_action_with_that_verb(tmp_path: Path) -> None:
-    game = load_game("one-way", packs=[_one_way_pack(tmp_path, ONE_WAY)])
+    game = load_game("one-way", packs=[write_game_pack(tmp_path, "one-way", ONE_WAY)])
     save = tmp_path / "s.json"
     console = Console(file=io.StringIO(), width=120)
     code = run_play(game, parse_seats("human,random", game), 1, {}, console, typed(["walk", "WALK"]),
@@ -452,7 +444,7 @@ def test_a_game_over_before_the_first_move_says_so(tmp_path: Path) -> None:
 
     assert turn_text({"turn": 1, "result": {"turns": 1, "actions": 0}}, "Ana") == "game over before the first move"
     already_over = ONE_WAY.replace('when: "steps >= 3"', 'when: "steps >= 0"')
-    game = load_game("one-way", packs=[_one_way_pack(tmp_path, already_over)])
+    game = load_game("one-way", packs=[write_game_pack(tmp_path, "one-way", already_over)])
     console = Console(file=io.StringIO(), width=120)
     assert run_play(game, parse_seats("human,random", game), 1, {}, console, typed([]), clear=False, timer=False) == 0
     first = console.file.getvalue().strip().splitlines()[0]
@@ -505,7 +497,7 @@ def test_replay_events_shows_the_public_log_under_each_action(tmp_path: Path) ->
 
 def _bots_play_logged(folder: Path, game: str) -> tuple[int, str, Path]:
     """Two random bots play `game` (a one-way variant) from the command line with --log."""
-    _one_way_pack(folder, game)
+    write_game_pack(folder, "one-way", game)
     log = folder / "game.json"
     code, out = cli("play", "one-way", "--pack", str(folder), "--players", "random,random", "--seed", "1",
                     "--no-clear", "--log", str(log))
@@ -544,7 +536,7 @@ def test_a_turn_over_the_decision_limit_leaves_the_refused_action_in_the_log(
     endless = game.replace(turn, '    - while: "true"\n      do:\n' + textwrap.indent(turn, "    "))
     endless = endless.replace('when: "steps >= 3"', 'when: "steps >= 99"')
     assert "while" in endless
-    loaded = load_game("one-way", packs=[_one_way_pack(tmp_path, endless)])
+    loaded = load_game("one-way", packs=[write_game_pack(tmp_path, "one-way", endless)])
     log = tmp_path / "game.json"
     with pytest.raises(DavinciError) as info:
         run_play(loaded, parse_seats("random,random", loaded), 1, {}, Console(file=io.StringIO()), typed([]),
@@ -569,7 +561,7 @@ def test_actions_are_lower_case_words_that_are_not_prompt_commands(tmp_path: Pat
 
     for verb, words in [("Walk", "option action must be lower case, got 'Walk'"),
                         ("history", "option action 'history' is a command of the play prompt")]:
-        _one_way_pack(tmp_path, ONE_WAY.replace("action: walk", f"action: {verb}"))
+        write_game_pack(tmp_path, "one-way", ONE_WAY.replace("action: walk", f"action: {verb}"))
         problems = lint_paths([str(tmp_path)])
         assert len(problems) == 1 and words in problems[0].message, problems
         assert (problems[0].location.line, problems[0].location.col) == (11, 21)
@@ -579,7 +571,7 @@ def test_an_action_without_values_given_values_says_to_type_just_the_verb(tmp_pa
     from davinci.engine.errors import IllegalAction
 
     no_values = ONE_WAY.replace('args: {to: "[steps + 1]"}', "args: {}").replace("{steps: to}", "{steps: steps + 1}")
-    game = load_game("one-way", packs=[_one_way_pack(tmp_path, no_values)])
+    game = load_game("one-way", packs=[write_game_pack(tmp_path, "one-way", no_values)])
     st = game.new_state(2, seed=1)
     with pytest.raises(IllegalAction) as info:
         st.apply(st.current_seats[0], "walk 3")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from helpers import write_game_pack
 
 from davinci.engine.game import load_game
 
@@ -44,9 +45,7 @@ end:
 
 @pytest.fixture()
 def game(tmp_path: Path):  # type: ignore[no-untyped-def]
-    (tmp_path / "secret.yaml").write_text(SECRET_HAND, encoding="utf-8")
-    (tmp_path / "pack.yaml").write_text('kind: pack\nid: s\nname: S\nversion: "1.0"\ngames: [secret.yaml]\n')
-    return load_game("secret-hand", packs=[str(tmp_path)])
+    return load_game("secret-hand", packs=[write_game_pack(tmp_path, "secret", SECRET_HAND)])
 
 
 def test_the_turns_locals_and_the_prompt_go_to_the_mover_only(game) -> None:  # type: ignore[no-untyped-def]
