@@ -127,11 +127,10 @@ def render(view: dict[str, Any], seat: int | None = None, hints: bool = False) -
     else:
         head.append(f" - {turn_text(view, _seat_name(view, int(view['current'])))}")
     pile = view.get("zones", {}).get("pile", {})
-    left = pile_colours(view)
-    if left is not None:  # the colours show on the tiles' backs: "pile: 6 black, 9 white tiles"
-        head.append(f" - pile: {left['black']} black, {left['white']} white tile{'s' if pile.get('count', 0) != 1 else ''}")
-    else:
-        head.append(f" - pile: {pile.get('count', 0)} tile{'s' if pile.get('count', 0) != 1 else ''}")
+    count = pile.get("count", 0)
+    left = pile_colours(view)  # the colours show on the tiles' backs: "pile: 6 black, 9 white tiles"
+    what = f"{left['black']} black, {left['white']} white" if left is not None else str(count)
+    head.append(f" - pile: {what} tile{'s' if count != 1 else ''}")
     parts.append(head)
     hint_table = _hints_for(view) if hints else {}
     order = [me] if me else []
