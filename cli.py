@@ -227,6 +227,12 @@ def play(
     for path, what in ((save_path, "save"), (log_path, "log")):
         if path:  # refused before anything is printed (run_play checks again, as other callers need)
             check_write_target(path, what)
+    if saved is None:  # a bot that cannot play this game is refused before the seed is printed
+        from davinci.engine.bots import make_bot
+
+        for s in seats:
+            if s.kind != "human":
+                make_bot(s.kind, 0, g.id, dict(g.settings))
     if seed is None:
         if saved is None:
             seed = int(time.time() * 1000) % (2**31)
@@ -243,6 +249,7 @@ def play(
         save_path=save_path,
         log_path=log_path,
         resume=resume,
+        save_doc=saved,
         timer=not no_timer,
         hints=hints,
         clear=not no_clear,
@@ -383,7 +390,7 @@ def schema(out: str | None, name: str | None) -> None:
     click.echo(schema_text(name))
 
 
-@main.command()
+@main.command(context_settings={"ignore_unknown_options": True})
 @click.argument("expression")
 @click.option("--context", type=click.Path(dir_okay=False), help="A JSON file of names and values.")
 @guarded

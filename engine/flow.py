@@ -203,6 +203,13 @@ class FlowCompiler:
 
     def one(self, st: Any, path: Path, scope: dict[str, Type]) -> None:
         if not isinstance(st, dict) or not st:
+            if isinstance(st, str) and (st in STEP_KINDS or st in ("if", "while", "for_each", "break", "call", "return")):
+                raise DefinitionError(
+                    f"a step is a mapping with one step kind: write '{st}: true' (a bare '{st}' is a text)"
+                    if st in ("break", "return", "end_turn", "end_game")
+                    else f"a step is a mapping with one step kind: '{st}' needs its settings ('{st}: ...')",
+                    self.b.loc.loc(path),
+                )
             raise DefinitionError("a step is a mapping with one step kind", self.b.loc.loc(path))
         try:
             self._one(st, path, scope)

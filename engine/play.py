@@ -459,10 +459,14 @@ class Session:
 
     def show_history(self, seat: int, text: str) -> None:
         """`history` (the last 30 events this seat may see) or `history N` / `history all`."""
-        arg = text.split(maxsplit=1)[1] if " " in text else "30"
+        arg = text.split(maxsplit=1)[1].strip() if " " in text.strip() else "30"
+        if arg != "all" and not (arg.isdigit() and arg.isascii() and len(arg) < 7 and int(arg) > 0):
+            self.console.print(f"[red]'history' takes a number of lines or 'all' (history 10, history all), not "
+                               f"'{esc(arg)}'[/red]")
+            return
         mine = [t for to, t in self.transcript if to is None or to == seat]
-        count = len(mine) if arg == "all" else int(arg) if arg.isdigit() and len(arg) < 7 else 30
-        shown = mine[-count:] if count else []
+        count = len(mine) if arg == "all" else int(arg)
+        shown = mine[-count:]
         if not mine:
             self.console.print("[bold]Nothing has happened yet.[/bold]")
             return
@@ -620,6 +624,9 @@ class Session:
             if word in ("?", "help"):
                 self.show_help(legal)
                 continue
+            if len(word.split()) > 1 and word.split()[0] in ("?", "help", "list", "quit", "exit"):
+                self.console.print(f"[red]'{esc(word.split()[0])}' takes nothing after it[/red] - type ? for help")
+                continue
             if word == "history" or word.startswith("history "):
                 self.show_history(seat, word)
                 continue
@@ -701,6 +708,9 @@ class Session:
 
     def show_help(self, legal: Sequence[Any]) -> None:
         mod = screen_module(self.game.id)
+        about = " ".join(str(getattr(self.game.definition, "description", "") or "").split())
+        if about:
+            self.console.print(f"[bold]{esc(self.game.name)}[/bold]: {esc(about)}")
         if mod is not None and getattr(mod, "HELP", None):
             self.console.print(mod.HELP)
         self.console.print(
@@ -932,6 +942,7 @@ def run_play(
     save_path: str | None = None,
     log_path: str | None = None,
     resume: str | None = None,
+    save_doc: dict[str, Any] | None = None,
     timer: bool = True,
     hints: bool = False,
     clear: bool = True,
@@ -940,7 +951,8 @@ def run_play(
     """Play a game in the terminal; returns the exit code.
 
     `packs` is the content packs the game was loaded with (see `pack_record`), written into
-    saves and logs so that resuming and replaying find the game again.
+    saves and logs so that resuming and replaying find the game again. `save_doc` is the save
+    at `resume` when the caller has read it already (`read_save`), so it is not read twice.
     """
     from davinci.engine.bots import make_bot
 
@@ -952,7 +964,7 @@ def run_play(
     if log_path:
         check_write_target(log_path, "log")
     if resume:
-        doc = read_save(resume)
+        doc = save_doc if save_doc is not None else read_save(resume)
         seats = [SeatSpec(s["kind"], s["name"]) for s in doc["seats"]]
         seed = doc["seed"]
         timer = timer and doc["timer"]

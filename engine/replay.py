@@ -92,7 +92,7 @@ def replay_log(
     result = st.result() if st.is_terminal() else None
     if verify:
         logged = doc.get("result")
-        if logged != result and not _old_turn_limit_count(logged, result):
+        if not same_json(logged, result) and not _old_turn_limit_count(logged, result):
             raise ReplayMismatch(f"{path}: {_difference(result, logged, names)}")
         if result is None:
             echo(f"verified: {len(actions)} actions replay; the game is unfinished, as logged")
@@ -111,7 +111,18 @@ def _old_turn_limit_count(logged: Any, result: Any) -> bool:
     """
     if not isinstance(logged, dict) or not isinstance(result, dict) or result.get("reason") != "turn-limit":
         return False
-    return logged == {**result, "turns": result["turns"] + 1}
+    return same_json(logged, {**result, "turns": result["turns"] + 1})
+
+
+def same_json(a: Any, b: Any) -> bool:
+    """Equal as JSON values: `false` is not `0`, nor `1` the same as `1.0` or `"1"`."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(same_json(v, b[k]) for k, v in a.items())
+    if isinstance(a, list | tuple):
+        return len(a) == len(b) and all(same_json(x, y) for x, y in zip(a, b))
+    return bool(a == b)
 
 
 def _difference(result: Any, logged: Any, names: list[str]) -> str:
@@ -120,7 +131,7 @@ def _difference(result: Any, logged: Any, names: list[str]) -> str:
     if said != recorded:
         return f"the replay ends {said}, but the log recorded {recorded}"
     if isinstance(result, dict) and isinstance(logged, dict):
-        fields = sorted(k for k in result.keys() | logged.keys() if result.get(k) != logged.get(k))
+        fields = sorted(k for k in result.keys() | logged.keys() if not same_json(result.get(k), logged.get(k)))
         shown = "; ".join(f"{k}: replay {_short(result.get(k))}, log {_short(logged.get(k))}" for k in fields[:3])
         return f"the replay ends {said} as logged, but the result's {', '.join(fields)} differ ({shown})"
     return f"the replay ends {said}, but the log recorded the result {_short(logged)}"

@@ -738,6 +738,9 @@ def _translate(doc: Doc, error: ValidationError) -> Iterable[SchemaError]:
         got = _type_of(value)
         if not isinstance(value, (dict, list)) and value is not None:
             got += f" {_show(value)}"
+        if names == ["integer"] and isinstance(value, str) and any(c.isalpha() or c in "(." for c in value):
+            # `copies: settings.copies`: a field read before any game runs takes no expression.
+            got += "; this field takes a plain number, not an expression"
         yield SchemaError(f"{where} must be {wanted}, got {got}", loc, WRONG_TYPE)
         return
     if kind == "enum":

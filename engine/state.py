@@ -665,8 +665,12 @@ class State:
             to = p["to"]
             if to is None:
                 to = SUPPLY
-            self.place(binding, to, face_up=False)
-            self.log(f"{self.seat_names[seat]} returns {action.args[0]}")
+            # The returned piece takes its new zone's visibility (no longer revealed, not face down).
+            self.place(binding, to)
+            self.revealed.discard(binding)
+            self.face_down.discard(binding)
+            shown = "the supply" if to == SUPPLY else to.split("#")[0]
+            self.log(f"{self.seat_names[seat]} returns {action.args[0]} to {shown}")
             self.dirty.add(p["zone"])
         elif p["type"] == "position":
             queue = list(p["queue"])

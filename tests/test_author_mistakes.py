@@ -77,6 +77,8 @@ CASES = [
     ("an item value of the wrong type", "seat_vars:\n",
      CHIPS.replace("product: {}", "items: [{{value: 1}}, {{value: '2'}}]").format() + "seat_vars:\n",
      "DV050", 19, 33, "field 'value' is int, got '2'"),
+    ("a bare break", "            - end_turn: true\n        - set", "            - break\n        - set",
+     "DV050", 30, 15, "write 'break: true' (a bare 'break' is a text)"),
 ]
 
 
@@ -122,6 +124,18 @@ def test_a_variant_whose_game_file_is_broken_points_at_that_file(tmp_path: Path)
     variant = [p for p in problems if p.location.path.endswith("pig-short.yaml")]
     assert [p.code for p in variant] == ["DV020"]
     assert "this pack's pig.yaml could not be read: fix that first" in variant[0].message
+
+
+def test_a_game_file_failing_its_schema_leaves_its_variants_waiting_not_crashing(tmp_path: Path) -> None:
+    # A piece count from a setting: the game file fails its schema, and its variant's rules used
+    # to build the game all the same and crash (DV999, twice).
+    chips = CHIPS.replace("product: {}", "product: {{value: [1, 2]}}\n    copies: settings.copies").format()
+    problems = lint_edited(tmp_path, PACK, "pig.yaml", "seat_vars:\n", chips + "seat_vars:\n")
+    found = [(Path(p.location.path).name, p.code, p.location.line, p.location.col) for p in problems]
+    assert found == [("pig-short.yaml", "DV020", 4, 10), ("pig.yaml", "DV012", 20, 13)], problems
+    assert "'copies' must be a whole number, got text 'settings.copies'; this field takes a plain number" in (
+        problems[1].message)
+    assert problems[0].message == "the game 'pig' this variant extends has problems in pig.yaml: fix those first"
 
 
 # Banking no longer ends the turn, a 1 no longer stops it and the game cannot be won: the turn

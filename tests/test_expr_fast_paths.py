@@ -51,6 +51,8 @@ ENVS: list[dict[str, Any]] = [
     {"hand": [3], "seat": Rec(score=None, tokens=None), "seats": [None]},
     {"hand": [_card(None, None)], "seat": Refusing(), "seats": [Refusing()]},
     {"hand": (_card("skull", 2),), "seat": Rec(score="2", tokens="x"), "seats": (Rec(score=3, tokens=0),)},
+    {"hand": GOOD_HAND, "seat": None, "seats": [Rec(score=2, tokens=4)]},
+    {"hand": GOOD_HAND, "seat": Rec(score=3, tokens=5), "seats": [Rec(score=3, tokens=1), Rec(score="3", tokens=1)]},
     {},
 ]
 
@@ -67,6 +69,21 @@ PAIRS = [
     ("seat.tokens + 1 <= 7", "seat.tokens + (1 + 0) <= 7"),
     ("seat.tokens - 2", "seat.tokens - (2 + 0)"),
     ("seat.tokens * 3", "seat.tokens * (3 + 0)"),
+    # A `where` over field tests joined by `and`, some against an expression that does not read
+    # the element (computed once per query, when first needed); `(...) == true` defeats the fusion.
+    (
+        'count(hand where number > seat.score and symbol == "skull")',
+        'count(hand where (number > seat.score) == true and (symbol == "skull") == true)',
+    ),
+    (
+        'hand where symbol == "eye" and seat.tokens <= number',
+        'hand where (symbol == "eye") == true and (seat.tokens <= number) == true',
+    ),
+    ('seats where score != seat.score', 'seats where (score != seat.score) == true'),
+    (
+        'count(hand where symbol == "none-such" and number > seat.score)',
+        'count(hand where (symbol == "none-such") == true and (number > seat.score) == true)',
+    ),
     (
         'count(hand where symbol == "skull") >= 2 and seat.score < 3',
         'count(hand where symbol == "skull") + 0 >= 2 and seat.score < 3 + 0',
@@ -105,3 +122,20 @@ def test_fast_paths_fail_at_the_columns_of_the_general_closures() -> None:
         "error",
         ("'where' needs a list, got none", 11),
     )
+
+
+def _closure_names(fn: Any) -> set[str]:
+    names = {fn.__name__}
+    for cell in fn.__closure__ or ():
+        inner = cell.cell_contents
+        if callable(inner) and getattr(inner, "__closure__", None) is not None:
+            names |= _closure_names(inner)
+    return names
+
+
+def test_field_tests_joined_by_and_are_one_loop_and_the_rewritten_forms_are_not() -> None:
+    pairs = [p for p in PAIRS if "== true" in p[1]]
+    assert len(pairs) == 4
+    for fast, general in pairs:
+        assert "where_terms" in _closure_names(compile_expr(fast, SCOPE)._fn), fast
+        assert "where_terms" not in _closure_names(compile_expr(general, SCOPE)._fn), general

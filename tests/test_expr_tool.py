@@ -151,3 +151,24 @@ def test_a_game_helper_is_named_as_one_where_there_is_no_game() -> None:
     out = io.StringIO()
     assert run_expr("nosuch(3)", None, out) == 1
     assert "engine helper" not in out.getvalue()
+
+
+def test_a_context_nested_too_deeply_names_the_file(tmp_path: Path) -> None:
+    deep: object = 1
+    for _ in range(600):
+        deep = {"a": deep}
+    path = tmp_path / "deep.json"
+    path.write_text(json.dumps({"x": deep}), encoding="utf-8")
+    code, lines = _run("x", str(path))
+    assert code == 1
+    assert lines == [f"{path}: DV080 the context file is nested too deeply"]
+
+
+def test_an_expression_starting_with_a_minus_needs_no_double_dash() -> None:
+    from click.testing import CliRunner
+
+    from davinci.cli import main
+
+    result = CliRunner().invoke(main, ["expr", "-1 + 3"])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[-1] == "2"

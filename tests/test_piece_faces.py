@@ -146,6 +146,20 @@ def test_a_capacity_without_overflow_to_returns_the_excess_out_of_play(tmp_path:
     assert "$supply" not in st.view(0)["zones"]  # out of play: never shown
 
 
+def test_a_piece_returned_to_a_public_pile_shows_there_and_the_log_says_where(tmp_path: Path) -> None:
+    # Found by a newcomer writing a market game: the returned card lay face down on the public
+    # discard pile, hidden even from its owner, and the log named only the place it had left.
+    text = OVERFLOW.replace("capacity: 2}", "capacity: 2, overflow_to: discard}\n  discard: {kind: pile, visibility: public}")
+    game = load_game("cap", packs=[write_game_pack(tmp_path, "cap", text)])
+    st = game.new_state(2, seed=1)
+    st.apply(0, "return hand.1.2")
+    (returned,) = st.zones["discard"]
+    number = game.definition.pieces[returned].attrs["n"]
+    for seat in (0, 1):
+        assert [p.get("n") for p in st.view(seat)["zones"]["discard"]["pieces"]] == [number]
+    assert st.events[-1] == (None, "Player 1 returns hand.1.2 to discard")
+
+
 def test_a_plain_number_is_a_capacity(tmp_path: Path) -> None:
     problems = lint_paths([write_game_pack(tmp_path, "cap", OVERFLOW)])
     assert [f"{p.code} {p.message}" for p in problems] == []

@@ -662,3 +662,29 @@ def test_a_save_path_that_cannot_be_used_is_refused_before_the_seed_is_printed(t
     code, out = cli("play", GAME, "--save", str(notes), "--no-clear")
     assert code == 1 and "is not a davinci save" in out
     assert "seed " not in out and notes.read_text() == "hello"
+
+
+def test_a_bot_that_cannot_play_the_game_is_refused_before_the_seed_is_printed() -> None:
+    code, out = cli("play", "leonardos-riddle", "--players", "naive,random", "--no-clear")
+    assert code == 2 and "bot 'naive' plays da-vinci-code, not leonardos-riddle" in out
+    assert "seed " not in out
+
+
+@pytest.mark.parametrize("arg", ["abc", "-3", "0", "2x"])
+def test_history_refuses_what_is_not_a_number_of_lines(arg: str) -> None:
+    code, out = _screen("da-vinci-code", "human,random", ["1", f"history {arg}"], seed=1)
+    assert code == 0
+    assert f"'history' takes a number of lines or 'all' (history 10, history all), not '{arg}'" in out
+    assert "events:" not in out
+
+
+@pytest.mark.parametrize("typed", ["list extra", "? foo", "quit now"])
+def test_commands_followed_by_words_are_not_taken_for_actions(typed: str) -> None:
+    code, out = _screen("da-vinci-code", "human,random", [typed], seed=1)
+    assert code == 0
+    assert f"'{typed.split()[0]}' takes nothing after it" in out and "is not possible now" not in out
+
+
+def test_help_starts_with_the_games_description() -> None:
+    code, out = _screen("da-vinci-code", "human,random", ["?"], seed=1)
+    assert code == 0 and "Da Vinci Code: Black and white number tiles stand in sorted rows" in out

@@ -514,6 +514,10 @@ LOG_EDITS: dict[str, tuple[Callable[[dict[str, Any]], Any], str, str]] = {
     "seat as text": (_set("actions.0.0", "0"), "DV070", "actions must be [seat number, text] pairs"),
     "settings unusable": (_set("settings_override", {"hand_small": "banana"}), "DV070",
                           "settings cannot be used: setting 'hand_small' must be an integer"),
+    "a score written as false": (lambda d: d["result"]["scores"].__setitem__(
+        d["result"]["scores"].index(0), False), "DV071", "the result's scores differ"),
+    "actions counted as a fraction": (lambda d: d["result"].update({"actions": d["result"]["actions"] + 0.0}),
+                                      "DV071", "the result's actions differ"),
     "scores edited": (lambda d: d["result"].update({"scores": [7, 7]}), "DV071",
                       "as logged, but the result's scores differ (scores: replay"),
     "turns and actions edited": (lambda d: d["result"].update({"turns": 1, "actions": 1}), "DV071",

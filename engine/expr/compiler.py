@@ -38,6 +38,7 @@ from davinci.engine.expr.parser import (
     StrLit,
     Unary,
     Where,
+    children,
     default_locator,
     located_message,
     parse,
@@ -53,6 +54,10 @@ _NO_CONST = object()
 # A where-condition comparing one element field with a literal: the field, a two-argument test,
 # the literal, whether the literal is the test's first argument, and whether to negate the test.
 _ElemTest: TypeAlias = tuple[str, Callable[[Any, Any], Any], Any, bool, bool]
+# One test of a `where` condition made of field tests: field, its column, operator, constant first, negated,
+# then the loop-invariant expression compared with (None for a literal) and the literal.
+_Term: TypeAlias = tuple[str, int, Callable[[Any, Any], Any], bool, bool, Any, Any]
+_ORDERED_OR_EQUAL = ("==", "!=", "<", "<=", ">", ">=")
 _OPERATORS: dict[str, Callable[[Any, Any], Any]] = {
     "==": operator.eq,
     "!=": operator.ne,
@@ -564,6 +569,9 @@ class _Compiler:
         test = self._elem_test(node.cond)
         if test is not None:
             return self._where_fused(node, source, test, counting)
+        terms = self._elem_terms(node.cond)
+        if terms is not None:
+            return self._where_terms(node, source, terms, counting)
         cond = self.compile(node.cond)
 
         # Explicit loops rather than comprehensions: on the short lists of a game (a hand, a row)
@@ -656,6 +664,100 @@ class _Compiler:
             return tuple(out)
 
         return where_fused
+
+    def _elem_terms(self, cond: Node) -> list[_Term] | None:
+        """`active and index != current.index`: a condition made of field tests joined by `and`,
+        each comparing a field of the element with a literal or with an expression that does not
+        read the element (computed once per query, when first needed); None for any other shape."""
+        terms: list[Node] = []
+        stack = [cond]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, BoolOp) and node.op == "and":
+                stack += (node.right, node.left)
+            else:
+                terms.append(node)
+        out: list[_Term] = []
+        invariant = False
+        for term in terms:
+            test = self._elem_test(term)
+            if test is not None:
+                fname, opf, const, const_first, negate = test
+                out.append((fname, self._field_pos(term), opf, const_first, negate, None, const))
+                continue
+            if not (isinstance(term, Compare) and len(term.ops) == 1 and term.ops[0] in _ORDERED_OR_EQUAL):
+                return None
+            left, right = term.operands
+            for field_side, other, const_first in ((left, right, False), (right, left, True)):
+                fname = self._elem_field(field_side)
+                if fname is None or not self._invariant(other):
+                    continue
+                if not all(_plain(t) and not _is_seqish(t) for t in (self.type_of(field_side), self.type_of(other))):
+                    return None
+                out.append((fname, field_side.pos, _OPERATORS[term.ops[0]], const_first, False, self.compile(other), None))
+                invariant = True
+                break
+            else:
+                return None
+        return out if invariant or len(out) > 1 else None
+
+    def _field_pos(self, term: Node) -> int:
+        """The column of the element field an `_elem_test` term reads (`not revealed`, `number > 2`)."""
+        stack = [term]
+        while stack:
+            node = stack.pop()
+            if self._elem_field(node) is not None:
+                return node.pos
+            stack.extend(reversed(children(node)))
+        return term.pos  # pragma: no cover - an _elem_test term reads a field
+
+    def _invariant(self, node: Node) -> bool:
+        """Whether `node` reads no element of an enclosing query (nor starts a query of its own)."""
+        if isinstance(node, Where | Select):
+            return False
+        if isinstance(node, Name) and isinstance(self.checked.bindings.get(id(node)), ElemRef):
+            return False
+        return all(self._invariant(c) for c in children(node))
+
+    def _where_terms(self, node: Where, source: Fn, terms: list[_Term], counting: bool) -> Fn:
+        # Evaluated in the general closures' order (the field before an invariant on its right,
+        # after one on its left), failing with their messages at their columns.
+        key = self._scope_key(node.source)
+        pos = node.pos
+        unset = _NO_CONST
+        starts = [unset if rhs is not None else const for (*_, rhs, const) in terms]
+        steps = [(i, *term[:6]) for i, term in enumerate(terms)]
+
+        def where_terms(env: Env, el: Any) -> Value:
+            xs = env[key] if key is not None else source(env, el)
+            if xs.__class__ is not tuple and xs.__class__ is not list:
+                xs = _as_list(xs, pos, "'where'")
+            else:
+                _METER[0] += len(xs)
+                if _METER[0] > _METER[1]:
+                    raise _Fail(_budget_message(), pos)
+            values = starts[:]
+            out = []
+            for x in xs:
+                for i, fname, fpos, opf, const_first, negate, rhs in steps:
+                    c = values[i]
+                    if c is unset and const_first:
+                        c = values[i] = rhs(env, (x, el))
+                    try:
+                        v = x.field(fname)
+                    except AttributeError:
+                        raise _no_field(x, fname, fpos) from None
+                    except EvalError as exc:
+                        raise _Fail(exc.message, fpos) from None
+                    if c is unset:
+                        c = values[i] = rhs(env, (x, el))
+                    if (opf(c, v) if const_first else opf(v, c)) is negate:
+                        break
+                else:
+                    out.append(x)
+            return len(out) if counting else tuple(out)
+
+        return where_terms
 
     def _elem_test(self, cond: Node) -> _ElemTest | None:
         # `where revealed` / `where not revealed`: a true-or-false field tested as it is.

@@ -141,8 +141,11 @@ def load_context(path: str | None) -> tuple[dict[str, Type], dict[str, Value]]:
     builder = _ContextBuilder(path)
     scope: dict[str, Type] = {}
     env: dict[str, Value] = {}
-    for name, raw in data.items():
-        scope[name], env[name] = builder.convert(raw, name)
+    try:
+        for name, raw in data.items():
+            scope[name], env[name] = builder.convert(raw, name)
+    except RecursionError:
+        raise UsageError("the context file is nested too deeply", SourceLocation(path)) from None
     return scope, env
 
 

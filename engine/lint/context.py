@@ -41,10 +41,13 @@ class Project:
         self._linted: list[Entry] = []
         self._entries: list[Entry] | None = None
         self._by_kind: dict[str, dict[str, list[Entry]]] = {}
+        self.failed_schema: set[int] = set()  # id() of the linted documents that failed their schema
 
-    def add(self, doc: Doc, kind: str, pack: Pack | None) -> None:
+    def add(self, doc: Doc, kind: str, pack: Pack | None, valid: bool = True) -> None:
         """Register a linted file (called by the runner before any semantic rule runs)."""
         self._linted.append(Entry(doc, kind, pack))
+        if not valid:
+            self.failed_schema.add(id(doc))
         self._entries = None
         self._by_kind = {}
 

@@ -4,6 +4,7 @@ parsed and type-checked at its line:col), then play a few seeded random games.""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 from davinci.engine.errors import DavinciError, SourceLocation, did_you_mean
@@ -288,6 +289,11 @@ def _build_once(ctx: LintContext) -> Any:
         if unread and not hint:
             hint = f" (this pack's {', '.join(unread)} could not be read: fix that first)"
         raise DavinciError(f"variant extends unknown game '{base_id}'{hint}", ctx.at(["extends"]), code="DV020")
+    if id(base) in ctx.project.failed_schema:
+        # The game's file has schema problems of its own (reported there): building on it would
+        # only trip over them again.
+        raise DavinciError(f"the game '{base_id}' this variant extends has problems in "
+                           f"{Path(base.path).name}: fix those first", ctx.at(["extends"]), code="DV020")
     # Only this game's variants: `extends: GAME/OTHER` names a variant of GAME, as when playing.
     variants = {
         str(v.data.get("id")): v

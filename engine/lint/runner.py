@@ -175,7 +175,7 @@ class _Linter:
         for err in errors:
             self.problems.append(_problem(err, doc.loc([])))
         if kind != "pack":
-            self.project.add(doc, kind, pack)
+            self.project.add(doc, kind, pack, valid=not errors)
         if not errors:
             self.pending.append(_Pending(doc, kind, pack))
         return not errors
