@@ -799,7 +799,9 @@ class Session:
                     bot = self.bot(seat)
                     view = st.view(seat) if getattr(bot, "wants_view", True) else {}
                     action = bot.choose(view, st.legal_actions(seat))
-                    if self.humans and (st.pending or {}).get("type") != "respond":
+                    # Not shown: answers in a race (their own screen), and where a bot puts a free
+                    # piece (when only some pieces are placed freely, the line would tell that one was drawn).
+                    if self.humans and (st.pending or {}).get("type") not in ("respond", "position"):
                         self.console.print(f"[dim]{esc(self.seats[seat].name)}: {esc(str(action))}[/dim]")
                 turn = st.turn
                 recorded = len(st.history)

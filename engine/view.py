@@ -219,9 +219,12 @@ def build_view(state: State, seat: int | None) -> dict[str, Any]:
     }
     p = state.pending
     if p is not None and not state.terminal:
+        # Where a seat puts a free piece is its own business: to the others the decision looks like
+        # any other (when only some pieces are placed freely, the question would tell them one was drawn).
+        ptype = "choose" if p["type"] == "position" and not asked else p["type"]
         pend: dict[str, Any] = {
-            "type": p["type"],
-            "prompt": (p.get("prompt") if asked else None) or DEFAULT_PROMPTS.get(p["type"], ""),
+            "type": ptype,
+            "prompt": (p.get("prompt") if asked else None) or DEFAULT_PROMPTS.get(ptype, ""),
         }
         if p["type"] == "respond":
             pend["seats"] = [s + 1 for s in p["seats"]]

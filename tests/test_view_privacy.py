@@ -72,3 +72,54 @@ def test_a_view_of_a_seat_that_is_not_at_the_table_is_refused(game) -> None:  # 
             st.view(bad)  # type: ignore[arg-type]
     assert st.view(None)["seat"] is None and st.view(1)["seat"] == 2  # a view counts seats from 1
 
+
+
+def _joker_placement(seed_range: range = range(60)):  # type: ignore[no-untyped-def]
+    """A Da Vinci Code (jokers) game waiting for a seat to place its joker, after some random moves."""
+    from davinci.engine.rng import Rng
+
+    game = load_game("da-vinci-code", "advanced")
+    for seed in seed_range:
+        st = game.new_state(2, seed=seed)
+        rng = Rng(seed)
+        while not st.is_terminal():
+            if st.pending and st.pending["type"] == "position":
+                return st
+            seat = st.current_seats[0]
+            legal = st.legal_actions(seat)
+            st.apply(seat, legal[rng.below(len(legal))])
+    raise AssertionError("no joker placement in these games")
+
+
+def test_where_a_seat_places_its_joker_looks_to_the_others_like_any_decision() -> None:
+    # Found by a rules audit: only a joker asks for a place, so a visible `position` decision (or a
+    # bot's "position 2" on the human's screen) told every opponent that a joker had been drawn.
+    st = _joker_placement()
+    placing = st.current_seats[0]
+    mine, other = st.view(placing), st.view(1 - placing)
+    assert mine["pending"]["type"] == "position" and mine["legal"][0] == "position 1"
+    assert other["pending"] == {"type": "choose", "prompt": ""}
+    assert "position" not in str(other) and "free piece" not in str(other)
+
+
+def test_the_terminal_does_not_show_a_bots_joker_placement() -> None:
+    import io
+
+    from rich.console import Console
+
+    from davinci.engine.play import parse_seats, run_play
+
+    game = load_game("da-vinci-code", "advanced")
+    console = Console(file=io.StringIO(), width=120)
+    lines = iter(["1", "1", "1", "1", "1", "1"])
+
+    def typed(prompt: str) -> str:
+        try:
+            return next(lines)
+        except StopIteration:
+            raise EOFError from None
+
+    run_play(game, parse_seats("human,random", game), 2, {}, console, typed, clear=False, timer=False)
+    out = console.file.getvalue()
+    assert "Random 2: guess" in out or "Random 2: stop" in out  # the bot's other moves are shown
+    assert "Random 2: position" not in out
