@@ -215,8 +215,14 @@ class State:
     def zone_value(self, key: str) -> Any:
         if self.game.zone_is_whole(key):
             return ZoneV(self, key)
-        pv = self._pv or self.piece_records()
-        return [pv[p] for p in self.zones[key]]
+        # Kept until a piece moves (`moved` forgets `derived`): the decisions between two moves
+        # read the same rows and piles again and again. A tuple, so no reader can change it.
+        derived = self.derived
+        hit = derived.get(key)
+        if hit is None:
+            pv = self._pv or self.piece_records()
+            hit = derived[key] = tuple([pv[p] for p in self.zones[key]])
+        return hit
 
     def piece_records(self) -> list[PieceV]:
         """The record of every piece, by id (made on first use)."""
