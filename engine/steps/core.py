@@ -156,6 +156,15 @@ class Draw(Instr):
                     if self.where(penv):
                         pid = cand
                         break
+            if pid < 0 and self.where is not None and not self.random:
+                # From the top: the first matching piece (no need to test the rest of the zone).
+                for p in pool:
+                    names["piece"] = pref(p)
+                    if self.where(penv):
+                        pid = p
+                        break
+                if pid < 0:
+                    break
             if pid < 0:
                 if self.where is not None:
                     kept = []
