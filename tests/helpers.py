@@ -13,3 +13,17 @@ def write_game_pack(folder: Path, stem: str, game: str) -> str:
         f'kind: pack\nid: {stem}\nname: {stem}\nversion: "1.0"\ngames: [{stem}.yaml]\n', encoding="utf-8"
     )
     return str(folder)
+
+
+# The flow's end for a test game about its setup: the first seat's one decision ends the game,
+# and nothing else does. Tests append it to their game's text after `setup:`.
+STOP_AT_ONCE = """\
+  turn:
+    - choose:
+        options:
+          - action: stop
+            do: [{end_game: true}]
+end:
+  when: "false"
+  winners: "seats"
+"""

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from helpers import write_game_pack
+from helpers import STOP_AT_ONCE, write_game_pack
 
 from davinci.engine.game import load_game
 
@@ -27,15 +27,7 @@ flow:
         as: s
         do:
           - draw: {from: box, to: chips, owner: s, count: len(box), where: "piece.seat_no == s.index and piece.v % 2 == 0"}
-  turn:
-    - choose:
-        options:
-          - action: stop
-            do: [{end_game: true}]
-end:
-  when: "false"
-  winners: "seats"
-"""
+""" + STOP_AT_ONCE
 
 
 def test_a_filtered_draw_from_the_top_takes_the_matching_pieces_in_order_and_stops(tmp_path: Path) -> None:

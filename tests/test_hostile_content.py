@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import write_game_pack
+from helpers import STOP_AT_ONCE, write_game_pack
 
 from davinci.engine.errors import DavinciError, EvalError
 from davinci.engine.game import load_game
@@ -485,15 +485,7 @@ flow:
       do:
         - set: {a: "a + [range(10000)]"}
         - set: {i: "i + 1"}
-  turn:
-    - choose:
-        options:
-          - action: stop
-            do: [{end_game: true}]
-end:
-  when: "false"
-  winners: "seats"
-"""
+""" + STOP_AT_ONCE
 
 
 def test_a_variable_grown_without_bound_is_stopped_by_the_work_budget(tmp_path: Path) -> None:

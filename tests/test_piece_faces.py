@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import write_game_pack
+from helpers import STOP_AT_ONCE, write_game_pack
 
 from davinci.engine.game import load_game
 from davinci.engine.lint.runner import lint_paths
@@ -125,15 +125,7 @@ zones:
 flow:
   setup:
     - draw: {from: deck, to: hand, owner: "first(seats)", count: 3}
-  turn:
-    - choose:
-        options:
-          - action: stop
-            do: [{end_game: true}]
-end:
-  when: "false"
-  winners: "seats"
-"""
+""" + STOP_AT_ONCE
 
 
 def test_a_capacity_without_overflow_to_returns_the_excess_out_of_play(tmp_path: Path) -> None:

@@ -173,6 +173,17 @@ def _as_list(v: Value, pos: int, what: str) -> Any:
     raise _Fail(f"{what} needs a list, got {type(v).__name__}", pos)
 
 
+def _query_source(env: Env, el: Any, key: str | None, source: Fn, pos: int) -> Any:
+    """The list a `where` filters (a name read directly when `key` names it), charged as work."""
+    xs = env[key] if key is not None else source(env, el)
+    if xs.__class__ is not tuple and xs.__class__ is not list:
+        return _as_list(xs, pos, "'where'")
+    _METER[0] += len(xs)
+    if _METER[0] > _METER[1]:
+        raise _Fail(_budget_message(), pos)
+    return xs
+
+
 def _budget_message() -> str:
     try:
         charge(0)
@@ -638,13 +649,7 @@ class _Compiler:
             return count_fused
 
         def where_fused(env: Env, el: Any) -> Value:
-            xs = env[key] if key is not None else source(env, el)
-            if xs.__class__ is not tuple and xs.__class__ is not list:
-                xs = _as_list(xs, pos, "'where'")
-            else:
-                _METER[0] += len(xs)
-                if _METER[0] > _METER[1]:
-                    raise _Fail(_budget_message(), pos)
+            xs = _query_source(env, el, key, source, pos)
             out = []
             try:
                 if plain_eq:
@@ -729,13 +734,7 @@ class _Compiler:
         steps = [(i, *term[:6]) for i, term in enumerate(terms)]
 
         def where_terms(env: Env, el: Any) -> Value:
-            xs = env[key] if key is not None else source(env, el)
-            if xs.__class__ is not tuple and xs.__class__ is not list:
-                xs = _as_list(xs, pos, "'where'")
-            else:
-                _METER[0] += len(xs)
-                if _METER[0] > _METER[1]:
-                    raise _Fail(_budget_message(), pos)
+            xs = _query_source(env, el, key, source, pos)
             values = starts[:]
             out = []
             for x in xs:
