@@ -238,6 +238,16 @@ def load_game(
     return game
 
 
+def loaded_definition(game_id: str, variant: str | None) -> GameDef:
+    """The definition of a game already loaded in this process (the latest with this id and
+    variant, whatever its packs and settings), else the installed one: for code that gets only a
+    view (a bot, a screen) and needs what views leave out, such as a board's geometry."""
+    for key in reversed(list(_CACHE)):
+        if key[0] == game_id and key[1] == variant:
+            return _CACHE[key].definition
+    return load_game(game_id, variant).definition
+
+
 def deck_cards(packs: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
     """Every installed deck's cards as plain records for components (`from_deck`)."""
     from davinci.engine.decks import load_decks

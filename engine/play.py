@@ -115,24 +115,27 @@ def atomic_write(path: str, data: str) -> None:
     except FileProblem as e:
         raise SaveError(f"cannot write {path}: {e.reason}; give the name of a new or regular file") from None
     folder = os.path.dirname(os.path.abspath(path)) or "."
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=".davinci-", dir=folder)
-    except OSError as e:
-        raise SaveError(f"cannot write {path}: {e.strerror or e}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException as e:
+    # Ctrl-C waits for the write to finish: stopped between making the temporary file and
+    # replacing the target, it would leave the temporary file behind.
+    with deferred_interrupts():
         try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        if isinstance(e, OSError):
+            fd, tmp = tempfile.mkstemp(prefix=".davinci-", dir=folder)
+        except OSError as e:
             raise SaveError(f"cannot write {path}: {e.strerror or e}") from None
-        raise
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(data)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, path)
+        except BaseException as e:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            if isinstance(e, OSError):
+                raise SaveError(f"cannot write {path}: {e.strerror or e}") from None
+            raise
 
 
 _MARKER = {"save": "davinci_save", "log": "davinci_log"}
@@ -204,7 +207,8 @@ PackRecord = list[dict[str, str]]
 
 def pack_record(packs: Sequence[str]) -> PackRecord:
     """The `--pack` folders of a game as saves and logs record them: as typed, and absolute."""
-    return [{"path": str(p), "resolved": str(Path(p).resolve())} for p in packs]
+    # realpath, unlike Path.resolve, does not raise on a loop of links: loading the pack says what is wrong.
+    return [{"path": str(p), "resolved": os.path.realpath(p)} for p in packs]
 
 
 def read_pack_record(doc: dict[str, Any], path: str, what: str) -> PackRecord:
@@ -1019,6 +1023,10 @@ def run_play(
         console.print("\n[yellow]" + ("Game stopped." if quitting else "Interrupted.") + "[/yellow]")
         data = session.save_json()
         path = session.save_path
+        try:
+            session.write_log()  # the log keeps up with the save
+        except DavinciError as e:
+            console.print(f"[red]{esc(e.message)}[/red]")
         if path is not None:
             try:
                 atomic_write(path, data)

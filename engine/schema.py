@@ -254,8 +254,13 @@ def write_schemas(out_dir: str | os.PathLike[str]) -> list[Path]:
     for name in schema_names():
         target = out / (name + _SUFFIX)
         try:
+            # A link is never followed: `schema --out` would write wherever it points.
+            if target.is_symlink():
+                raise FileProblem("a symbolic link (not followed; remove it or write elsewhere)")
             check_replaceable(str(target))
-            target.write_text(schema_text(name), encoding="utf-8")
+            fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o644)
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(schema_text(name))
         except FileProblem as e:
             raise UsageError(f"--out {out}: cannot write {target.name}: {e.reason}") from None
         except OSError as e:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -212,3 +213,17 @@ def test_bot_games_replay_exactly() -> None:
     for seat, text in st.history:
         again.apply(seat, text)
     assert again.to_json() == st.to_json() and st.is_terminal()
+
+
+def test_a_variant_from_a_pack_folder_is_played_by_the_scholar(tmp_path: Path) -> None:
+    # Found by a hostile tester: the bot (and the screen) reloaded the game by id and variant
+    # without the pack folder, so "game 'da-vinci-game' has no variant 'v1'".
+    from davinci.engine.simulate import SimConfig, run
+
+    (tmp_path / "v.yaml").write_text(
+        "kind: variant\nid: v1\nextends: da-vinci-game\nname: V\nsettings:\n  timer_seconds: {default: 30}\n",
+        encoding="utf-8")
+    (tmp_path / "pack.yaml").write_text(
+        'kind: pack\nid: sk\nname: Sk\nversion: "1.0"\nvariants: [v.yaml]\n', encoding="utf-8")
+    report = run(SimConfig("da-vinci-game", "v1", ("scholar",) * 3, 1, 3, {}, (str(tmp_path),)))
+    assert report["games"] == 1 and report["variant"] == "v1"

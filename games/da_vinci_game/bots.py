@@ -93,13 +93,14 @@ def plan_for(board: BoardDef) -> BoardPlan:
 
 
 def definition_from_view(view: Mapping[str, Any]) -> Any:
-    """The static definition (`GameDef`) of the game in `view`, loaded by game id and variant."""
+    """The static definition (`GameDef`) of the game in `view`: the one loaded in this process
+    with the view's game id and variant (a variant from a `--pack` folder too), else the installed one."""
     key = (str(view.get("game")), view.get("variant"))
     hit = _DEFS.get(key)
     if hit is None:
-        from davinci.engine.game import load_game
+        from davinci.engine.game import loaded_definition
 
-        hit = load_game(key[0], key[1]).definition
+        hit = loaded_definition(key[0], key[1])
         _DEFS[key] = hit
     return hit
 
