@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import os
+import signal
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -243,11 +244,33 @@ def _iter_tallies(cfg: SimConfig, jobs: int) -> Iterator[Tally]:
     ctx = mp.get_context("fork") if hasattr(os, "fork") else mp.get_context()
     processes = min(jobs, math.ceil(cfg.games / size))
     gc.freeze()
+    # SIGTERM (a `kill`, a CI timeout) stops the parent as Ctrl-C does, so that leaving the pool
+    # ends the workers too; the workers leave both signals to the parent.
+    old_term = signal.signal(signal.SIGTERM, _interrupt) if _main_thread() else None
     try:
-        with ctx.Pool(processes) as pool:
+        with ctx.Pool(processes, initializer=_worker_signals) as pool:
             yield from pool.imap_unordered(_chunk, _chunks(cfg, size))
     finally:
+        if old_term is not None:
+            signal.signal(signal.SIGTERM, old_term)
         gc.unfreeze()
+
+
+def _interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
+
+
+def _main_thread() -> bool:
+    import threading
+
+    return threading.current_thread() is threading.main_thread()
+
+
+def _worker_signals() -> None:
+    """A worker ignores Ctrl-C (sent to the whole process group) and dies at once on SIGTERM,
+    which the parent's pool sends when it stops: no half-finished work, no traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:

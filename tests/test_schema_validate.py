@@ -210,3 +210,20 @@ def test_fast_check_never_accepts_what_jsonschema_rejects(card: Any) -> None:
     plain = jsonschema.Draft202012Validator(card_schema, registry=schema_mod._registry())
     truth = plain.evolve(schema={"$ref": "https://davinci.dev/schemas/deck.schema.json#/$defs/card"})
     assert check(card) == truth.is_valid(card)
+
+
+def test_schema_out_never_writes_through_a_symbolic_link(tmp_path: Path) -> None:
+    # Found by a hostile tester (running as root it replaced /etc/passwd through such a link).
+    from click.testing import CliRunner
+
+    from davinci.cli import main
+
+    out = tmp_path / "out"
+    out.mkdir()
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious", encoding="utf-8")
+    (out / "game.schema.json").symlink_to(victim)
+    result = CliRunner().invoke(main, ["schema", "--out", str(out)])
+    assert result.exit_code == 2
+    assert "cannot write game.schema.json: a symbolic link (not followed" in result.output
+    assert victim.read_text(encoding="utf-8") == "precious"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 from pathlib import Path
 from typing import Any
@@ -170,3 +171,27 @@ def test_the_text_report_names_the_settings_changed() -> None:
                                     tally, 1.0, 1))
     assert plain[0] == "g: 1 games, seed 7"
     assert changed[0] == "g: 1 games, seed 7, bonus=2, target=60"
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_sigterm_stops_a_parallel_simulation_and_its_workers_quietly() -> None:
+    # Found by a hostile tester: the parent died at once and its workers ran on for 20 s, then
+    # printed BrokenPipeError tracebacks.
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "from davinci.cli import main; main()", "simulate", "da-vinci-code",
+         "-n", "1000000", "-p", "random,random", "-j", "2"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )
+    time.sleep(3)
+    children = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True).stdout.split()
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and err.strip() == "davinci: interrupted"
+    time.sleep(0.5)
+    for pid in children:
+        assert not os.path.exists(f"/proc/{pid}") or "zombie" in open(f"/proc/{pid}/status").read()
