@@ -64,6 +64,9 @@ def guarded(fn: F) -> F:
         except BrokenPipeError:  # the reader went away (`davinci lint | head`): stop quietly
             quiet_stdout()
             sys.exit(PIPE_CLOSED)
+        except OSError as e:  # files are checked where they are opened: this is the output (a full disk)
+            quiet_stdout()
+            _fail(f"cannot write the output: {e.strerror or e}", 1)
         except (SystemExit, click.exceptions.Exit, click.ClickException, click.Abort):
             raise
         except Exception as e:  # a bug of ours: say so briefly; DAVINCI_DEBUG=1 shows the traceback
@@ -114,8 +117,14 @@ def parse_settings(items: Sequence[str]) -> dict[str, str]:
         if key.strip() in out:  # the last one silently winning hides a typo
             raise click.BadParameter(f"'{key.strip()}' is set more than once; give each setting once",
                                      param_hint="--setting")
+        if len(value) > MAX_SETTING_CHARS:
+            raise click.BadParameter(f"the value of '{key.strip()}' is too long (at most {MAX_SETTING_CHARS:,} "
+                                     "characters)", param_hint="--setting")
         out[key.strip()] = value.strip()
     return out
+
+
+MAX_SETTING_CHARS = 4000  # under Python's 4,300-digit limit for reading a whole number
 
 
 pack_option = click.option(

@@ -12,6 +12,11 @@ import sys
 
 
 def main() -> int | None:
+    import os
+
+    for name in ("stdin", "stdout", "stderr"):
+        if getattr(sys, name) is None:  # started with the stream closed (`davinci list >&-`)
+            setattr(sys, name, open(os.devnull, "r" if name == "stdin" else "w", encoding="utf-8"))
     args = sys.argv[1:]
     if args in (["--help"], ["-h"], ["--version"]):
         try:

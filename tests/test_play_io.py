@@ -688,3 +688,20 @@ def test_commands_followed_by_words_are_not_taken_for_actions(typed: str) -> Non
 def test_help_starts_with_the_games_description() -> None:
     code, out = _screen("da-vinci-code", "human,random", ["?"], seed=1)
     assert code == 0 and "Da Vinci Code: Black and white number tiles stand in sorted rows" in out
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("args", [["list"], ["lint", "--format", "json"], ["simulate", GAME, "-n", "2", "-p", "random,random"]])
+def test_a_full_disk_on_the_output_is_a_clear_error(args: list[str]) -> None:
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-c", "from davinci.cli import main; main()", *args],
+                              stdout=full, stderr=subprocess.PIPE, text=True, timeout=TIMEOUT)
+    assert done.returncode == 1
+    assert done.stderr.strip() == "davinci: cannot write the output: No space left on device"
+
+
+def test_a_closed_output_is_no_crash() -> None:
+    done = subprocess.run([sys.executable, "-c", "from davinci.launch import main; main()", "list"],
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, timeout=TIMEOUT,
+                          preexec_fn=lambda: os.close(1))
+    assert done.returncode == 0 and done.stderr == ""

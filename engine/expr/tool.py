@@ -69,6 +69,8 @@ class _ContextBuilder:
                 raise self.fail(name, "integer is too large (the limit is 2**63)")
             return INT, raw
         if isinstance(raw, str):
+            if any("\ud800" <= c <= "\udfff" for c in raw):
+                raise self.fail(name, "text holds a lone surrogate (\\ud800-\\udfff), which is not a character")
             return STR, raw
         if raw is None:
             return NONE, None
@@ -134,6 +136,8 @@ def load_context(path: str | None) -> tuple[dict[str, Type], dict[str, Value]]:
         ) from None
     except RecursionError:
         raise UsageError("the context file is nested too deeply", SourceLocation(path)) from None
+    except ValueError:  # a number of thousands of digits (Python's limit for reading one)
+        raise UsageError("the context file holds a number too long to read", SourceLocation(path)) from None
     if not isinstance(data, dict):
         raise UsageError(
             "the context file must hold a JSON object of names and values", SourceLocation(path, 1, 1)
