@@ -87,6 +87,8 @@ def terminal_console() -> Any:
     from rich.console import Console
 
     console = Console(highlight=False)
+    if console.width < 20:  # no terminal is that narrow (COLUMNS=0 made rich print nothing at all)
+        console.width = 80
 
     def pipe_closed() -> None:  # rich's own handler exits 1, which reads as a failure
         quiet_stdout()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -271,3 +272,24 @@ def test_sarif_format() -> None:
     region = result["locations"][0]["physicalLocation"]["region"]
     assert (region["startLine"], region["startColumn"]) == (7, 5)
     assert all(r["shortDescription"]["text"] for r in rules)
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="file names of raw bytes are a POSIX matter")
+def test_odd_file_names_give_valid_json_sarif_and_a_safe_terminal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Found by a hostile tester: a name that is not UTF-8 wrote a raw byte into the JSON, SARIF
+    # uris were not percent-encoded, and a name with escape sequences reached the terminal.
+    import os
+
+    monkeypatch.chdir(tmp_path)
+    names = [os.fsdecode(b"bad\xffname.yaml"), "x\x1b]2;pwned\x07.yaml", "sub #1?.yaml"]
+    for name in names:
+        (tmp_path / name).write_text("kind: game\nid: x\n", encoding="utf-8")
+    _, text = run(names, fmt="json")
+    assert sorted({p["path"] for p in json.loads(text)["problems"]}) == [
+        "bad\\xffname.yaml", "sub #1?.yaml", "x\x1b]2;pwned\x07.yaml"]
+    _, text = run(names, fmt="sarif")
+    uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in json.loads(text)["runs"][0]["results"]}
+    assert uris == {"bad%FFname.yaml", "x%1B%5D2%3Bpwned%07.yaml", "sub%20%231%3F.yaml"}
+    for fmt in ("text", "github"):
+        _, text = run(names, fmt=fmt)
+        assert "\x1b" not in text and "\x07" not in text and "x\\x1b]2;pwned\\x07.yaml" in text

@@ -705,3 +705,9 @@ def test_a_closed_output_is_no_crash() -> None:
                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, timeout=TIMEOUT,
                           preexec_fn=lambda: os.close(1))
     assert done.returncode == 0 and done.stderr == ""
+
+
+def test_a_zero_column_terminal_setting_still_shows_the_output() -> None:
+    done = subprocess.run([sys.executable, "-c", "from davinci.cli import main; main()", "list"],
+                          capture_output=True, text=True, timeout=TIMEOUT, env={**os.environ, "COLUMNS": "0"})
+    assert done.returncode == 0 and "da-vinci-code" in done.stdout

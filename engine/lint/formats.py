@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable
-from pathlib import PurePosixPath
 from typing import Any, TextIO
 
+from davinci.engine.errors import printable
 from davinci.engine.lint.registry import Problem, all_rules
 from davinci.engine.lint.runner import LintResult
 
@@ -43,12 +43,14 @@ def render_text(result: LintResult, out: TextIO, color: bool | None = None) -> N
     """`path:line:col: CODE message [name]` per problem, then the summary line."""
     coloured = use_color(out, color)
     for p in result.problems:
+        # A file name or a message quoting a file may hold control characters: shown as escapes.
+        where, message = printable(str(p.location), one_line=True), printable(p.message)
         if coloured:
             colour = _SEVERITY_COLOURS.get(p.severity, "")
-            out.write(f"{_BOLD}{p.location}{_RESET}: {colour}{p.code}{_RESET} {p.message} "
+            out.write(f"{_BOLD}{where}{_RESET}: {colour}{p.code}{_RESET} {message} "
                       f"{_DIM}[{p.name}]{_RESET}\n")
         else:
-            out.write(p.text() + "\n")
+            out.write(f"{where}: {p.code} {message} [{p.name}]\n")
     line = summary_line(result)
     if coloured:
         colour = _SEVERITY_COLOURS["error"] if result.errors else ("\x1b[32m" if not result.problems else
@@ -57,15 +59,21 @@ def render_text(result: LintResult, out: TextIO, color: bool | None = None) -> N
     out.write(line + "\n")
 
 
+def _json_text(text: str) -> str:
+    """`text` as valid JSON text: bytes of a file name that are not UTF-8 (held as lone surrogates)
+    written as `\\xff` escapes rather than as raw bytes."""
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
 def _problem_json(p: Problem) -> dict[str, Any]:
     return {
-        "path": p.location.path,
+        "path": _json_text(p.location.path),
         "line": p.location.line,
         "col": p.location.col,
         "code": p.code,
         "name": p.name,
         "severity": p.severity,
-        "message": p.message,
+        "message": _json_text(p.message),
     }
 
 
@@ -94,11 +102,11 @@ def _gh_prop(text: str) -> str:
 def render_github(result: LintResult, out: TextIO, color: bool | None = None) -> None:
     """GitHub Actions workflow commands (`::error file=...,line=...,col=...,title=CODE::message`)."""
     for p in result.problems:
-        props = [f"file={_gh_prop(p.location.path)}"]
+        props = [f"file={_gh_prop(printable(p.location.path, one_line=True))}"]
         if p.location.line > 0:
             props += [f"line={p.location.line}", f"col={max(p.location.col, 1)}"]
         props.append(f"title={_gh_prop(f'{p.code} {p.name}'.strip())}")
-        out.write(f"::{p.severity} {','.join(props)}::{_gh_data(p.message)}\n")
+        out.write(f"::{p.severity} {','.join(props)}::{_gh_data(printable(p.message))}\n")
     out.write(summary_line(result) + "\n")
 
 
@@ -108,9 +116,14 @@ def _first_paragraph(doc: str) -> str:
 
 
 def _sarif_uri(path: str) -> str:
-    if os.path.isabs(path):
-        return PurePosixPath(path.replace(os.sep, "/")).as_uri() if path.startswith("/") else path
-    return path.replace(os.sep, "/")
+    """A URI reference for `path`: `file:///...` when absolute, else relative, percent-encoded
+    (a `#` or `?` in a file name is not a fragment or a query)."""
+    from urllib.parse import quote
+
+    raw = path.replace(os.sep, "/").encode("utf-8", "surrogateescape")  # a byte that is not UTF-8: %FF
+    if os.path.isabs(path) and path.startswith("/"):
+        return "file://" + quote(raw, safe="/")
+    return quote(raw, safe="/")
 
 
 def render_sarif(result: LintResult, out: TextIO, color: bool | None = None) -> None:
@@ -139,7 +152,7 @@ def render_sarif(result: LintResult, out: TextIO, color: bool | None = None) -> 
         entry: dict[str, Any] = {
             "ruleId": p.code,
             "level": p.severity,
-            "message": {"text": p.message},
+            "message": {"text": _json_text(p.message)},
             "locations": [{"physicalLocation": location}],
         }
         if p.code in index:
