@@ -666,6 +666,9 @@ def _build_game(
         for i, r in enumerate(data.get("requires") or ())
     )
     players = data.get("players") or {}
+    if int(players.get("min", 2)) > int(players.get("max", 4)):
+        raise b.fail(f"players: min {players.get('min', 2)} is more than max {players.get('max', 4)}: no table "
+                     "can play this game", ("players",))
     return GameDef(
         id=str(data.get("id")),
         name=str(data.get("name", data.get("id"))),

@@ -197,3 +197,10 @@ def test_every_wrong_expression_of_a_file_is_reported_in_one_run(tmp_path: Path)
     game.write_text(text)
     found = [(p.code, p.location.line, p.location.col) for p in lint_paths([str(copy)])]
     assert found == [("DV040", 27, 22), ("DV041", 31, 22), ("DV041", 39, 58)]
+
+
+def test_a_players_range_no_table_fits_is_reported(tmp_path: Path) -> None:
+    # Found by a hostile tester: lint said "no problems", and then every play and simulate refused.
+    problems = lint_edited(tmp_path, PACK, "pig.yaml", "players: {min: 2, max: 6}", "players: {min: 5, max: 1}")
+    found = [(Path(p.location.path).name, p.code, p.message) for p in problems]
+    assert ("pig.yaml", "DV050", "players: min 5 is more than max 1: no table can play this game") in found
