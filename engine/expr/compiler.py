@@ -694,12 +694,12 @@ class _Compiler:
                 return None
             left, right = term.operands
             for field_side, other, const_first in ((left, right, False), (right, left, True)):
-                fname = self._elem_field(field_side)
-                if fname is None or not self._invariant(other):
+                read = self._elem_field(field_side)
+                if read is None or not self._invariant(other):
                     continue
                 if not all(_plain(t) and not _is_seqish(t) for t in (self.type_of(field_side), self.type_of(other))):
                     return None
-                out.append((fname, field_side.pos, _OPERATORS[term.ops[0]], const_first, False, self.compile(other), None))
+                out.append((read, field_side.pos, _OPERATORS[term.ops[0]], const_first, False, self.compile(other), None))
                 invariant = True
                 break
             else:
