@@ -238,12 +238,6 @@ def play(
     for path, what in ((save_path, "save"), (log_path, "log")):
         if path:  # refused before anything is printed (run_play checks again, as other callers need)
             check_write_target(path, what)
-    if saved is None:  # a bot that cannot play this game is refused before the seed is printed
-        from davinci.engine.bots import make_bot
-
-        for s in seats:
-            if s.kind != "human":
-                make_bot(s.kind, 0, g.id, dict(g.settings))
     if seed is None:
         if saved is None:
             seed = int(time.time() * 1000) % (2**31)

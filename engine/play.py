@@ -88,6 +88,10 @@ def parse_seats(spec: str | None, game: Any) -> list[SeatSpec]:
         seats.append(SeatSpec(kind, label))
     if not d.min_players <= len(seats) <= d.max_players:
         raise UsageError(f"{d.name} takes {d.min_players}-{d.max_players} players, got {len(seats)}")
+    from davinci.engine.bots import make_bot
+
+    for kind in {s.kind for s in seats} - {"human"}:  # a bot that plays other games only: refused here
+        make_bot(kind, 0, d.id, dict(game.settings))
     return seats
 
 
@@ -627,8 +631,9 @@ class Session:
             if word in ("?", "help"):
                 self.show_help(legal)
                 continue
-            if len(word.split()) > 1 and word.split()[0] in ("?", "help", "list", "quit", "exit"):
-                self.console.print(f"[red]'{esc(word.split()[0])}' takes nothing after it[/red] - type ? for help")
+            first, *rest = word.split()
+            if rest and first in ("?", "help", "list", "quit", "exit"):
+                self.console.print(f"[red]'{esc(first)}' takes nothing after it[/red] - type ? for help")
                 continue
             if word == "history" or word.startswith("history "):
                 self.show_history(seat, word)
@@ -711,7 +716,7 @@ class Session:
 
     def show_help(self, legal: Sequence[Any]) -> None:
         mod = screen_module(self.game.id)
-        about = " ".join(str(getattr(self.game.definition, "description", "") or "").split())
+        about = " ".join(self.game.definition.description.split())
         if about:
             self.console.print(f"[bold]{esc(self.game.name)}[/bold]: {esc(about)}")
         if mod is not None and getattr(mod, "HELP", None):

@@ -671,10 +671,10 @@ class State:
             to = p["to"]
             if to is None:
                 to = SUPPLY
-            # The returned piece takes its new zone's visibility (no longer revealed, not face down).
+            # The returned piece takes its new zone's visibility: `place` turns a face-down piece
+            # moved to another zone back, and a revealed one is revealed no more.
             self.place(binding, to)
             self.revealed.discard(binding)
-            self.face_down.discard(binding)
             shown = "the supply" if to == SUPPLY else to.split("#")[0]
             self.log(f"{self.seat_names[seat]} returns {action.args[0]} to {shown}")
             self.dirty.add(p["zone"])

@@ -106,20 +106,13 @@ def test_the_terminal_does_not_show_a_bots_joker_placement() -> None:
     import io
 
     from rich.console import Console
+    from test_play_io import typed
 
     from davinci.engine.play import parse_seats, run_play
 
     game = load_game("da-vinci-code", "advanced")
     console = Console(file=io.StringIO(), width=120)
-    lines = iter(["1", "1", "1", "1", "1", "1"])
-
-    def typed(prompt: str) -> str:
-        try:
-            return next(lines)
-        except StopIteration:
-            raise EOFError from None
-
-    run_play(game, parse_seats("human,random", game), 2, {}, console, typed, clear=False, timer=False)
+    run_play(game, parse_seats("human,random", game), 2, {}, console, typed(["1"] * 6), clear=False, timer=False)
     out = console.file.getvalue()
     assert "Random 2: guess" in out or "Random 2: stop" in out  # the bot's other moves are shown
     assert "Random 2: position" not in out
