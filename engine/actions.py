@@ -39,7 +39,9 @@ def parse_action(text: str, rest_verbs: dict[str, int] | None = None) -> Action:
         raise IllegalAction("action text is too long")
     bad = CONTROL_CHARS.search(text)
     if bad is not None:  # logged, shown to every player and replayed: never a terminal escape
-        what = "a NUL byte" if bad.group() == "\x00" else f"the control character {printable(bad.group())}"
+        ch = bad.group()
+        what = ("a NUL byte" if ch == "\x00" else "bytes that are not UTF-8" if "\ud800" <= ch <= "\udfff"
+                else f"the control character {printable(ch)}")
         raise IllegalAction(f"action text contains {what}")
     stripped = text.strip()
     if not stripped:

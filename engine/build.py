@@ -521,12 +521,14 @@ class Types:
         return f
 
     def _seat_fields(self, zones: Mapping[str, ZoneDef], seat_vars: Mapping[str, VarDef]) -> dict[str, Type]:
-        f: dict[str, Type] = {"index": INT, "name": STR, "active": BOOL, "is_current": BOOL}
+        f: dict[str, Type] = {}
         for v in seat_vars.values():
             f[v.name] = self.var_type(v)
         for z in zones.values():
             if z.per_seat:
                 f[z.name] = self.zone_type(z)
+        # Last: a seat variable of one of these names is an error, and must not hide the field.
+        f.update({"index": INT, "name": STR, "active": BOOL, "is_current": BOOL})
         return f
 
     def zone_type(self, z: ZoneDef) -> Type:
@@ -538,24 +540,73 @@ class Types:
         return v.type
 
 
+# Names every expression of a game can read, and the fields every seat has: a variable, a zone
+# or a name a step binds may not take one (it would hide it, and the errors would point elsewhere).
+BUILTIN_NAMES = {
+    "players": "the number of players",
+    "seats": "the list of seats",
+    "current": "the seat whose turn it is",
+    "settings": "the game's settings",
+    "turn": "the turn number",
+}
+SEAT_FIELDS = {
+    "index": "its number from 1",
+    "name": "its name",
+    "active": "whether it is still in the game",
+    "is_current": "whether it is its turn",
+}
+
+
+def hidden_name(b: Builder, name: str) -> str | None:
+    """What a new name `name` would hide in the game's scope, or None when it is free."""
+    if name in BUILTIN_NAMES:
+        return f"a built-in name ({BUILTIN_NAMES[name]})"
+    zones = getattr(b, "zones", {})
+    if name in zones and not zones[name].per_seat:
+        return "a zone of the game"
+    if name in getattr(b, "gvars", {}) or name in getattr(b, "tvars", {}):
+        return "a variable of the game"
+    return None
+
+
+def _check_declared_names(b: Builder, zones: Mapping[str, ZoneDef], svars: Mapping[str, VarDef]) -> None:
+    for section in ("vars", "turn_vars"):
+        for name in b.data.get(section) or {}:
+            if name in BUILTIN_NAMES:
+                b.errors.append(b.fail(f"'{name}' is a built-in name ({BUILTIN_NAMES[name]}): give this variable "
+                                       "another name", (section, name), key=True))
+    for name in svars:
+        if name in SEAT_FIELDS:
+            b.errors.append(b.fail(f"'{name}' is a field every seat has ({SEAT_FIELDS[name]}): give this seat "
+                                   "variable another name", ("seat_vars", name), key=True))
+    for z in zones.values():
+        clash = SEAT_FIELDS.get(z.name) if z.per_seat else BUILTIN_NAMES.get(z.name)
+        if clash is not None:
+            what = "a field every seat has" if z.per_seat else "a built-in name"
+            b.errors.append(b.fail(f"'{z.name}' is {what} ({clash}): give this zone another name",
+                                   ("zones", z.name), key=True))
+
+
 def global_scope(
     types: Types,
     zones: Mapping[str, ZoneDef],
     gvars: Mapping[str, VarDef],
     tvars: Mapping[str, VarDef],
 ) -> dict[str, Type]:
-    scope: dict[str, Type] = {
-        "players": INT,
-        "seats": ListType(types.seat),
-        "current": types.seat,
-        "settings": types.settings,
-        "turn": INT,
-    }
+    scope: dict[str, Type] = {}
     for z in zones.values():
         if not z.per_seat:
             scope[z.name] = types.zone_type(z)
     for v in (*gvars.values(), *tvars.values()):
         scope[v.name] = types.var_type(v)
+    # Last: a variable or zone of one of these names is an error, and must not hide the name.
+    scope.update({
+        "players": INT,
+        "seats": ListType(types.seat),
+        "current": types.seat,
+        "settings": types.settings,
+        "turn": INT,
+    })
     return scope
 
 
@@ -602,6 +653,7 @@ def _build_game(
     for name in (*gvars, *svars, *tvars):
         if name in zones:
             raise b.fail(f"'{name}' is both a zone and a variable", ("zones", name), key=True)
+    _check_declared_names(b, zones, svars)
     types = Types(piece_fields, zones, svars, board, stype)
     b.types = types  # type: ignore[attr-defined]
     from davinci.engine.functions import engine_functions

@@ -192,6 +192,16 @@ class FlowCompiler:
     def expr(self, path: Path, scope: Mapping[str, Type], expect: Type | None = None) -> Any:
         return self.b.expr(path, scope, expect)
 
+    def binds(self, name: str, path: Path, key: bool = False) -> str:
+        """`name`, a name a step binds; refused when it would hide a built-in name, a zone or a variable."""
+        from davinci.engine.build import hidden_name
+
+        hidden = hidden_name(self.b, name)
+        if hidden is not None:
+            raise DefinitionError(f"'{name}' is {hidden}: a name bound here would hide it; choose another name",
+                                  self.b.loc.loc(path, key=key))
+        return name
+
     def steps(self, steps: Any, path: Path, scope: dict[str, Type]) -> None:
         """Compile a list of steps; `scope` gains the names each step binds."""
         if steps is None:
@@ -303,12 +313,14 @@ class FlowCompiler:
         if not isinstance(spec, dict):
             raise DefinitionError("for_each needs 'in', 'as' and 'do'", self.b.loc.loc(path))
         items = self.expr((*path, "in"), scope)
-        var = str(spec.get("as", "it"))
+        var = self.binds(str(spec.get("as", "it")), (*path, "as") if "as" in spec else path)
         elem: Type = items.type.elem if isinstance(items.type, ListType) else ANY
         slot = self.new_slot()
         self.emit(IterInit(path, items, slot))
         top = self.here
         index_var = spec.get("index")
+        if index_var:
+            self.binds(str(index_var), (*path, "index"))
         nxt = IterNext(path, slot, var, index_var)
         self.emit(nxt)
         inner = dict(scope)

@@ -189,12 +189,24 @@ def read_doc(pack: Pack, relpath: str | os.PathLike[str]) -> Doc:
 # --------------------------------------------------------------------------------------------
 
 
+def pack_folder(path: str | os.PathLike[str]) -> Path:
+    """The folder of a pack named by its folder or by its pack.yaml."""
+    folder = Path(path)
+    return folder.parent if folder.name == MANIFEST and folder.is_file() else folder
+
+
+def not_a_pack(folder: Path) -> str:
+    """Why `folder` (which has no pack.yaml) cannot be read as a pack."""
+    if folder.is_file():
+        return f"{display_path(folder)} is a file, not a pack folder: name the folder that holds the pack's {MANIFEST}"
+    return f"{display_path(folder)} is not a pack folder (no {MANIFEST})"
+
+
 def read_manifest(folder: Path) -> Doc:
     """Load `folder/pack.yaml` (PackError if the folder has none)."""
     manifest = folder / MANIFEST
     if not manifest.is_file():
-        raise PackError(f"{display_path(folder)} is not a pack folder (no {MANIFEST})",
-                        SourceLocation(display_path(folder)), NOT_A_PACK)
+        raise PackError(not_a_pack(folder), SourceLocation(display_path(folder)), NOT_A_PACK)
     return load_cached(manifest, root=folder, display=display_path(manifest))
 
 
@@ -210,19 +222,24 @@ def pack_from_manifest(doc: Doc, root: Path, source: str = "path") -> Pack:
     lists: dict[str, tuple[Path, ...]] = {}
     # One file is one thing: the manifest is never a game or deck, and a file listed in two
     # sections would load as two kinds (lint read it once, as the first).
-    listed: dict[Path, str] = {(root / MANIFEST).resolve(): "the manifest"}
+    # A file listed twice in one section would load twice: play refused it as a duplicate id.
+    listed: dict[Path, tuple[str, int]] = {(root / MANIFEST).resolve(): ("", -1)}
     for section in SECTIONS:
         paths = []
         for i, raw in enumerate(data.get(section) or ()):
             rel = Path(raw)
             check_inside(root / rel, root, raw, doc.loc([section, i]))
             real = (root / rel).resolve()
-            other = listed.setdefault(real, f"`{section}`")
-            if other != f"`{section}`":
-                raise PackError(f"{rel.as_posix()} is listed under `{section}` but is already {other}"
-                                if other == "the manifest" else
-                                f"{rel.as_posix()} is listed under both {other} and `{section}`: a file is one kind of thing",
-                                doc.loc([section, i]), WRONG_SECTION)
+            other = listed.setdefault(real, (section, i))
+            if other != (section, i):
+                if other[1] < 0:
+                    why = f"{rel.as_posix()} is listed under `{section}` but is already the manifest"
+                elif other[0] == section:
+                    why = (f"{rel.as_posix()} is listed twice under `{section}` (first at "
+                           f"{doc.loc([section, other[1]])}): list each file once")
+                else:
+                    why = f"{rel.as_posix()} is listed under both `{other[0]}` and `{section}`: a file is one kind of thing"
+                raise PackError(why, doc.loc([section, i]), WRONG_SECTION)
             paths.append(rel)
         lists[section] = tuple(paths)
     return Pack(
@@ -240,9 +257,7 @@ def pack_from_manifest(doc: Doc, root: Path, source: str = "path") -> Pack:
 
 def load_pack(path: str | os.PathLike[str], source: str = "path") -> Pack:
     """Load the pack in folder `path` (or whose manifest file is `path`)."""
-    folder = Path(path)
-    if folder.name == MANIFEST and folder.is_file():
-        folder = folder.parent
+    folder = pack_folder(path)
     if not folder.exists():
         raise PackError(f"no such pack folder: {folder}", SourceLocation(str(folder)), NOT_A_PACK)
     return pack_from_manifest(read_manifest(folder), folder, source)

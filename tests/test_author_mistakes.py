@@ -77,6 +77,15 @@ CASES = [
     ("an item value of the wrong type", "seat_vars:\n",
      CHIPS.replace("product: {}", "items: [{{value: 1}}, {{value: '2'}}]").format() + "seat_vars:\n",
      "DV050", 19, 33, "field 'value' is int, got '2'"),
+    ("a variable named like a built-in name", "  pot: 0\n", "  pot: 0\n  current: 0\n",
+     "DV050", 21, 3, "'current' is a built-in name (the seat whose turn it is): give this variable another name"),
+    ("a seat variable named like a seat field", "  banked: 0\n", "  banked: 0\n  index: 3\n",
+     "DV050", 18, 3, "'index' is a field every seat has (its number from 1): give this seat variable another name"),
+    ("a bound name hiding a variable", "as: die}", "as: pot}",
+     "DV050", 26, 32, "'pot' is a variable of the game: a name bound here would hide it; choose another name"),
+    ("a choice argument hiding a built-in name", "              - action: roll\n                do: []",
+     "              - action: roll\n                args: {seats: '[1, 2]'}\n                do: []",
+     "DV050", 36, 24, "'seats' is a built-in name (the list of seats): a name bound here would hide it"),
     ("a bare break", "            - end_turn: true\n        - set", "            - break\n        - set",
      "DV050", 30, 15, "write 'break: true' (a bare 'break' is a text)"),
 ]
@@ -111,6 +120,12 @@ def test_an_authors_mistake_is_reported_where_it_is(
 def test_a_variant_changing_a_setting_its_game_lacks_is_reported(tmp_path: Path) -> None:
     problems = lint_edited(tmp_path, PACK, "pig-short.yaml", "  target:", "  targte:")
     assert_one_problem(problems, "pig-short.yaml", "DV056", 7, 3, "'pig' has no setting 'targte'; did you mean 'target'?")
+
+
+def test_a_variant_offering_another_games_bot_is_reported(tmp_path: Path) -> None:
+    # A variant's bots were not checked: `davinci play pig --variant short` then failed on the seat.
+    problems = lint_edited(tmp_path, PACK, "pig-short.yaml", "extends: pig\n", "extends: pig\nbots: [random, deducer]\n")
+    assert_one_problem(problems, "pig-short.yaml", "DV057", 5, 16, "bot 'deducer' plays da-vinci-code, not pig")
 
 
 def test_a_variant_may_add_a_setting_that_declares_its_type(tmp_path: Path) -> None:

@@ -172,3 +172,12 @@ def test_an_expression_starting_with_a_minus_needs_no_double_dash() -> None:
     result = CliRunner().invoke(main, ["expr", "-1 + 3"])
     assert result.exit_code == 0, result.output
     assert result.output.splitlines()[-1] == "2"
+
+
+def test_a_key_given_twice_in_the_context_is_refused(tmp_path: Path) -> None:
+    # JSON keeps the last of two equal keys without a word: the first value would be lost silently.
+    path = tmp_path / "twice.json"
+    path.write_text('{"a": 1, "b": {"c": 1, "c": 2}}', encoding="utf-8")
+    code, lines = _run("a", str(path))
+    assert code == 1
+    assert lines == [f"{path}: DV080 the context file gives the key 'c' twice"]

@@ -165,6 +165,17 @@ def test_folder_without_manifest_is_a_problem(tmp_path: Path) -> None:
     assert codes(lint_paths([str(tmp_path)])) == ["DV031"]
 
 
+def test_a_pack_given_with_pack_as_its_manifest_or_as_a_file(tmp_path: Path) -> None:
+    # `--pack p/pack.yaml` names the pack as `play` reads it (lint called it a folder without a
+    # pack.yaml); `--pack p/riddles.yaml` is a file, not a folder.
+    root = make_pack(tmp_path / "p", {"riddles.yaml": GOOD_DECK})
+    assert run([], packs=(str(root / "pack.yaml"),))[0] == 0
+    [problem] = lint_paths([], packs=(str(root / "riddles.yaml"),))
+    assert problem.code == "DV031"
+    assert problem.message.endswith("riddles.yaml is a file, not a pack folder: name the folder that holds the "
+                                    "pack's pack.yaml")
+
+
 def test_no_paths_lints_installed_packs(tmp_path: Path) -> None:
     extra = make_pack(tmp_path / "extra", {"gone.yaml": ""})
     status, text = run([], packs=(str(extra),))

@@ -186,6 +186,8 @@ def test_a_pack_game_with_an_installed_games_id_is_refused_not_ignored(tmp_path:
     ("games: [pack.yaml]\n", 5, "pack.yaml is listed under `games` but is already the manifest"),
     ("games: [pig.yaml]\ndecks: [pack.yaml]\n", 6, "pack.yaml is listed under `decks` but is already the manifest"),
     ("games: [pig.yaml]\nvariants: [pig.yaml]\n", 6, "pig.yaml is listed under both `games` and `variants`"),
+    # Listed twice in one section: lint passed it, then play refused a duplicate game id.
+    ("games:\n  - pig.yaml\n  - ./pig.yaml\n", 7, "pig.yaml is listed twice under `games` (first at "),
 ])
 def test_a_file_is_listed_as_one_kind_of_thing(tmp_path: Path, lists: str, line: int, words: str) -> None:
     # Lint used to read such a file once and pass the pack, which then failed to load.

@@ -183,10 +183,12 @@ def test_an_answer_no_action_can_carry_is_asked_again() -> None:
 def test_typed_control_characters_are_echoed_escaped() -> None:
     # Arrow keys on a terminal without line editing type "\x1b[A"; an attacker at the keyboard
     # could type a whole escape sequence. Echoed in a message, it is shown, never obeyed.
-    code, out = _screen(GAME, "human,random", ["\x1b[2J", "guess \x1b]2;pwned\x07", "\x9b31m"])
+    # Bytes that are not UTF-8 reach the prompt as lone surrogates (Python's surrogateescape).
+    code, out = _screen(GAME, "human,random", ["\x1b[2J", "guess \x1b]2;pwned\x07", "\x9b31m", "guess \udcff"])
     assert code == 0
     assert "action text contains the control character \\x1b" in out
     assert "action text contains the control character \\x9b" in out
+    assert "action text contains bytes that are not UTF-8" in out
     assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f]", out)
 
 

@@ -11,7 +11,7 @@ import re
 from collections.abc import Mapping
 from typing import Any, TextIO
 
-from davinci.engine.errors import DavinciError, SourceLocation, UsageError
+from davinci.engine.errors import DavinciError, SourceLocation, UsageError, printable
 from davinci.engine.expr.compiler import compile_expr
 from davinci.engine.expr.types import (
     ANY,
@@ -117,6 +117,20 @@ def _merge(records: list[dict[str, Type]]) -> dict[str, Type]:
     return merged
 
 
+class _DuplicateKey(ValueError):
+    pass
+
+
+def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object's members, refusing a key written twice (json keeps the last, silently)."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateKey(key)
+        out[key] = value
+    return out
+
+
 def load_context(path: str | None) -> tuple[dict[str, Type], dict[str, Value]]:
     """Read a JSON context file into a scope (name → type) and an environment (name → value)."""
     if path is None:
@@ -129,7 +143,10 @@ def load_context(path: str | None) -> tuple[dict[str, Type], dict[str, Value]]:
             raise UsageError(f"the context file is {exc.reason}", SourceLocation(path)) from None
         raise UsageError(f"cannot read the context file: {exc.reason}", SourceLocation(path)) from None
     try:
-        data = json.loads(text)
+        data = json.loads(text, object_pairs_hook=_unique_pairs)
+    except _DuplicateKey as exc:
+        raise UsageError(f"the context file gives the key {printable(str(exc.args[0]))!r} twice",
+                         SourceLocation(path)) from None
     except json.JSONDecodeError as exc:
         raise UsageError(
             f"the context file is not valid JSON: {exc.msg}", SourceLocation(path, exc.lineno, exc.colno)

@@ -18,10 +18,11 @@ from davinci.engine.lint.registry import Problem, Rule, register, rule
 register(Rule("DV017", "file-kind", "error", (), None, """
 Every davinci YAML file says what it is with a top-level `kind:` (`pack`, `game`, `variant`,
 `deck` or `deck-overlay`), and a pack lists it in the matching section of its manifest
-(`games`, `variants` or `decks`).
+(`games`, `variants` or `decks`),
+once.
 
 Why: the kind selects the schema and the rules that check the file; a file listed in the wrong
-section would be loaded as the wrong thing.
+section would be loaded as the wrong thing, and a file listed twice would be loaded twice.
 
 Failing:
 

@@ -387,10 +387,11 @@ def unread_local(ctx: LintContext) -> Iterator[Problem]:
                           "declared under vars, seat_vars or turn_vars)", "unread-local", "warning")
 
 
-@rule("DV057", "game-bots", kinds=("game",))
+@rule("DV057", "game-bots", kinds=("game", "variant"))
 def game_bots(ctx: LintContext) -> Iterator[Problem]:
-    """Every bot a game offers (`bots:`) is installed and plays this game. Only `random` plays any
-    game; the others name the games they were written for (`davinci list` shows them).
+    """Every bot a game or variant offers (`bots:`) is installed and plays this game (a variant's
+    game is the one it extends). Only `random` plays any game; the others name the games they were
+    written for (`davinci list` shows them).
 
     Why: `davinci play` offers these bots and `davinci list` shows them; a misspelt or foreign
     bot fails only when somebody picks it.
@@ -415,9 +416,10 @@ def game_bots(ctx: LintContext) -> Iterator[Problem]:
     bots = data.get("bots") if isinstance(data, dict) else None
     if not isinstance(bots, list):
         return
+    game_id = str(data.get("id", "")) if ctx.kind == "game" else str(data.get("extends", "")).split("/")[0]
     for i, name in enumerate(bots):
         try:
-            make_bot(str(name), 0, str(data.get("id", "")))
+            make_bot(str(name), 0, game_id)
         except DavinciError as e:
             yield Problem(ctx.at(["bots", i]), "DV057", e.message, "game-bots", "error")
 

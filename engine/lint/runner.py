@@ -33,6 +33,8 @@ from davinci.engine.packs import (
     entry_point_targets,
     load_cached,
     load_pack,
+    not_a_pack,
+    pack_folder,
     pack_from_manifest,
     resolve_listed,
 )
@@ -107,7 +109,7 @@ class _Linter:
         for name, module in entry_point_targets():
             sources.append((None, functools.partial(entry_point_pack, name, module)))
         for p in self.extra_packs:
-            sources.append((Path(p), functools.partial(load_pack, p)))
+            sources.append((pack_folder(p), functools.partial(load_pack, p)))
         return sources
 
     def lint_installed(self) -> None:
@@ -191,7 +193,7 @@ class _Linter:
         folder = next((f for f in real.parents if (f / MANIFEST).is_file()), None)
         if folder is None or real.name == MANIFEST:
             return None
-        if folder in {builtin_root().resolve(), *(Path(p).resolve() for p in self.extra_packs)}:
+        if folder in {builtin_root().resolve(), *(pack_folder(p).resolve() for p in self.extra_packs)}:
             return None
         try:
             pack = load_pack(folder)
@@ -208,8 +210,7 @@ class _Linter:
         if manifest is None:
             if not (folder / MANIFEST).is_file():
                 self.problems.append(Problem(
-                    SourceLocation(display_path(folder)), NOT_A_PACK,
-                    f"{display_path(folder)} is a folder without a {MANIFEST}", _name(NOT_A_PACK)))
+                    SourceLocation(display_path(folder)), NOT_A_PACK, not_a_pack(folder), _name(NOT_A_PACK)))
                 return
             manifest = self.load(folder / MANIFEST, display_path(folder / MANIFEST), root)
             if manifest is None:

@@ -71,7 +71,7 @@ def bind(fc: FlowCompiler, spec: Mapping[str, Any], path: Path, scope: dict[str,
         return None
     if not isinstance(name, str) or not re.fullmatch(r"[a-z_][a-z0-9_]*", name):
         raise DefinitionError(f"'as' must be a lower-case name, got {name!r}", fc.b.loc.loc((*path, "as")))
-    scope[name] = t
+    scope[fc.binds(name, (*path, "as"))] = t
     return name
 
 

@@ -264,6 +264,7 @@ def _choose(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str
         lists: list[Any] = []
         args = o.get("args") or {}
         for name in args:
+            fc.binds(str(name), (*op, "args", name), key=True)
             fn = fc.expr((*op, "args", name), inner)
             if not isinstance(fn.type, ListType) and fn.type is not ANY:
                 raise DefinitionError(
@@ -423,7 +424,7 @@ def _respond(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[st
     check = fc.expr((*p, "check"), {**scope, "given": STR}, BOOL)
     claims = fc.expr((*p, "claims"), scope, BOOL) if "claims" in spec else None
     card = fc.expr((*p, "card"), scope, types.piece) if "card" in spec else None
-    var = str(spec.get("as", "responses"))
+    var = fc.binds(str(spec.get("as", "responses")), (*p, "as") if "as" in spec else p)
     scope[var] = ListType(types.response)
     b.rest_verbs["answer"] = 1  # type: ignore[attr-defined]
     b.rest_verbs["claim"] = 1  # type: ignore[attr-defined]
