@@ -498,37 +498,51 @@ def _assignable(actual: Type, expected: Type) -> bool:
 # ---------------------------------------------------------------- roll
 
 
-class Roll(Instr):
-    __slots__ = ("sides", "var")
+MAX_DICE = 100
 
-    def __init__(self, path: Path, sides: Any, var: str) -> None:
+
+class Roll(Instr):
+    __slots__ = ("sides", "var", "dice")
+
+    def __init__(self, path: Path, sides: Any, var: str, dice: Any = None) -> None:
         super().__init__(path)
         self.sides = sides
         self.var = var
+        self.dice = dice
 
     def run(self, state: State) -> None:
         n = int(self.sides(state.env())) if self.sides is not None else 6
         if n < 1:
             raise EvalError(f"a die needs at least one side, got {n}")
-        v = state.rng.randint(1, n)
-        state.locals[self.var] = v
-        state.log(f"{state.seat_names[state.current]} rolls {v}")
+        if self.dice is None:
+            v = state.rng.randint(1, n)
+            state.locals[self.var] = v
+            state.log(f"{state.seat_names[state.current]} rolls {v}")
+            return
+        k = int(self.dice(state.env()))
+        if not 1 <= k <= MAX_DICE:
+            raise EvalError(f"'dice' must be from 1 to {MAX_DICE}, got {k}")
+        rolled = [state.rng.randint(1, n) for _ in range(k)]
+        state.locals[self.var] = rolled
+        state.log(f"{state.seat_names[state.current]} rolls {', '.join(map(str, rolled))}")
 
 
-@step("roll", keys=("sides", "as"))
+@step("roll", keys=("sides", "dice", "as"))
 def _roll(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, Type]) -> None:
-    """Roll a die (seeded) and bind the result.
+    """Roll a die (seeded) and bind the result; with `dice`, roll that many and bind the list.
 
     ```yaml
     - roll: {sides: 6, as: roll}
+    - roll: {sides: 6, dice: 2, as: pair}
     ```
     """
     spec = st["roll"] if isinstance(st["roll"], dict) else {}
     p = (*path, "roll")
     sides = fc.expr((*p, "sides"), scope, INT) if "sides" in spec else None
-    var = bind(fc, {"as": spec.get("as", "roll")}, p, scope, INT)
+    dice = fc.expr((*p, "dice"), scope, INT) if "dice" in spec else None
+    var = bind(fc, {"as": spec.get("as", "roll")}, p, scope, INT if dice is None else ListType(INT))
     assert var is not None
-    fc.emit(Roll(path, sides, var))
+    fc.emit(Roll(path, sides, var, dice))
 
 
 # ---------------------------------------------------------------- log

@@ -1,0 +1,102 @@
+"""`roll` with `dice`: several dice in one step, bound as a list, logged in the order rolled."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from helpers import write_game_pack
+
+from davinci.engine.errors import DavinciError
+from davinci.engine.game import load_game
+from davinci.engine.lint.runner import lint_paths
+
+DOUBLES = """\
+kind: game
+id: doubles
+name: Doubles
+players: {min: 2, max: 4}
+settings:
+  dice: {type: int, default: 2, min: 0, max: 5, doc: Dice rolled each turn.}
+seat_vars:
+  total: 0
+  doubles: 0
+flow:
+  turn:
+    - roll: {sides: 6, dice: settings.dice, as: pair}
+    - set: {seat: current, total: current.total + sum(pair)}
+    - if: "len(pair) >= 2 and pair[0] == pair[1]"
+      then:
+        - set: {seat: current, doubles: current.doubles + 1}
+    - choose:
+        options:
+          - action: go
+            do: []
+end:
+  when: "any(seats select total >= 40)"
+  winners: "seats where total >= 40"
+  score: "seat.doubles"
+  max_turns: 200
+"""
+
+
+def _game(tmp_path: Path, **settings: int):  # type: ignore[no-untyped-def]
+    return load_game("doubles", packs=[write_game_pack(tmp_path, "doubles", DOUBLES)], settings=settings)
+
+
+def test_the_dice_are_one_list_and_the_log_names_each_in_order(tmp_path: Path) -> None:
+    assert lint_paths([write_game_pack(tmp_path, "doubles", DOUBLES)]) == []
+    game = _game(tmp_path)
+    st = game.new_state(2, seed=7)
+    totals = [0, 0]
+    doubles = [0, 0]
+    rolls = 0
+    seen = 0
+    while not st.is_terminal():
+        for _, line in st.events[seen:]:
+            m = re.fullmatch(r"Player (\d) rolls (\d), (\d)", line)
+            if m:
+                seat, a, b = int(m.group(1)) - 1, int(m.group(2)), int(m.group(3))
+                assert 1 <= a <= 6 and 1 <= b <= 6
+                totals[seat] += a + b
+                doubles[seat] += a == b
+                rolls += 1
+        seen = len(st.events)
+        st.apply(st.current_seats[0], "go")
+    for _, line in st.events[seen:]:
+        m = re.fullmatch(r"Player (\d) rolls (\d), (\d)", line)
+        if m:
+            seat, a, b = int(m.group(1)) - 1, int(m.group(2)), int(m.group(3))
+            totals[seat] += a + b
+            doubles[seat] += a == b
+            rolls += 1
+    assert rolls > 4
+    assert max(totals) >= 40
+    assert st.result()["scores"] == doubles
+
+
+def test_the_same_seed_rolls_the_same_dice_and_a_save_keeps_them(tmp_path: Path) -> None:
+    game = _game(tmp_path, dice=3)
+    a, b = game.new_state(3, seed=11), game.new_state(3, seed=11)
+    for _ in range(5):
+        a.apply(a.current_seats[0], "go")
+        b.apply(b.current_seats[0], "go")
+    assert a.events == b.events
+    assert any(re.fullmatch(r"Player \d rolls \d, \d, \d", line) for _, line in a.events)
+    again = game.state_from_json(json.loads(json.dumps(a.to_json())))
+    assert again.to_json() == a.to_json()
+
+
+def test_a_dice_count_out_of_range_is_an_error_at_the_step(tmp_path: Path) -> None:
+    with pytest.raises(DavinciError) as e:
+        _game(tmp_path, dice=0).new_state(2, seed=1)
+    assert "'dice' must be from 1 to 100, got 0" in e.value.message
+    assert e.value.location is not None and e.value.location.line == 12
+
+
+def test_a_list_of_dice_is_not_a_number(tmp_path: Path) -> None:
+    pack = write_game_pack(tmp_path, "doubles", DOUBLES.replace("current.total + sum(pair)", "current.total + pair"))
+    [problem] = lint_paths([pack])
+    assert problem.code == "DV041" and problem.location.line == 13
