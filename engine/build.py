@@ -227,6 +227,12 @@ def build_settings(b: Builder) -> tuple[dict[str, SettingDef], dict[str, Any]]:
     return defs, values
 
 
+def _settings_value(b: Builder, settings: Mapping[str, Any], path: Path, expect: Type) -> Any:
+    """The value of the expression at `path`, which may read only `settings` (the game is not built yet)."""
+    fn = b.expr(path, {"settings": settings_type(b, settings)}, expect)
+    return fn({"settings": _SettingsRecord(settings)})
+
+
 def build_components(b: Builder, decks: Mapping[str, Any], settings: Mapping[str, Any]) -> tuple[
     dict[str, ComponentDef], list[PieceDef], dict[str, Type], dict[str, str]
 ]:
@@ -259,12 +265,8 @@ def build_components(b: Builder, decks: Mapping[str, Any], settings: Mapping[str
         )
         comps[cname] = comp
         include = spec.get("include_if")
-        if include is not None:
-            cond = b.expr((*path, "include_if"), {"settings": settings_type(b, settings)}, BOOL)
-            from davinci.engine.expr.types import Record as _R  # noqa: F401
-
-            if not cond({"settings": _SettingsRecord(settings)}):
-                continue
+        if include is not None and not _settings_value(b, settings, (*path, "include_if"), BOOL):
+            continue
         items: list[dict[str, Any]] = []
         for i, it in enumerate(spec.get("items") or []):
             items.append(dict(it))
@@ -286,7 +288,11 @@ def build_components(b: Builder, decks: Mapping[str, Any], settings: Mapping[str
             deck_sources[cname] = deck_id
             for card in deck:
                 items.append({k: v for k, v in card.items() if k in ftypes})
-        copies = int(spec.get("copies", 1))
+        copies = spec.get("copies", 1)
+        if isinstance(copies, str):
+            copies = _settings_value(b, settings, (*path, "copies"), INT)
+            if not 1 <= copies <= 1000:
+                raise b.fail(f"'copies' gave {copies}: it must be from 1 to 1000", (*path, "copies"))
         if len(pieces) + len(items) * copies > MAX_PIECES:
             # Checked before building them: a hostile pack could ask for billions.
             raise b.fail(f"component '{cname}' brings the game to {len(pieces) + len(items) * copies:,} pieces; "

@@ -142,13 +142,12 @@ def test_a_variant_whose_game_file_is_broken_points_at_that_file(tmp_path: Path)
 
 
 def test_a_game_file_failing_its_schema_leaves_its_variants_waiting_not_crashing(tmp_path: Path) -> None:
-    # A piece count from a setting: the game file fails its schema, and its variant's rules used
+    # A turn limit from a setting: the game file fails its schema, and its variant's rules used
     # to build the game all the same and crash (DV999, twice).
-    chips = CHIPS.replace("product: {}", "product: {{value: [1, 2]}}\n    copies: settings.copies").format()
-    problems = lint_edited(tmp_path, PACK, "pig.yaml", "seat_vars:\n", chips + "seat_vars:\n")
+    problems = lint_edited(tmp_path, PACK, "pig.yaml", "max_turns: 2000", "max_turns: settings.limit")
     found = [(Path(p.location.path).name, p.code, p.location.line, p.location.col) for p in problems]
-    assert found == [("pig-short.yaml", "DV020", 4, 10), ("pig.yaml", "DV012", 20, 13)], problems
-    assert "'copies' must be a whole number, got text 'settings.copies'; this field takes a plain number" in (
+    assert found == [("pig-short.yaml", "DV020", 4, 10), ("pig.yaml", "DV012", 47, 14)], problems
+    assert "'max_turns' must be a whole number, got text 'settings.limit'; this field takes a plain number" in (
         problems[1].message)
     assert problems[0].message == "the game 'pig' this variant extends has problems in pig.yaml: fix those first"
 
