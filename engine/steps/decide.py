@@ -96,11 +96,11 @@ class Choose(Instr):
                 if mode == "game":
                     cached = opt.cache.get(d)
                     if cached is None:
-                        cached = _labelled(state, fn(env))
+                        cached = _labelled(state, fn(env), fn)
                         opt.cache[d] = cached
                     pre.append(cached)
                 elif mode == "decision":
-                    pre.append(_labelled(state, fn(env)))
+                    pre.append(_labelled(state, fn(env), fn))
                 else:
                     pre.append(None)
             if opt.when is None and None not in pre:
@@ -130,7 +130,7 @@ class Choose(Instr):
         (labels, values); `env` reads `loc`, where each argument is bound in turn."""
         items = pre[depth]
         if items is None:
-            items = _labelled(state, opt.lists[depth](env))
+            items = _labelled(state, opt.lists[depth](env), opt.lists[depth])
         name = opt.names[depth]
         when = opt.when
         if depth == len(opt.names) - 1:
@@ -155,13 +155,14 @@ class Choose(Instr):
 Labelled = tuple[list[Any], list[str]]  # an argument list: stored values, and their labels
 
 
-def _labelled(state: State, items: list[Any]) -> Labelled:
+def _labelled(state: State, items: list[Any], source: Any = None) -> Labelled:
     """The stored values and the labels of an argument list's items. The labels of a zone's
     pieces are made in one pass over the zone, and kept until a piece moves (`State.derived`)."""
     values: list[Any] = []
     labels: list[str] = []
     zone_of = state.zone_of
     derived = state.derived
+    plain = False
     for item in items:
         if item.__class__ is PieceV:
             pid = item.pid
@@ -172,9 +173,31 @@ def _labelled(state: State, items: list[Any]) -> Labelled:
             values.append(pref(pid))
             labels.append(at[pid] if at else state.piece_label(pid))
         else:
+            plain = True
             values.append(encode(item))
-            labels.append(_label(item))
+            try:
+                labels.append(_label(item))
+            except EvalError as e:
+                raise _at(source, e.message) from None
+    if plain and len(set(labels)) < len(labels):
+        _same_text(values, labels, source)
     return values, labels
+
+
+def _at(source: Any, reason: str) -> EvalError:
+    """An error about an argument list's values, located at its expression when there is one."""
+    return source.error(reason) if hasattr(source, "error") else EvalError(reason)
+
+
+def _same_text(values: list[Any], labels: list[str], source: Any) -> None:
+    """Refuse two different choices that read the same as action text (logs and typed actions
+    name a choice by its text, so a replay would take the first); the same value twice is allowed."""
+    first: dict[str, Any] = {}
+    for v, lab in zip(values, labels):
+        other = first.setdefault(lab, v)
+        if other != v:
+            raise _at(source, f"two choices are both written '{lab}' in an action ({_shown(other)} and {_shown(v)}; "
+                      "a space is written _): give them texts that differ by more than that")
 
 
 def _zone_labels(state: State, key: str) -> dict[int, str]:
@@ -193,7 +216,17 @@ def _label(item: Any) -> str:
 def _text(v: Any) -> str:
     if isinstance(v, bool):
         return "true" if v else "false"
+    if v is None:
+        return "none"
+    if isinstance(v, (list, tuple)):
+        return "[" + ",".join(_label(x) for x in v) + "]"
+    if v == "":
+        raise EvalError("an empty text cannot be a choice: it could not be typed or logged as an action")
     return str(v).replace(" ", "_")
+
+
+def _shown(v: Any) -> str:
+    return repr(v) if isinstance(v, str) else _text(v)
 
 
 OPTION_KEYS = ("action", "args", "if", "when", "do")
