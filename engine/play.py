@@ -509,7 +509,7 @@ class Session:
         explained; the game goes on either way."""
         if not name and not self.save_path:
             name = self.input_fn("Save to which file? (empty: don't save) ").strip()
-            if not name:
+            if not name or name.lower() in ("quit", "exit"):  # a command typed where a name was asked
                 self.console.print("not saved")
                 return
         path = name or self.save_path
@@ -966,6 +966,18 @@ def run_play(
     """
     from davinci.engine.bots import make_bot
 
+    resumed_note = ""
+    if resume and not save_path:
+        # A resumed game goes on saving to the file it came from (it stopped saving, silently).
+        try:
+            check_write_target(resume, "save")
+            if log_path and os.path.realpath(resume) == os.path.realpath(log_path):
+                raise SaveError(f"{resume} is also this game's log (--log)")
+            if not os.access(resume, os.W_OK):
+                raise SaveError(f"{resume} cannot be written")
+            save_path = resume
+        except SaveError as e:
+            resumed_note = f"{e.message}: this game is saved only if you type 'save FILE' (or use --save)"
     if save_path and log_path and os.path.realpath(save_path) == os.path.realpath(log_path):
         raise UsageError(f"--save and --log name the same file ({save_path}); give each its own file")
     # Refused before the game starts: a device, a pipe, or a file that is not ours.
@@ -1004,6 +1016,9 @@ def run_play(
         game, state, seats, seed, settings, console, input_fn, save_path, log_path, timer, hints, clear, bots,
         packs=packs,
     )
+
+    if resumed_note:
+        console.print(f"[yellow]{esc(resumed_note)}[/yellow]")
 
     def on_sigterm(signum: int, frame: Any) -> None:
         raise KeyboardInterrupt

@@ -610,6 +610,9 @@ def test_save_without_a_file_asks_for_one_and_an_empty_answer_saves_nothing(tmp_
     code, out = _screen(GAME, "human,random", ["save", ""])
     assert "Save to which file?" not in out  # the question goes to the prompt, not the screen
     assert "not saved" in out and code == 0
+    # A piped script's next line, `quit`, was taken for the file name and made a file `quit`.
+    code, out = _screen(GAME, "human,random", ["save", "quit", "quit"])
+    assert "not saved" in out and "Game stopped" in out and not Path("quit").exists()
     target = tmp_path / "asked.json"
     code, out = _screen(GAME, "human,random", ["save", str(target)])
     assert f"saved to {target}" in out and target.exists()

@@ -208,6 +208,30 @@ def test_a_resumed_game_saves_over_its_own_save_and_log(tmp_path: Path) -> None:
     assert json.loads(empty.read_text())["davinci_save"] == 1
 
 
+def test_a_resumed_game_goes_on_saving_to_its_save(tmp_path: Path) -> None:
+    # Without --save, a resumed game used to stop saving: the file stayed at the resumed turn.
+    save = tmp_path / "g.json"
+    play(tmp_path, 3, save_path=str(save))
+    before = len(json.loads(save.read_text())["saved"]["state"]["history"])
+    game = load_game(GAME)
+    console = Console(file=io.StringIO(), width=120)
+    assert run_play(game, [], 0, {}, console, feeder(9), resume=str(save), clear=False, timer=False) == 0
+    assert len(json.loads(save.read_text())["saved"]["state"]["history"]) > before
+    assert f"Saved to {save}; resume with:" in console.file.getvalue().replace("\n", "")
+
+
+def test_a_read_only_save_resumes_and_says_it_is_not_saved(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    save = tmp_path / "g.json"
+    play(tmp_path, 3, save_path=str(save))
+    kept = save.read_text()
+    monkeypatch.setattr(play_module.os, "access", lambda *args, **kwargs: False)  # as if read-only (root writes anything)
+    game = load_game(GAME)
+    console = Console(file=io.StringIO(), width=200)
+    assert run_play(game, [], 0, {}, console, feeder(9), resume=str(save), clear=False, timer=False) == 0
+    assert save.read_text() == kept
+    assert "cannot be written: this game is saved only if you type 'save FILE'" in console.file.getvalue()
+
+
 def test_save_and_log_at_one_path_is_a_usage_error(tmp_path: Path) -> None:
     same = str(tmp_path / "g.json")
     code, out = cli("play", GAME, "--players", "random,random", "--save", same, "--log", same)
