@@ -450,6 +450,7 @@ class Session:
     last_human: int | None = None
     packs: Sequence[dict[str, str]] = ()
     transcript: list[tuple[int | None, str]] = field(default_factory=list)  # every event of this session
+    moved_at: int = 0  # the transcript's length when a human last acted
     _last_event: Any = None
 
     def collect(self) -> None:
@@ -570,14 +571,26 @@ class Session:
         self.console.print(generic_render(view), markup=False)
 
     def privacy(self, seat: int) -> None:
-        """Between different humans at one screen: clear and wait, so no private view leaks."""
+        """Between different humans at one screen: clear and wait, so no private view leaks. The
+        player leaving the keyboard first sees what came of their move (a wrong guess, say)."""
         if len(self.humans) < 2 or self.last_human == seat:
             return
+        leaving = self.last_human
+        if leaving is not None and self.show_events(self.moved_at, leaving):
+            self.input_fn(f"{self.seats[leaving].name}: press Enter when you have read this ")
         self.wipe()
         self.console.print(f"\n[bold]Pass the keyboard to {esc(self.seats[seat].name)}[/bold] and press Enter.")
         self.input_fn("")
         self.wipe()
         self.last_human = seat
+
+    def show_events(self, since: int, seat: int | None) -> bool:
+        """Print the events of this session from index `since` that `seat` may see (public ones
+        for None); True when there were any."""
+        lines = [text for to, text in self.transcript[since:] if to is None or to == seat]
+        if lines:
+            self.console.print("\n".join(esc(line) for line in lines), style="dim")
+        return bool(lines)
 
     def wipe(self) -> None:
         """Clear the screen and, on a terminal, its scrollback (the last player's private view)."""
@@ -687,14 +700,17 @@ class Session:
         st = self.state
         p = st.view(seat).get("pending", {})
         limit = p.get("time_limit", 0) if self.timer else 0
-        self.show_card(p.get("card") or {})
+        early = self.show_card(p.get("card") or {}, timed=bool(limit))
         lim = f"{limit} seconds" if limit else "no time limit"
         if p.get("prompt"):
             self.console.print(f"\n{esc(str(p['prompt']))}")
-        self.console.print(f"[bold]{esc(self.seats[seat].name)}[/bold]: type your answer and press Enter ({lim}); empty line to pass, 'quit' to stop the game.")
+        if not early:
+            self.console.print(f"[bold]{esc(self.seats[seat].name)}[/bold]: type your answer and press Enter ({lim}); "
+                               "empty line to pass, 'quit' to stop the game.")
         t0 = time.monotonic()
         while True:
-            text = self.private_line("answer> ").strip()
+            # An answer typed where the card waited for Enter counts as typed at once.
+            text, early = (early, "") if early else (self.private_line("answer> ").strip(), "")
             secs = time.monotonic() - t0
             full_limit = int(p.get("time_limit") or 0)
             if not self.timer and full_limit:
@@ -727,17 +743,23 @@ class Session:
             f"Actions now: {esc(', '.join(sorted({a.verb for a in legal})))}"
         )
 
-    def show_card(self, card: dict[str, Any]) -> None:
-        """Show a challenge card; a two-step card (anagram) waits for Enter before the rest."""
+    def show_card(self, card: dict[str, Any], wait: bool = True, timed: bool = True) -> str:
+        """Show a challenge card; a two-step card (anagram) waits for Enter before the rest, unless
+        `wait` is false (a player watching bots answer). Returns what was typed at that wait (an
+        answer typed early), read without echo when players share the screen."""
+        typed = ""
         if card.get("anagram"):
             self.console.print(f"\n[bold]Anagram:[/bold] {esc(str(card['anagram']))}")
-            self.input_fn("Write it down, then press Enter to start the clock ")
+            if wait:
+                start = "to start the clock" if timed else "when you are ready"
+                typed = self.private_line(f"Write it down, then press Enter {start} ").strip()
             extra = [f"{k}: {card[k]}" for k in ("hint", "lengths") if card.get(k)]
             self.console.print("\n".join(extra), markup=False)
         elif card.get("clue"):
             self.console.print(f"\n[bold]Clue:[/bold]\n{esc(str(card['clue']))}")
             if card.get("letters"):
                 self.console.print(f"({esc(str(card['letters']))} letters)")
+        return typed
 
     def race(self, seats: list[int]) -> None:
         """All responding seats at once: humans press their key to lock in, bots at their times."""
@@ -759,10 +781,15 @@ class Session:
                         bot_times[s] = float(a.args[0])
                     except ValueError:
                         pass
+        if len(self.humans) >= 2:
+            # Players share the screen for the race: the last player's private view goes first.
+            self.wipe()
+            self.last_human = None
         self.console.print(f"\n[bold]Challenge[/bold] for {esc(', '.join(self.seats[s].name for s in seats))}")
         if pend.get("prompt"):
             self.console.print(esc(str(pend["prompt"])))
         self.show_card(pend.get("card") or {})
+        since = len(self.transcript)
 
         def write(text: str) -> None:
             sys.stdout.write(text)
@@ -784,6 +811,16 @@ class Session:
             with deferred_interrupts():
                 st.apply(s, action)
         self.collect()
+        self.show_events(since, humans[0] if len(self.humans) == 1 else None)  # the answer, who won
+
+    def watch_challenge(self, seats: list[int]) -> None:
+        """Bots alone answer a challenge while a human watches (often the one who started it):
+        show the card, as a reader would read it out."""
+        pend = self.state.view(seats[0]).get("pending", {})
+        self.console.print(f"\n[bold]Challenge[/bold] for {esc(', '.join(self.seats[s].name for s in seats))}")
+        if pend.get("prompt"):
+            self.console.print(esc(str(pend["prompt"])))
+        self.show_card(pend.get("card") or {}, wait=False)
 
     def loop(self) -> int:
         st = self.state
@@ -798,11 +835,17 @@ class Session:
                     self.race(waiting)
                     self.autosave()
                     continue
-            for seat in list(st.current_seats):
+            waiting = list(st.current_seats)
+            watched = None
+            if pending.get("type") == "respond" and self.humans and all(self.seats[s].kind != "human" for s in waiting):
+                self.watch_challenge(waiting)
+                watched = len(self.transcript)
+            for seat in waiting:
                 if st.is_terminal():
                     break
                 if self.seats[seat].kind == "human":
                     action = self.ask_human(seat)
+                    self.moved_at = len(self.transcript)
                 else:
                     bot = self.bot(seat)
                     view = st.view(seat) if getattr(bot, "wants_view", True) else {}
@@ -826,6 +869,8 @@ class Session:
                 self.collect()
                 if st.turn != turn or st.is_terminal():
                     self.autosave()
+            if watched is not None:
+                self.show_events(watched, self.humans[0] if len(self.humans) == 1 else None)
         self.autosave()
         seat = self.humans[0] if len(self.humans) == 1 else None
         self.render(seat)

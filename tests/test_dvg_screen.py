@@ -220,7 +220,7 @@ def test_a_vitruvian_man_card_shows_only_its_anagram_until_the_clock_starts() ->
     card = t.card()
     assert f"Anagram: {card['anagram']}" in text
     assert card["hint"] not in text and card["lengths"] not in text
-    assert "follow when the clock starts" in text
+    assert "follow when you press Enter" in text
     # once the challenge is over, the whole card is shown with its answer
     t.do(2, "pass")
     t.do(3, "pass")

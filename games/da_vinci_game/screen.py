@@ -389,7 +389,7 @@ def card_panel(view: Mapping[str, Any], style: Style) -> RenderableType | None:
         # 000: only the anagram is read first; the hint and the word lengths come once the clock
         # starts (the play loop shows them after Enter), so a live card keeps them back here.
         if live and (card.get("hint") or card.get("lengths")):
-            lines.append("\n  (the hint and the letter counts follow when the clock starts)", style="dim")
+            lines.append("\n  (the hint and the letter counts follow when you press Enter)", style="dim")
         elif not live:
             if card.get("hint"):
                 lines.append(f"\n  Hint: {card['hint']}")

@@ -1,0 +1,60 @@
+"""What a player at the terminal sees of what follows their move: the result of a move before
+the keyboard passes on (hot-seat), and a challenge that only bots answer (they read it out)."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+
+from rich.console import Console
+
+from davinci.engine.game import load_game
+from davinci.engine.play import parse_seats, run_play
+
+
+def _play(game_id: str, players: str, seed: int, answer: Callable[[str], str], prompts: int = 40) -> tuple[str, list[str]]:
+    """Play in the terminal, typing answer(prompt) at each prompt; the screen and the prompts."""
+    asked: list[str] = []
+
+    def ask(prompt: str) -> str:
+        asked.append(prompt)
+        if len(asked) > prompts:
+            raise EOFError
+        return answer(prompt)
+
+    game = load_game(game_id)
+    console = Console(file=io.StringIO(), width=100)
+    assert run_play(game, parse_seats(players, game), seed, {}, console, ask, clear=False, timer=False) == 0
+    return console.file.getvalue(), asked
+
+
+def test_a_hot_seat_player_sees_a_wrong_guess_before_passing_the_keyboard() -> None:
+    # A wrong guess ends the turn: the screen went straight to "Pass the keyboard to Ben", and
+    # Ann learnt how her guess went only at her next turn.
+    moves = iter(["", "guess row.2.1 11", "", ""])
+    out, asked = _play("da-vinci-code", "human:Ann,human:Ben", 3, lambda p: next(moves), prompts=4)
+    result = out.index("Ann guessed row.2.1 = 11: wrong")
+    assert result < out.index("Pass the keyboard to Ben")
+    assert asked[2] == "Ann: press Enter when you have read this "
+
+
+def test_a_challenge_only_bots_answer_is_shown_to_the_player_watching() -> None:
+    # Team 1 lands on a Codex clue; the two scholars answer. The card and the answer were never
+    # on the screen: the next thing shown was a bot's move.
+    out, _ = _play("da-vinci-game", "human,scholar,scholar", 2, lambda p: "1", prompts=1)
+    card = out.index("Challenge for Scholar 2, Scholar 3")
+    assert out.index("Snap me shut on the gate") > card
+    assert card < out.index("The answer: padlock") < out.index("Scholar 2: go k43")
+
+
+def test_an_answer_typed_while_an_anagram_waits_is_the_answer() -> None:
+    # Untimed: the anagram waited for Enter "to start the clock", and an answer typed there was
+    # echoed and lost (the following Enter passed).
+    def answer(prompt: str) -> str:
+        return "theron" if prompt.startswith("Write it down") else "" if prompt == "answer> " else "1"
+
+    out, asked = _play("da-vinci-game", "human,scholar,scholar", 1, answer)
+    wait = next(i for i, p in enumerate(asked) if p.startswith("Write it down"))
+    assert asked[wait] == "Write it down, then press Enter when you are ready "
+    assert asked[wait + 1] != "answer> "  # the typed line was the answer: nothing more was asked
+    assert "Anagram: THRONE" in out and "Team 1: correct bid 1, 3 token(s)" in out
