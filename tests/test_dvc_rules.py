@@ -401,9 +401,14 @@ def test_colour_choice_the_drawer_chooses_the_colour() -> None:
     assert legal(st) == ["draw black", "draw white"]
 
 
-def test_colour_choice_offers_only_colours_left_in_the_pile() -> None:
+def test_colour_choice_with_one_colour_left_draws_without_asking() -> None:
+    # It asked "Choose the colour of the tile you draw" with one answer on offer.
     st = position(["b1 w4", "b2 w5"], drawn="", pile="w8 w9", variant="colour-choice")
-    assert legal(st) == ["draw white"]
+    assert legal(st) == ["draw white"]  # the position was built at a choice already posed
+    play(st, "draw white")
+    play(st, "guess row.2.1 3")  # wrong: seat 2's turn starts, with only white tiles left
+    assert drawn_of(st, 2).startswith("w")
+    assert {a.split()[0] for a in legal(st)} == {"guess"}
 
 
 def test_by_default_the_draw_is_random() -> None:
