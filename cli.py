@@ -301,13 +301,13 @@ def list_(as_json: bool, packs: tuple[str, ...]) -> None:
     console = terminal_console()
     t = Table(title="Games")
     for col in ("id", "name", "players", "variants", "bots"):
-        t.add_column(col)
+        t.add_column(col, no_wrap=col == "id")  # an id is copied onto the command line: never cut
     for g in games:
         t.add_row(g["id"], escape(g["name"]), f"{g['players']['min']}-{g['players']['max']}", ", ".join(g["variants"]) or "-", ", ".join(g["bots"]))
     console.print(t)
     d = Table(title="Clue decks")
     for col in ("id", "category", "cards"):
-        d.add_column(col)
+        d.add_column(col, no_wrap=col == "id")
     for deck in decks:
         d.add_row(deck["id"], deck["category"], str(deck["cards"]))
     console.print(d)

@@ -130,7 +130,9 @@ def render(view: dict[str, Any], seat: int | None = None, hints: bool = False) -
     count = pile.get("count", 0)
     left = pile_colours(view)  # the colours show on the tiles' backs: "pile: 6 black, 9 white tiles"
     what = f"{left['black']} black, {left['white']} white" if left is not None else str(count)
-    head.append(f" - pile: {what} tile{'s' if count != 1 else ''}")
+    pile_text = f"pile: {what} tile{'s' if count != 1 else ''}"
+    # On an 80-column terminal a long header would break inside the pile count: it gets a line.
+    head.append(f"\n{pile_text}" if len(head.plain) + len(pile_text) + 3 > 78 else f" - {pile_text}")
     parts.append(head)
     hint_table = _hints_for(view) if hints else {}
     order = [me] if me else []
