@@ -35,7 +35,7 @@ from davinci.engine.errors import (
 )
 from davinci.engine.files import FileProblem, check_replaceable, read_regular_text
 from davinci.engine.rng import derive_seed
-from davinci.engine.values import turn_text, winners_text
+from davinci.engine.values import display, events_since_own_move, turn_text, winners_text
 
 InputFn = Callable[[str], str]
 
@@ -917,12 +917,12 @@ def generic_render(view: dict[str, Any]) -> str:
     lines = [f"{view['game']} - {turn_text(view, view['seats'][view['current'] - 1]['name'])}"]
     for s in view["seats"]:
         status = "" if s["active"] else " (out)"
-        lines.append(f"{s['name']}{status}: " + ", ".join(f"{k}={v}" for k, v in s["vars"].items()))
+        lines.append(f"{s['name']}{status}: " + ", ".join(f"{k}={display(v, 'yes', 'no')}" for k, v in s["vars"].items()))
         for zname, z in s["zones"].items():
             lines.extend(_zone_lines(f"   {zname}", z, numbered=True))
     for zname, z in view["zones"].items():
         lines.extend(_zone_lines(zname, z, numbered=False))
-    for e in view["events"][-6:]:
+    for e in events_since_own_move(view):  # what happened since the viewer's last move
         lines.append(f"  . {e}")
     return "\n".join(lines)
 

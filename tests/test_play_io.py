@@ -472,6 +472,22 @@ def test_the_generic_screen_says_the_game_is_over() -> None:
     assert generic_render(view).splitlines()[0] == "da-vinci-code - game over after turn 9"
 
 
+def test_the_generic_screen_shows_everything_since_the_viewers_move_and_flags_as_words() -> None:
+    # It showed the last 6 log lines, so what a long stretch of other turns did scrolled away;
+    # and seat variables read as Python's `finished=False`.
+    from davinci.engine.play import generic_render
+
+    view = {
+        "game": "race", "turn": 3, "current": 1, "seat": 1, "zones": {},
+        "seats": [{"name": "Ana", "active": True, "vars": {"finished": False, "path": [1, 2]}, "zones": {}},
+                  {"name": "Ben", "active": True, "vars": {"finished": True, "path": None}, "zones": {}}],
+        "events": ["Ana: go m2", *(f"Ben does thing {i}" for i in range(9))],
+    }
+    text = generic_render(view)
+    assert "Ana: finished=no, path=1, 2" in text and "Ben: finished=yes, path=none" in text
+    assert all(f"  . Ben does thing {i}" in text for i in range(9))
+
+
 def test_list_shows_setting_defaults_as_yaml_writes_them() -> None:
     code, out = cli("list")
     assert code == 0
