@@ -97,6 +97,8 @@ def play_one(cfg: SimConfig, index: int, game: Any = None) -> dict[str, Any]:
                     break
         r = st.result()
     except DavinciError as e:
+        if e.code == "DV081":  # the game's `requires`: the settings and the number of seats, not this game
+            raise
         # Name the game, so it can be replayed: its seed and seats, and the action it had reached.
         e.message = (f"in simulated game {index} (seed {seed}, seats {','.join(seat_bots)}, after {actions} "
                      f"actions): {e.message}")

@@ -163,6 +163,17 @@ def test_a_failing_game_is_named_by_its_seed_and_seats(tmp_path: Path) -> None:
     assert "seats random,random, after 0 actions): division by zero" in info.value.message
 
 
+def test_a_game_its_settings_forbid_is_not_blamed_on_a_seed() -> None:
+    # `requires` depends on the settings and the seats only: naming game 0's seed misled.
+    from davinci.engine.errors import DavinciError
+
+    with pytest.raises(DavinciError) as info:
+        run(SimConfig("da-vinci-code", None, ("random", "random"), 3, 5, {"first_player": "4"}))
+    assert info.value.code == "DV081"
+    assert info.value.message == ("the game cannot start: first_player names a seat that is not at the table "
+                                  "(with 2 players)")
+
+
 def test_the_text_report_names_the_settings_changed() -> None:
     tally = Tally(2)
     tally.add(_game(["a", "b"], [0], 3, 3))
