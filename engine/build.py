@@ -364,12 +364,17 @@ def settings_type(b: Builder, settings: Mapping[str, Any]) -> RecordType:
     return RecordType("settings", fields, "the game's settings")
 
 
+def _a_value(t: Type) -> str:
+    return {"int": "a number", "str": "a text", "bool": "true or false"}.get(t.name, f"a {t.name}")
+
+
 def build_board(b: Builder) -> BoardDef:
     spec = b.data.get("board")
     if not spec:
         return EMPTY_BOARD
     spaces: dict[str, SpaceDef] = {}
     attr_defaults: dict[str, Any] = {}
+    attr_first: dict[str, tuple[str, Type]] = {}  # the first space to give each attribute, and its type
     types = set(spec.get("space_types") or [])
     for i, sp in enumerate(spec.get("spaces") or []):
         sid = str(sp["id"])
@@ -382,7 +387,14 @@ def build_board(b: Builder) -> BoardDef:
             )
         attrs = {k: v for k, v in sp.items() if k not in ("id", "type", "no_turn", "at")}
         for k, v in attrs.items():
-            attr_defaults.setdefault(k, default_for(literal_type(v)))
+            t = literal_type(v)
+            first = attr_first.setdefault(k, (sid, t))
+            if first[1] != t and ANY not in (t, first[1]):
+                # `pos: "7"` on one space, `pos: 7` on the others: a comparison would fail in play.
+                b.errors.append(b.fail(f"space '{sid}' gives '{k}' {_a_value(t)}; space '{first[0]}' gives "
+                                       f"it {_a_value(first[1])}: an attribute has one type on the whole board",
+                                       ("board", "spaces", i, k)))
+            attr_defaults.setdefault(k, default_for(t))
         at = sp.get("at")
         spaces[sid] = SpaceDef(sid, typ, attrs, bool(sp.get("no_turn", False)), (int(at[0]), int(at[1])) if at else None)
     neighbours: dict[str, list[tuple[str, str, int]]] = {s: [] for s in spaces}

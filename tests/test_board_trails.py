@@ -96,3 +96,16 @@ def test_a_save_with_the_old_shared_trail_still_bars_every_piece(pack: str) -> N
     from davinci.engine.functions import reachable
 
     assert [s.space for s in reachable(b, 3)] == ["s9"]  # the old trail bars s13 for b too
+
+
+def test_a_space_attribute_has_one_type_on_the_whole_board(tmp_path: Path) -> None:
+    # `pos: "7"` on one space failed only in play, as "cannot compare str with int" at a
+    # condition, without naming the space.
+    from davinci.engine.lint.runner import lint_paths
+
+    typed = GAME.replace("{id: s0, type: plain}", "{id: s0, type: plain, pos: 0}").replace(
+        "{id: s7, type: plain}", "{id: s7, type: plain, pos: '7'}")
+    [problem] = lint_paths([write_game_pack(tmp_path, "trail-probe", typed)])
+    assert (problem.code, problem.location.line) == ("DV050", 20)
+    assert problem.message == ("space 's7' gives 'pos' a text; space 's0' gives it a number: an attribute has one "
+                               "type on the whole board")
