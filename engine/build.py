@@ -411,9 +411,11 @@ def build_board(b: Builder) -> BoardDef:
         pairs = list(zip(seq, seq[1:]))
         if tr.get("loop") and len(seq) > 2:
             pairs.append((seq[-1], seq[0]))
+        one_way = bool(tr.get("one_way", False))
         for a, c in pairs:
             neighbours[a].append((c, tid, 1))
-            neighbours[c].append((a, tid, -1))
+            if not one_way:
+                neighbours[c].append((a, tid, -1))
     start = spec.get("start")
     if start is not None and str(start) not in spaces:
         raise b.fail(f"start space '{start}' is not a space", ("board", "start"), code="DV020")

@@ -109,3 +109,61 @@ def test_a_space_attribute_has_one_type_on_the_whole_board(tmp_path: Path) -> No
     assert (problem.code, problem.location.line) == ("DV050", 20)
     assert problem.message == ("space 's7' gives 'pos' a text; space 's0' gives it a number: an attribute has one "
                                "type on the whole board")
+
+
+FORK = """\
+kind: game
+id: fork
+name: Fork
+players: {min: 2, max: 2}
+components:
+  pawn: {fields: {n: int}, items: [{n: 1}]}
+zones:
+  box: {kind: pile, contents: [pawn]}
+  board: {kind: board}
+board:
+  start: s0
+  spaces:
+    - {id: s0, type: plain}
+    - {id: fork, type: plain}
+    - {id: l1, type: plain}
+    - {id: l2, type: plain}
+    - {id: l3, type: plain}
+    - {id: k1, type: plain}
+    - {id: join, type: plain}
+    - {id: goal, type: plain}
+  tracks:
+    - {id: long, spaces: [s0, fork, l1, l2, l3, join, goal], one_way: ONE_WAY}
+    - {id: short, spaces: [fork, k1, join], one_way: ONE_WAY}
+vars:
+  done: false
+flow:
+  setup:
+    - move: {piece: "first(box)", to: board, space: "first(spaces(board) where id == 'k1')"}
+  turn:
+    - set: {p: "first(board.pieces)"}
+    - log: "two: {reachable(p, 2)}"
+    - log: "up to three: {reachable(p, 3, false)}"
+    - choose:
+        options:
+          - action: ok
+            do:
+              - set: {done: "true"}
+end:
+  when: "done"
+  winners: "seats"
+"""
+
+
+@pytest.mark.parametrize(("one_way", "two", "up_to_three"), [
+    # Both ways, a pawn on the short branch may go forward, then back down the long one.
+    ("false", "goal, l1, l3, s0", "fork, goal, join, l1, l2, l3, s0"),
+    ("true", "goal", "goal, join"),
+])
+def test_a_one_way_track_is_walked_only_in_its_order(tmp_path: Path, one_way: str, two: str, up_to_three: str) -> None:
+    from davinci.engine.lint.runner import lint_paths
+
+    pack = write_game_pack(tmp_path, "fork", FORK.replace("ONE_WAY", one_way))
+    assert lint_paths([pack]) == []
+    lines = _lines(load_game("fork", packs=[pack]).new_state(2, seed=1))
+    assert f"two: {two}" in lines and f"up to three: {up_to_three}" in lines

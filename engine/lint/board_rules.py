@@ -88,7 +88,8 @@ def _neighbours(board: Mapping[str, Any]) -> dict[str, set[str]]:
         for a, b in pairs:
             if a != b:
                 nb[a].add(b)
-                nb[b].add(a)
+                if not tr.get("one_way"):
+                    nb[b].add(a)
     return nb
 
 
@@ -229,7 +230,7 @@ def board_start(ctx: LintContext) -> Iterator[Problem]:
         yield Problem(ctx.at(["board"], key=True), "DV302", "the board has tracks but no `start` space", "board-start")
         return
     ids = {str(sp["id"]) for _, sp in _spaces(board)}
-    if str(start) in ids and not _neighbours(board).get(str(start)):
+    if str(start) in ids and not _on_tracks(board).get(str(start)):
         yield Problem(
             ctx.at(["board", "start"]), "DV302", f"the start space '{start}' lies on no track", "board-start"
         )
@@ -267,7 +268,8 @@ def unreachable_space(ctx: LintContext) -> Iterator[Problem]:
     if board is None or not _tracks(board):
         return
     markers = {t for _, t in _type_list(ctx, "marker_space_types")}
-    nb = _neighbours(board)
+    nb = _neighbours(board)  # one way along a one_way track
+    on_tracks = _on_tracks(board)
     start = board.get("start")
     seen: set[str] = set()
     if isinstance(start, str) and start in nb:
@@ -283,7 +285,7 @@ def unreachable_space(ctx: LintContext) -> Iterator[Problem]:
         sid, typ = str(sp["id"]), str(sp.get("type"))
         if typ in markers or sid in seen:
             continue
-        if not nb.get(sid):
+        if not on_tracks.get(sid):
             msg = f"space '{sid}' lies on no track (list its type under lint.marker_space_types if it is a marker)"
         elif isinstance(start, str) and start in nb:
             msg = f"space '{sid}' cannot be reached from the start space '{start}'"
