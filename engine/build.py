@@ -607,6 +607,28 @@ def _check_declared_names(b: Builder, zones: Mapping[str, ZoneDef], svars: Mappi
                                    ("zones", z.name), key=True))
 
 
+def _per_piece(b: Builder, compiled: Any, piece_fields: Mapping[str, Type], path: Path) -> Any:
+    """`compiled` (a row's `sort` or `free`), refused unless it reads only the piece's own fields
+    and the settings: it is computed once per piece and kept for every game of the process."""
+    from davinci.engine.expr.parser import Field, Name, children
+
+    node = getattr(compiled, "node", None)
+    if node is None:
+        return compiled  # a broken expression, reported already
+    dynamic = sorted(n for n in compiled.names if n not in ("piece", "settings"))
+    stack: list[Any] = [(node, None)]
+    while stack and not dynamic:
+        n, parent = stack.pop()
+        if isinstance(n, Name) and n.name == "piece":
+            if not (isinstance(parent, Field) and parent.name in piece_fields):
+                dynamic.append(f"piece.{parent.name}" if isinstance(parent, Field) else "the piece itself")
+        stack.extend((c, n) for c in children(n))
+    if dynamic:
+        b.errors.append(b.fail(f"'{path[-1]}' is computed once for each piece, so it may read only the piece's own "
+                               f"fields and the settings; it reads {dynamic[0]}, which changes during play", path))
+    return compiled
+
+
 def global_scope(
     types: Types,
     zones: Mapping[str, ZoneDef],
@@ -699,9 +721,10 @@ def _build_game(
         if spec.get("capacity") is not None:
             upd["capacity"] = b.expr(("zones", zname, "capacity"), scope, INT)
         if spec.get("sort") is not None:
-            upd["sort"] = b.expr(("zones", zname, "sort"), pscope)
+            upd["sort"] = _per_piece(b, b.expr(("zones", zname, "sort"), pscope), piece_fields, ("zones", zname, "sort"))
         if spec.get("free") is not None:
-            upd["free"] = b.expr(("zones", zname, "free"), pscope, BOOL)
+            upd["free"] = _per_piece(b, b.expr(("zones", zname, "free"), pscope, BOOL), piece_fields,
+                                     ("zones", zname, "free"))
         if upd:
             from dataclasses import replace
 

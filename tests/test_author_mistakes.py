@@ -66,6 +66,11 @@ CASES = [
      CHIPS.replace("kind: bag", "kind: hand").replace("contents: [chip]", "contents: [chip], sort: piece.value")
      .format("{value: [1, 2]}") + "seat_vars:\n",
      "DV050", 21, 59, "'sort' orders row zones only; 'box' is a hand"),
+    ("a row's sort key reading a variable", "seat_vars:\n",
+     CHIPS.replace("kind: bag", "kind: row").replace("contents: [chip]", "contents: [chip], sort: piece.value * pot")
+     .format("{value: [1, 2]}") + "seat_vars:\n",
+     "DV050", 21, 64, "'sort' is computed once for each piece, so it may read only the piece's own fields and the "
+     "settings; it reads pot, which changes during play"),
     ("another game's bot", "bots: [random]", "bots: [greedy]",
      "DV057", 7, 8, "bot 'greedy' plays leonardos-riddle, not pig"),
     ("an empty product range", "seat_vars:\n", CHIPS.format("{value: {from: 5, to: 1}}") + "seat_vars:\n",
