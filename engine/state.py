@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from davinci.engine.actions import Action, parse_action
 from davinci.engine.errors import DavinciError, EvalError, IllegalAction
 from davinci.engine.expr.budget import METER as _WORK
+from davinci.engine.expr.budget import ceiling_error, decision_end, decision_start, step_charge
 from davinci.engine.legal import LegalActions
 from davinci.engine.rng import Rng
 from davinci.engine.values import (
@@ -33,9 +34,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from davinci.engine.build import GameDef
 
 STEP_BUDGET = 200_000  # instructions per action: a runaway loop in content is an error, not a hang
-# Expression work between two decisions (list elements visited, see expr/budget.py): each
-# evaluation is capped on its own, and this caps a loop of evaluations that each stay under it.
-DECISION_WORK = 5_000_000
+# Expression work between two decisions (list elements visited) is capped in expr/budget.py
+# (DECISION_WORK): each evaluation on its own, and the run of the flow as a whole, inside a step too.
 MAX_EVENTS = 40
 # Decisions one turn may take: a turn that never ends (a loop only a choice nobody makes can leave)
 # is an error at this many, not a game that plays forever. Real turns take a few dozen at most.
@@ -381,6 +381,7 @@ class State:
             z = self.game.zones[zname]
             fn = z.sort if which == "sort" else z.free
             hit = keys[pid] = fn(Env(self, {**self.locals, "piece": PRef(pid)})) if fn is not None else False
+            step_charge(1)  # thousands of pieces placed in one step, each key within its own allowance
         return hit
 
     def _sorted_index(self, key: str, pid: int) -> int:
@@ -416,9 +417,16 @@ class State:
 
     # ------------------------------------------------------------------ the interpreter
     def _advance(self) -> None:
+        previous = decision_start()
+        try:
+            self._run_flow()
+        finally:
+            decision_end(previous)
+
+    def _run_flow(self) -> None:
         g = self.game
         budget = STEP_BUDGET
-        work = _WORK[0] + DECISION_WORK
+        work = _WORK[2]  # the ceiling decision_start set
         self._legal = None
         while self.pending is None and not self.terminal:
             if self.dirty:
@@ -443,12 +451,9 @@ class State:
                 raise
             budget -= 1
             if _WORK[0] > work:
-                raise EvalError(
-                    f"the flow's expressions visited over {DECISION_WORK:,} list elements without asking for a "
-                    "decision (a loop over a costly query in the game's YAML?)",
-                    code[pc].loc,
-                    code="DV043",
-                )
+                over = ceiling_error()
+                over.location = code[pc].loc
+                raise over
             if budget <= 0:
                 # Located at the step that used up the budget: it lies inside the runaway loop.
                 raise EvalError(
@@ -582,7 +587,11 @@ class State:
         if p is not None and not self.terminal:
             if p["type"] == "choose":
                 instr = self.game.programs[p["at"][0]].code[p["at"][1]]
-                out[int(p["seat"])] = instr.enumerate(self)
+                previous = decision_start()  # (a state read from a save: no run of the flow is open)
+                try:
+                    out[int(p["seat"])] = instr.enumerate(self)
+                finally:
+                    decision_end(previous)
             elif p["type"] == "overflow":
                 pairs = [(Action("return", (self.piece_label(pid),)), pid) for pid in self.zones[p["zone"]]]
                 out[int(p["seat"])] = LegalActions.of_pairs(pairs)

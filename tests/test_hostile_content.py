@@ -189,6 +189,14 @@ GAME_FILES: dict[str, tuple[list[tuple[str, str, int, int]], tuple[str, str, int
     "busy-queries": ([("game.yaml", "DV055", 14, 3)], None),
     "distinct-records": ([("game.yaml", "DV042", 15, 25)], ("game.yaml", "DV042", 15, 25)),
     "endless-turn": ([("game.yaml", "DV043", 12, 7)], None),
+    # Work inside one step, each evaluation within its own allowance: a decision's filter over a
+    # product of lists, a draw testing a long deck for each piece, thousands of costly sort keys,
+    # and a decision offering more actions than anyone could read (each used to run for minutes
+    # or fill the memory, beyond the reach of Ctrl-C once a human had moved).
+    "filter-bomb": ([("game.yaml", "DV043", 9, 7)], ("game.yaml", "DV043", 9, 7)),
+    "action-flood": ([("game.yaml", "DV043", 9, 7)], ("game.yaml", "DV043", 9, 7)),
+    "draw-scan": ([("game.yaml", "DV043", 16, 7)], ("game.yaml", "DV043", 16, 7)),
+    "costly-sort": ([("game.yaml", "DV043", 20, 7)], ("game.yaml", "DV043", 20, 7)),
     "piece-explosion": ([("game.yaml", "DV050", 11, 14)], ("game.yaml", "DV050", 11, 14)),
     # Found by the fuzz campaign: a key the schema does not require but the step needs (was DV999).
     "step-missing-key": ([("game.yaml", "DV050", 25, 23)], ("game.yaml", "DV050", 25, 23)),

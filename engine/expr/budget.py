@@ -20,8 +20,13 @@ from davinci.engine.errors import EvalError
 # million is a fraction of a second.
 MAX_WORK = 1_000_000
 
-# [units done since the process started, the level at which the evaluation in progress stops]
-METER = [0, MAX_WORK]
+# Units of work between two decisions of a game (the flow interpreter sets the ceiling).
+DECISION_WORK = 5_000_000
+_NO_CEILING = 1 << 62
+
+# [units done since the process started, the level at which the evaluation in progress stops,
+#  the level at which the flow's run to its next decision stops]
+METER = [0, MAX_WORK, _NO_CEILING]
 
 
 def start() -> None:
@@ -43,3 +48,33 @@ def charge(units: int) -> None:
 def done() -> int:
     """Units of work done so far (callers compare two readings)."""
     return METER[0]
+
+
+def decision_start() -> int:
+    """Open the ceiling for one run of the flow to its next decision; returns the previous one,
+    for `decision_end`."""
+    previous = METER[2]
+    METER[2] = METER[0] + DECISION_WORK
+    return previous
+
+
+def decision_end(previous: int) -> None:
+    METER[2] = previous
+
+
+def step_charge(units: int) -> None:
+    """Count `units` of work done by a step itself (each combination a decision filters, each
+    piece a `draw` tests), and stop a step that has gone past the ceiling of this run of the
+    flow: one step may evaluate many expressions, each within its own allowance."""
+    m = METER
+    m[0] += units
+    if m[0] > m[2]:
+        raise ceiling_error()
+
+
+def ceiling_error() -> EvalError:
+    return EvalError(
+        f"the flow's expressions visited over {DECISION_WORK:,} list elements without asking for a "
+        "decision (a loop over a costly query in the game's YAML?)",
+        code="DV043",
+    )

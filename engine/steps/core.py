@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from davinci.engine.errors import DefinitionError, EvalError, ExprSyntaxError, ExprTypeError, did_you_mean
+from davinci.engine.expr.budget import step_charge
 from davinci.engine.expr.types import ANY, BOOL, INT, STR, ListType, RecordType, Type
 from davinci.engine.flow import FlowCompiler, Instr, Path, step
 from davinci.engine.values import CellV, Env, PieceV, SeatV, SpaceV, display, encode, pref
@@ -147,6 +148,8 @@ class Draw(Instr):
             pool = state.zones[skey]
             if not pool:
                 break
+            if self.where is not None:
+                step_charge(20 * len(pool))  # the tests below may evaluate `where` for every piece (20 units each)
             pid = -1
             if self.where is not None and self.random:
                 # Rejection sampling is uniform over the matching pieces and usually needs one try.

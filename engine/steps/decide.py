@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from davinci.engine.actions import Action
 from davinci.engine.errors import DefinitionError, EvalError
+from davinci.engine.expr.budget import step_charge
 from davinci.engine.expr.types import ANY, BOOL, INT, STR, ListType, Type
 from davinci.engine.flow import FlowCompiler, Instr, Jump, Path, step
 from davinci.engine.legal import Block, LegalActions
@@ -112,7 +113,10 @@ class Choose(Instr):
             if opt.signature is not None:
                 filtered[opt.signature] = combos
             blocks.append(Block(opt.verb, oi, combos=combos))
-        return LegalActions(blocks)
+        legal = LegalActions(blocks)
+        if len(legal) > MAX_ACTIONS:
+            raise _too_many(len(legal), "")
+        return legal
 
     def _expand(
         self,
@@ -133,11 +137,16 @@ class Choose(Instr):
             items = _labelled(state, opt.lists[depth](env), opt.lists[depth])
         name = opt.names[depth]
         when = opt.when
+        # Each combination is work (20 units: a filter's evaluation costs about what a query pays
+        # for 20 list elements); a filter over three lists of 10,000 would never end.
+        step_charge(20 * len(items[0]))
         if depth == len(opt.names) - 1:
             for enc, lab in zip(*items):
                 loc[name] = enc
                 if when is None or when(env):
                     out.append(((*labels, lab), (*values, enc)))
+            if len(out) > MAX_ACTIONS:
+                raise _too_many(len(out), "at least ")
         else:
             for enc, lab in zip(*items):
                 loc[name] = enc
@@ -153,6 +162,14 @@ class Choose(Instr):
 
 
 Labelled = tuple[list[Any], list[str]]  # an argument list: stored values, and their labels
+
+# Legal actions one decision may offer: a player could not read more, and a screen lists them all.
+MAX_ACTIONS = 100_000
+
+
+def _too_many(n: int, at_least: str) -> EvalError:
+    return EvalError(f"the decision offers {at_least}{n:,} actions, more than the {MAX_ACTIONS:,} one decision may "
+                     "offer (a player could not choose among them): filter the argument lists", code="DV043")
 
 
 def _labelled(state: State, items: list[Any], source: Any = None) -> Labelled:
