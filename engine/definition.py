@@ -123,6 +123,8 @@ def _parse_setting_text(text: str, typ: str, name: str) -> Any:
         # Plain digits only: Python's int() would also take "+3", "1_000" and other scripts' digits.
         if not _WHOLE_NUMBER.fullmatch(t):
             raise DavinciError(f"setting '{name}' must be an integer, got {text!r}", code="DV081")
+        if len(t) > 40:  # from a save or a log too, not only --setting (Python reads at most 4,300 digits)
+            raise DavinciError(f"setting '{name}' is too large a number: {t[:30]}...", code="DV081")
         return int(t)
     if typ == "bool":
         low = t.lower()

@@ -66,6 +66,8 @@ def check_replaceable(path: str) -> bool:
         return False
     except OSError as e:
         raise FileProblem(e.strerror or str(e)) from None
+    except ValueError:  # a NUL byte in the name (`save a\0b` typed at the prompt)
+        raise FileProblem("a file name cannot hold a NUL byte") from None
     if not stat.S_ISREG(mode):
         raise FileProblem("not a regular file")
     return True

@@ -634,6 +634,11 @@ def test_save_without_a_file_asks_for_one_and_an_empty_answer_saves_nothing(tmp_
     assert f"saved to {target}" in out and target.exists()
 
 
+def test_save_to_a_name_with_a_nul_byte_is_refused_and_the_game_goes_on() -> None:
+    code, out = _screen(GAME, "human,random", ["save a\x00b", "guess row.2.1 3"])  # was an internal error
+    assert code == 0 and "a file name cannot hold a NUL byte" in out and "Player 1 guessed row.2.1 = 3" in out
+
+
 def test_save_refuses_a_file_that_is_not_a_save_and_the_game_goes_on(tmp_path: Path) -> None:
     precious = tmp_path / "notes.txt"
     precious.write_text("my notes")
