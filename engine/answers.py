@@ -262,10 +262,18 @@ _DIGITS = re.compile(r"[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)")
 _GROUPED_DIGITS = re.compile(r"\d{1,3}(?: \d{3})+")
 
 
+# The longest number an answer may write: in characters, and in words ("nine hundred ninety-nine
+# thousand nine hundred ninety-nine" is 8 words).
+MAX_NUMBER_CHARS = 200
+MAX_NUMBER_WORDS = 16
+
+
 @functools.lru_cache(maxsize=1 << 16)
 def number_value(text: str) -> int | None:
     """Return the integer written in `text` as digits or English words ("twenty-one"), else None."""
     raw = text.strip()
+    if len(raw) > MAX_NUMBER_CHARS:  # no answer is a number that long (Python reads at most 4,300 digits)
+        return None
     if _DIGITS.fullmatch(raw):
         return int(raw.replace(",", ""))
     folded = fold(raw)
@@ -291,8 +299,9 @@ def _digits_for_number_words(words: Sequence[str]) -> list[str]:
         run_end = i
         while run_end < len(words) and (words[run_end] in NUMBER_WORDS or words[run_end] == "a"):
             run_end += 1
-        # Longest prefix of the run that reads as one number; runs are short, so this is cheap.
-        for j in range(run_end, i, -1):
+        # Longest prefix of the run that reads as one number, of at most MAX_NUMBER_WORDS words
+        # (a run of 3,000 number words made this cubic: minutes for one answer).
+        for j in range(min(run_end, i + MAX_NUMBER_WORDS), i, -1):
             value = _words_value(words[i:j])
             if value is not None:
                 out.append(str(value))

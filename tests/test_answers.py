@@ -177,3 +177,13 @@ def test_typo_length_counts_the_letters_of_the_normalised_answer() -> None:
     # "Ocean's Eleven" has 12 letters even though its number is compared as digits.
     assert answer_matches("Ocaens Eleven", "Ocean's Eleven")
     assert answer_matches("Oceans 11", "Ocean's Eleven")
+
+
+def test_answers_too_long_to_be_numbers_are_plain_text() -> None:
+    # A 5,000-digit answer was an internal error (Python reads at most 4,300 digits), and a run of
+    # 3,000 number words took a minute (the longest-number search was cubic).
+    from davinci.engine.answers import match_key, number_value
+
+    assert number_value("9" * 5000) is None
+    assert number_value("nine hundred ninety-nine thousand nine hundred ninety-nine") == 999_999
+    assert match_key("one " * 3000) == " ".join(["1"] * 3000)
