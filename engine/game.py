@@ -137,7 +137,16 @@ def game_sources(packs: Sequence[str] = ()) -> dict[str, GameSource]:
         data = doc.data if isinstance(doc.data, dict) else {}
         base = str(data.get("extends", "")).split("/")[0]
         if base in variants:
-            variants[base][str(data.get("id"))] = doc
+            vid = str(data.get("id"))
+            if vid in variants[base]:
+                # As for games: never a silent choice between two variants of one name.
+                raise DavinciError(
+                    f"variant id '{vid}' of '{base}' is already defined at {variants[base][vid].loc(['id'])}: give this "
+                    "variant another id",
+                    doc.loc(["id"]),
+                    code="DV021",
+                )
+            variants[base][vid] = doc
             owners[base].append(pack.id)
     return {g: GameSource(g, games[g], variants[g], tuple(owners[g])) for g in games}
 

@@ -182,6 +182,22 @@ def test_a_pack_game_with_an_installed_games_id_is_refused_not_ignored(tmp_path:
     assert "game id 'da-vinci-code' is already defined at games/da_vinci_code/game.yaml:4:5" in e.value.message
 
 
+def test_a_pack_variant_may_not_replace_an_installed_variant(tmp_path: Path) -> None:
+    # It silently replaced da-vinci-code/advanced (lint reported DV021; play used the pack's).
+    from davinci.engine.errors import DavinciError
+    from davinci.engine.game import load_game
+
+    (tmp_path / "adv.yaml").write_text("kind: variant\nid: advanced\nextends: da-vinci-code\nname: Evil\n"
+                                       "settings: {hand_small: {default: 1}}\n", encoding="utf-8")
+    (tmp_path / "pack.yaml").write_text('kind: pack\nid: clash\nname: Clash\nversion: "1.0.0"\nvariants: [adv.yaml]\n',
+                                        encoding="utf-8")
+    with pytest.raises(DavinciError) as e:
+        load_game("da-vinci-code", "advanced", packs=[str(tmp_path)])
+    assert e.value.code == "DV021" and e.value.location is not None
+    assert (Path(e.value.location.path).name, e.value.location.line) == ("adv.yaml", 2)
+    assert "variant id 'advanced' of 'da-vinci-code' is already defined at " in e.value.message
+
+
 @pytest.mark.parametrize(("lists", "line", "words"), [
     ("games: [pack.yaml]\n", 5, "pack.yaml is listed under `games` but is already the manifest"),
     ("games: [pig.yaml]\ndecks: [pack.yaml]\n", 6, "pack.yaml is listed under `decks` but is already the manifest"),
