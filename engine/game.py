@@ -67,23 +67,30 @@ class Game:
 
     def seat_names(self, players: int | Sequence[str]) -> list[str]:
         d = self.definition
+        if isinstance(players, bool) or not isinstance(players, (int, list, tuple)):
+            raise UsageError(f"players must be a number of seats or a list of seat names, got {type(players).__name__}")
+        count = players if isinstance(players, int) else len(players)
+        if not d.min_players <= count <= d.max_players:  # checked first: 10**100 seats would fill the memory
+            raise UsageError(
+                f"{d.name} takes {d.min_players}-{d.max_players} {d.seat_label.lower()}s, got {count}"
+            )
         if isinstance(players, int):
             names = [f"{d.seat_label} {i + 1}" for i in range(players)]
         else:
-            names = [str(p) for p in players]
+            if not all(isinstance(p, str) for p in players):
+                raise UsageError("seat names must be text")
+            names = list(players)
             for name in names:
                 problem = seat_name_problem(name)
                 if problem is not None:
                     raise UsageError(f"the seat name {problem}")
-        if not d.min_players <= len(names) <= d.max_players:
-            raise UsageError(
-                f"{d.name} takes {d.min_players}-{d.max_players} {d.seat_label.lower()}s, got {len(names)}"
-            )
         return names
 
     def new_state(self, players: int | Sequence[str], seed: int = 0) -> State:
         """A fresh game for a number of seats (or a list of seat names), with a seed."""
-        return State.new(self.definition, self.seat_names(players), int(seed))
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise UsageError(f"the seed must be a whole number, got {type(seed).__name__}")
+        return State.new(self.definition, self.seat_names(players), seed)
 
     def parse_action(self, text: str) -> Action:
         """An action from its text form (`guess row.2.1 7`)."""

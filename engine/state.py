@@ -629,6 +629,9 @@ class State:
             return False
 
     def _check(self, seat: int, action: Action) -> Any:
+        if seat.__class__ is not int or action.__class__ is not Action:
+            raise IllegalAction(f"apply takes a seat number and an action (or its text), got {type(seat).__name__} "
+                                f"and {type(action).__name__}")
         if self.terminal:
             raise IllegalAction("the game is over")
         if seat not in self.current_seats:

@@ -1,0 +1,34 @@
+"""The Python API refuses odd inputs with a DavinciError that says what it takes, never a bare
+TypeError or AttributeError, and checks the number of seats before building anything."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from davinci.engine.errors import IllegalAction, UsageError
+from davinci.engine.game import load_game
+
+
+@pytest.mark.parametrize(("players", "seed", "words"), [
+    (10**100, 0, "takes 2-4 players, got 1000"),  # the seat names were built first: out of memory
+    ("ab", 0, "players must be a number of seats or a list of seat names, got str"),  # seated 'a' and 'b'
+    (1.5, 0, "got float"),
+    ([1, 2], 0, "seat names must be text"),
+    (2, "x", "the seed must be a whole number, got str"),
+    (2, 1.7, "the seed must be a whole number, got float"),  # was truncated to 1
+    (2, None, "got NoneType"),
+])
+def test_new_state_refuses_what_it_cannot_seat(players: Any, seed: Any, words: str) -> None:
+    with pytest.raises(UsageError, match=words):
+        load_game("da-vinci-code").new_state(players, seed=seed)
+
+
+@pytest.mark.parametrize(("seat", "action"), [("0", "ok"), (None, "ok"), (1.0, "ok"), (0, None), (0, 123), (0, b"guess")])
+def test_apply_refuses_what_is_not_a_seat_and_an_action(seat: Any, action: Any) -> None:
+    st = load_game("da-vinci-code").new_state(2, seed=1)
+    if action == "ok":
+        action = st.legal_actions()[0]
+    with pytest.raises(IllegalAction, match="apply takes a seat number and an action"):
+        st.apply(seat, action)
