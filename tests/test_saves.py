@@ -232,6 +232,14 @@ def test_a_read_only_save_resumes_and_says_it_is_not_saved(tmp_path: Path, monke
     assert "cannot be written: this game is saved only if you type 'save FILE'" in console.file.getvalue()
 
 
+def test_a_log_over_8_mib_is_refused_before_it_is_parsed(tmp_path: Path) -> None:
+    # 50 MiB of tiny actions took 1 GB of memory and 15 s to parse, then failed.
+    log = tmp_path / "big.json"
+    log.write_text('{"davinci_log": 1, "actions": [' + ",".join(['[0, "r"]'] * 1_000_000) + "]}", encoding="utf-8")
+    code, out = cli("replay", str(log), "--verify")
+    assert code == 1 and "the log is larger than 8,388,608 characters" in out
+
+
 def test_save_and_log_at_one_path_is_a_usage_error(tmp_path: Path) -> None:
     same = str(tmp_path / "g.json")
     code, out = cli("play", GAME, "--players", "random,random", "--save", same, "--log", same)
