@@ -1039,7 +1039,7 @@ def run_play(
         timer = timer and doc["timer"]
         try:
             saved = game.state_from_json(doc["saved"])
-            if len(seats) != len(saved.seat_names):
+            if [s.name for s in seats] != list(saved.seat_names):  # the names outside the checksum too
                 raise SaveError("the save's seats do not match its state")
             state = replay_saved(game, saved, doc["saved"], seed, resume)
         except SaveError as e:

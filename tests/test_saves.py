@@ -393,6 +393,8 @@ EDITS: dict[str, tuple[Callable[[dict[str, Any]], Any], bool, str]] = {
     "seat kind with terminal escapes": (_set("seats.1.kind", "\x1b[2J"), False, "seat kind '\\x1b[2J' holds"),
     "seat name in the position, checksum recomputed": (_set("saved.state.seat_names.0", "Ana\x1b[2J"), True,
                                                        "cannot start this game: the seat name 'Ana\\x1b[2J'"),
+    # The seats' names outside the checksum: "Pass the keyboard to Zed" in a game of Player 1.
+    "seat name unlike the position's": (_set("seats.0.name", "Zed"), False, "the save's seats do not match its state"),
     "seed not a number": (_set("seed", "seven"), False, "seed is damaged"),
     "not a save": (lambda d: d.pop("davinci_save"), False, "not a davinci save"),
     "settings unusable": (_set("settings_override", {"hand_small": "banana"}), False,
