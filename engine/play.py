@@ -1039,9 +1039,11 @@ def run_play(
         timer = timer and doc["timer"]
         try:
             saved = game.state_from_json(doc["saved"])
-            if [s.name for s in seats] != list(saved.seat_names):  # the names outside the checksum too
+            if len(seats) != len(saved.seat_names):
                 raise SaveError("the save's seats do not match its state")
             state = replay_saved(game, saved, doc["saved"], seed, resume)
+            if [s.name for s in seats] != list(state.seat_names):  # the names outside the checksum too
+                raise SaveError("the save's seats do not match its state")
         except SaveError as e:
             message = e.message if e.message.startswith(f"{resume}: ") else f"{resume}: {e.message}"
             raise SaveError(message) from None
