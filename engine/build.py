@@ -474,8 +474,25 @@ def build_zones(b: Builder, comps: Mapping[str, ComponentDef], settings: Mapping
 
 
 def build_vars(b: Builder, section: str) -> dict[str, VarDef]:
+    from davinci.engine.expr.compiler import MAX_INT
+
     out: dict[str, VarDef] = {}
     for name, initial in (b.data.get(section) or {}).items():
+        stack = [initial]
+        while stack:  # the rules hold whole numbers up to 2**63: a start value must be one of them
+            v = stack.pop()
+            if isinstance(v, float):
+                b.errors.append(b.fail(f"'{name}' starts at {v}: the rules have no fractional numbers; write a whole "
+                                       "number", (section, name)))
+                break
+            if isinstance(v, int) and not isinstance(v, bool) and not -MAX_INT <= v <= MAX_INT:
+                b.errors.append(b.fail(f"'{name}' starts at a number beyond the rules' limit of {MAX_INT:,}",
+                                       (section, name)))
+                break
+            if isinstance(v, (list, tuple)):
+                stack.extend(v)
+            elif isinstance(v, dict):
+                stack.extend(v.values())
         out[name] = VarDef(name, literal_type(initial), initial)
     return out
 

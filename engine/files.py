@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import stat
+from typing import Any
 
 
 class FileProblem(Exception):
@@ -71,3 +72,18 @@ def check_replaceable(path: str) -> bool:
     if not stat.S_ISREG(mode):
         raise FileProblem("not a regular file")
     return True
+
+
+class DuplicateKey(ValueError):
+    """A JSON object names one key twice (`args[0]` is the key)."""
+
+
+def unique_members(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """`json.loads`'s object_pairs_hook: an object's members, refusing a key written twice (json
+    keeps the last one, silently: in a save, `"seed": 999, "seed": 3` read as 3)."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise DuplicateKey(key)
+        out[key] = value
+    return out

@@ -33,7 +33,13 @@ from davinci.engine.errors import (
     quoted,
     seat_name_problem,
 )
-from davinci.engine.files import FileProblem, check_replaceable, read_regular_text
+from davinci.engine.files import (
+    DuplicateKey,
+    FileProblem,
+    check_replaceable,
+    read_regular_text,
+    unique_members,
+)
 from davinci.engine.rng import derive_seed
 from davinci.engine.values import display, events_since_own_move, turn_text, winners_text
 
@@ -310,7 +316,7 @@ def log_document(
 
 
 def read_json_file(path: str, what: str) -> dict[str, Any]:
-    """Read a JSON object (a save or a log) of at most 50 MiB; SaveError naming any problem."""
+    """Read a JSON object (a save or a log) of at most 8 MiB; SaveError naming any problem."""
     try:
         text = read_regular_text(path, MAX_JSON_CHARS)
     except FileProblem as e:
@@ -318,7 +324,9 @@ def read_json_file(path: str, what: str) -> dict[str, Any]:
             raise SaveError(f"{path}: the {what} is {e.reason}") from None
         raise SaveError(f"cannot read {what} {path}: {e.reason}") from None
     try:
-        data = json.loads(text, parse_constant=_no_constant, parse_float=_finite_float)
+        data = json.loads(text, parse_constant=_no_constant, parse_float=_finite_float, object_pairs_hook=unique_members)
+    except DuplicateKey as e:
+        raise SaveError(f"{path}: the {what} gives the key {printable(str(e.args[0]))!r} twice") from None
     except json.JSONDecodeError as e:
         raise SaveError(f"{path}:{e.lineno}:{e.colno}: the {what} is not valid JSON ({e.msg}); truncated?") from None
     except ValueError as e:  # NaN/Infinity, or an integer of thousands of digits

@@ -708,6 +708,8 @@ class State:
 
     def result(self) -> dict[str, Any]:
         """Winners (seat indices), per-seat scores and the ranking; only for a finished game."""
+        if not self.terminal:  # it gave every seat as a winner, with no reason
+            raise IllegalAction("the game is not over: result() is for a finished game (see is_terminal())")
         g = self.game
         n = len(self.seat_names)
         env = self.env()

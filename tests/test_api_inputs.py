@@ -32,3 +32,10 @@ def test_apply_refuses_what_is_not_a_seat_and_an_action(seat: Any, action: Any) 
         action = st.legal_actions()[0]
     with pytest.raises(IllegalAction, match="apply takes a seat number and an action"):
         st.apply(seat, action)
+
+
+def test_result_is_for_a_finished_game() -> None:
+    # It gave every seat as a winner, with no reason, while the game went on.
+    st = load_game("da-vinci-code").new_state(2, seed=1)
+    with pytest.raises(IllegalAction, match="the game is not over"):
+        st.result()

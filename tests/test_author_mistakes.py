@@ -91,6 +91,10 @@ CASES = [
     ("a choice argument hiding a built-in name", "              - action: roll\n                do: []",
      "              - action: roll\n                args: {seats: '[1, 2]'}\n                do: []",
      "DV050", 36, 24, "'seats' is a built-in name (the list of seats): a name bound here would hide it"),
+    ("a fractional start value", "  banked: 0\n", "  banked: 1.5\n",
+     "DV050", 17, 11, "'banked' starts at 1.5: the rules have no fractional numbers"),
+    ("a start value beyond the rules' numbers", "  banked: 0\n", "  banked: 99999999999999999999999\n",
+     "DV050", 17, 11, "'banked' starts at a number beyond the rules' limit of 9,223,372,036,854,775,808"),
     ("a bare break", "            - end_turn: true\n        - set", "            - break\n        - set",
      "DV050", 30, 15, "write 'break: true' (a bare 'break' is a text)"),
 ]

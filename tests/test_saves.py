@@ -240,6 +240,16 @@ def test_a_log_over_8_mib_is_refused_before_it_is_parsed(tmp_path: Path) -> None
     assert code == 1 and "the log is larger than 8,388,608 characters" in out
 
 
+def test_a_save_naming_a_key_twice_is_refused(tmp_path: Path) -> None:
+    # JSON keeps the last of two equal keys: `"seed": 999, ..., "seed": 3` resumed with seed 3.
+    save = tmp_path / "g.json"
+    play(tmp_path, 3, save_path=str(save))
+    text = save.read_text()
+    save.write_text(text.replace('"seed": ', '"seed": 999, "seed": ', 1))
+    code, out = cli("play", "--resume", str(save), "--no-clear")
+    assert code == 1 and "the save file gives the key 'seed' twice" in out
+
+
 def test_save_and_log_at_one_path_is_a_usage_error(tmp_path: Path) -> None:
     same = str(tmp_path / "g.json")
     code, out = cli("play", GAME, "--players", "random,random", "--save", same, "--log", same)

@@ -26,7 +26,7 @@ from davinci.engine.expr.types import (
     Value,
     join,
 )
-from davinci.engine.files import FileProblem, read_regular_text
+from davinci.engine.files import DuplicateKey, FileProblem, read_regular_text, unique_members
 
 MAX_CONTEXT_CHARS = 5_000_000
 
@@ -117,20 +117,6 @@ def _merge(records: list[dict[str, Type]]) -> dict[str, Type]:
     return merged
 
 
-class _DuplicateKey(ValueError):
-    pass
-
-
-def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """A JSON object's members, refusing a key written twice (json keeps the last, silently)."""
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise _DuplicateKey(key)
-        out[key] = value
-    return out
-
-
 def load_context(path: str | None) -> tuple[dict[str, Type], dict[str, Value]]:
     """Read a JSON context file into a scope (name → type) and an environment (name → value)."""
     if path is None:
@@ -143,8 +129,8 @@ def load_context(path: str | None) -> tuple[dict[str, Type], dict[str, Value]]:
             raise UsageError(f"the context file is {exc.reason}", SourceLocation(path)) from None
         raise UsageError(f"cannot read the context file: {exc.reason}", SourceLocation(path)) from None
     try:
-        data = json.loads(text, object_pairs_hook=_unique_pairs)
-    except _DuplicateKey as exc:
+        data = json.loads(text, object_pairs_hook=unique_members)
+    except DuplicateKey as exc:
         raise UsageError(f"the context file gives the key {printable(str(exc.args[0]))!r} twice",
                          SourceLocation(path)) from None
     except json.JSONDecodeError as exc:
