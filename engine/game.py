@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -116,6 +117,9 @@ def _packs(extra: Sequence[str]) -> list[Any]:
     return all_packs(extra)
 
 
+_ID = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")  # the schemas' id pattern (common.schema.json)
+
+
 def game_sources(packs: Sequence[str] = ()) -> dict[str, GameSource]:
     """Every installed game with its variants, by id."""
     from davinci.engine.packs import read_doc
@@ -127,6 +131,8 @@ def game_sources(packs: Sequence[str] = ()) -> dict[str, GameSource]:
         for rel in pack.games:
             doc = read_doc(pack, rel)
             gid = str(doc.data.get("id")) if isinstance(doc.data, dict) else ""
+            if not _ID.fullmatch(gid):
+                continue  # not a usable id (lint says DV015): never offered by name, nor as a suggestion
             if gid in games:
                 # Never a silent choice between two games of one name (lint reports it the same way).
                 raise DavinciError(

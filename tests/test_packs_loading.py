@@ -182,6 +182,19 @@ def test_a_pack_game_with_an_installed_games_id_is_refused_not_ignored(tmp_path:
     assert "game id 'da-vinci-code' is already defined at games/da_vinci_code/game.yaml:4:5" in e.value.message
 
 
+def test_a_game_whose_id_is_not_an_id_is_never_offered(tmp_path: Path) -> None:
+    # `pi\u200bg` (a zero-width space) was suggested for `pig`: "did you mean 'pi​g'?".
+    from davinci.engine.game import game_sources
+
+    tutorial = Path(__file__).parent / "packs" / "tutorial"
+    (tmp_path / "pig.yaml").write_text(
+        (tutorial / "pig.yaml").read_text(encoding="utf-8").replace("\nid: pig\n", '\nid: "pi\\u200bg"\n'),
+        encoding="utf-8")
+    (tmp_path / "pack.yaml").write_text('kind: pack\nid: zw\nname: Zw\nversion: "1.0.0"\ngames: [pig.yaml]\n',
+                                        encoding="utf-8")
+    assert sorted(game_sources([str(tmp_path)])) == ["da-vinci-code", "da-vinci-game", "leonardos-riddle"]
+
+
 def test_a_pack_variant_may_not_replace_an_installed_variant(tmp_path: Path) -> None:
     # It silently replaced da-vinci-code/advanced (lint reported DV021; play used the pack's).
     from davinci.engine.errors import DavinciError
