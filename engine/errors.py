@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -175,6 +176,9 @@ def quoted(text: str, limit: int = 60) -> str:
     """`text` as a one-line message shows something a user wrote: control characters escaped,
     at most `limit` characters."""
     shown = printable(text[: limit + 1], one_line=True)
+    # Invisible and direction-changing characters too: a right-to-left override would turn the
+    # rest of the message around.
+    shown = "".join(f"\\u{ord(c):04x}" if unicodedata.category(c) in ("Cf", "Zl", "Zp") else c for c in shown)
     return shown if len(shown) <= limit else shown[: limit - 3] + "..."
 
 
@@ -183,6 +187,9 @@ def seat_name_problem(name: str) -> str | None:
     characters without control characters (it is printed on every player's screen)."""
     if LINE_CONTROL_CHARS.search(name) is not None:
         return f"'{quoted(name)}' holds a control character (or bytes that are not UTF-8)"
+    hidden = next((c for c in name if unicodedata.category(c) in ("Cf", "Zl", "Zp")), None)
+    if hidden is not None:  # a right-to-left override or a zero-width space makes a name read as another
+        return f"'{quoted(name)}' holds an invisible or direction-changing character (U+{ord(hidden):04X})"
     if len(name) > MAX_SEAT_NAME:
         return f"'{quoted(name)}' is {len(name):,} characters long (at most {MAX_SEAT_NAME})"
     return None

@@ -39,3 +39,11 @@ def test_result_is_for_a_finished_game() -> None:
     st = load_game("da-vinci-code").new_state(2, seed=1)
     with pytest.raises(IllegalAction, match="the game is not over"):
         st.result()
+
+
+@pytest.mark.parametrize("name", ["Ann\u202ex", "Ann\u200b", "Ann\u2028Bo"])
+def test_a_seat_name_may_not_hide_or_turn_text_around(name: str) -> None:
+    # A right-to-left override (U+202E) printed on every screen turns the rest of the line around.
+    with pytest.raises(UsageError, match="holds an invisible or direction-changing character") as e:
+        load_game("da-vinci-code").new_state([name, "Bo"], seed=1)
+    assert name not in e.value.message  # shown escaped
