@@ -54,7 +54,9 @@ The grid never grows past 5x5. When the deck runs out everyone plays once
 more, the player who drew the last card last. Most Keys wins; on a tie, the
 most senior Key (Eclipse is the highest by default).
 In the grid [bold]+[/bold] marks a free cell (a card may go there), [bold]·[/bold] an empty cell
-that touches no card yet (no card may go there now), and [bold]xN[/bold] a stack of N cards."""
+that touches no card yet (no card may go there now), and [bold]xN[/bold] a stack of N cards.
+Under the grid, [bold]*[/bold] marks the player whose turn it is; [bold]Keys: 2: Ec St[/bold] means two
+Keys held, listed by seniority (symbols as in the grid)."""
 
 
 def glyph(symbol: str) -> Text:
