@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from davinci.engine import packs
-from davinci.engine.errors import PackError, RefError, SchemaError
+from davinci.engine.errors import DavinciError, PackError, RefError, SchemaError
 from davinci.engine.packs import (
     all_packs,
     builtin_pack,
@@ -164,51 +164,50 @@ def test_same_folder_twice_is_one_pack_but_two_ids_clash(tmp_path: Path) -> None
     assert info.value.code == "DV032"
 
 
-def test_a_pack_game_with_an_installed_games_id_is_refused_not_ignored(tmp_path: Path) -> None:
-    # It used to be skipped silently: `play`/`simulate` ran the installed game instead.
-    from davinci.engine.errors import DavinciError
+TUTORIAL_PIG = (Path(__file__).parent / "packs" / "tutorial" / "pig.yaml").read_text(encoding="utf-8")
+
+
+def _one_file_pack(folder: Path, section: str, name: str, text: str) -> str:
+    """`folder` as a pack listing one file, `name` with `text`, under `section`."""
+    (folder / name).write_text(text, encoding="utf-8")
+    (folder / "pack.yaml").write_text(f'kind: pack\nid: one\nname: One\nversion: "1.0.0"\n{section}: [{name}]\n',
+                                      encoding="utf-8")
+    return str(folder)
+
+
+def _clash(pack: str, game: str, variant: str | None = None) -> DavinciError:
+    """The DV021 that loading `game` with `pack` raises, located in the pack."""
     from davinci.engine.game import load_game
 
-    tutorial = Path(__file__).parent / "packs" / "tutorial"
-    (tmp_path / "pig.yaml").write_text(
-        (tutorial / "pig.yaml").read_text(encoding="utf-8").replace("\nid: pig\n", "\nid: da-vinci-code\n"),
-        encoding="utf-8")
-    (tmp_path / "pack.yaml").write_text('kind: pack\nid: clash\nname: Clash\nversion: "1.0.0"\ngames: [pig.yaml]\n',
-                                        encoding="utf-8")
     with pytest.raises(DavinciError) as e:
-        load_game("da-vinci-code", packs=[str(tmp_path)])
+        load_game(game, variant, packs=[pack])
     assert e.value.code == "DV021" and e.value.location is not None
-    assert (Path(e.value.location.path).name, e.value.location.line) == ("pig.yaml", 3)
-    assert "game id 'da-vinci-code' is already defined at games/da_vinci_code/game.yaml:4:5" in e.value.message
+    return e.value
+
+
+def test_a_pack_game_with_an_installed_games_id_is_refused_not_ignored(tmp_path: Path) -> None:
+    # It used to be skipped silently: `play`/`simulate` ran the installed game instead.
+    pack = _one_file_pack(tmp_path, "games", "pig.yaml", TUTORIAL_PIG.replace("\nid: pig\n", "\nid: da-vinci-code\n"))
+    e = _clash(pack, "da-vinci-code")
+    assert (Path(e.location.path).name, e.location.line) == ("pig.yaml", 3)  # type: ignore[union-attr]
+    assert "game id 'da-vinci-code' is already defined at games/da_vinci_code/game.yaml:4:5" in e.message
+
+
+def test_a_pack_variant_may_not_replace_an_installed_variant(tmp_path: Path) -> None:
+    # It silently replaced da-vinci-code/advanced (lint reported DV021; play used the pack's).
+    pack = _one_file_pack(tmp_path, "variants", "adv.yaml", "kind: variant\nid: advanced\nextends: da-vinci-code\n"
+                          "name: Evil\nsettings: {hand_small: {default: 1}}\n")
+    e = _clash(pack, "da-vinci-code", "advanced")
+    assert (Path(e.location.path).name, e.location.line) == ("adv.yaml", 2)  # type: ignore[union-attr]
+    assert "variant id 'advanced' of 'da-vinci-code' is already defined at " in e.message
 
 
 def test_a_game_whose_id_is_not_an_id_is_never_offered(tmp_path: Path) -> None:
     # `pi\u200bg` (a zero-width space) was suggested for `pig`: "did you mean 'pi​g'?".
     from davinci.engine.game import game_sources
 
-    tutorial = Path(__file__).parent / "packs" / "tutorial"
-    (tmp_path / "pig.yaml").write_text(
-        (tutorial / "pig.yaml").read_text(encoding="utf-8").replace("\nid: pig\n", '\nid: "pi\\u200bg"\n'),
-        encoding="utf-8")
-    (tmp_path / "pack.yaml").write_text('kind: pack\nid: zw\nname: Zw\nversion: "1.0.0"\ngames: [pig.yaml]\n',
-                                        encoding="utf-8")
-    assert sorted(game_sources([str(tmp_path)])) == ["da-vinci-code", "da-vinci-game", "leonardos-riddle"]
-
-
-def test_a_pack_variant_may_not_replace_an_installed_variant(tmp_path: Path) -> None:
-    # It silently replaced da-vinci-code/advanced (lint reported DV021; play used the pack's).
-    from davinci.engine.errors import DavinciError
-    from davinci.engine.game import load_game
-
-    (tmp_path / "adv.yaml").write_text("kind: variant\nid: advanced\nextends: da-vinci-code\nname: Evil\n"
-                                       "settings: {hand_small: {default: 1}}\n", encoding="utf-8")
-    (tmp_path / "pack.yaml").write_text('kind: pack\nid: clash\nname: Clash\nversion: "1.0.0"\nvariants: [adv.yaml]\n',
-                                        encoding="utf-8")
-    with pytest.raises(DavinciError) as e:
-        load_game("da-vinci-code", "advanced", packs=[str(tmp_path)])
-    assert e.value.code == "DV021" and e.value.location is not None
-    assert (Path(e.value.location.path).name, e.value.location.line) == ("adv.yaml", 2)
-    assert "variant id 'advanced' of 'da-vinci-code' is already defined at " in e.value.message
+    pack = _one_file_pack(tmp_path, "games", "pig.yaml", TUTORIAL_PIG.replace("\nid: pig\n", '\nid: "pi\\u200bg"\n'))
+    assert sorted(game_sources([pack])) == ["da-vinci-code", "da-vinci-game", "leonardos-riddle"]
 
 
 @pytest.mark.parametrize(("lists", "line", "words"), [
