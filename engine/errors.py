@@ -172,13 +172,19 @@ def printable(text: str, *, one_line: bool = False) -> str:
     return pattern.sub(lambda m: repr(m.group())[1:-1], text)
 
 
+def hides_text(c: str) -> bool:
+    """Whether the character `c` is invisible or changes the direction of what follows (Unicode
+    format characters such as U+202E, line and paragraph separators)."""
+    return unicodedata.category(c) in ("Cf", "Zl", "Zp")
+
+
 def quoted(text: str, limit: int = 60) -> str:
     """`text` as a one-line message shows something a user wrote: control characters escaped,
     at most `limit` characters."""
     shown = printable(text[: limit + 1], one_line=True)
     # Invisible and direction-changing characters too: a right-to-left override would turn the
     # rest of the message around.
-    shown = "".join(f"\\u{ord(c):04x}" if unicodedata.category(c) in ("Cf", "Zl", "Zp") else c for c in shown)
+    shown = "".join(f"\\u{ord(c):04x}" if hides_text(c) else c for c in shown)
     return shown if len(shown) <= limit else shown[: limit - 3] + "..."
 
 
@@ -187,7 +193,7 @@ def seat_name_problem(name: str) -> str | None:
     characters without control characters (it is printed on every player's screen)."""
     if LINE_CONTROL_CHARS.search(name) is not None:
         return f"'{quoted(name)}' holds a control character (or bytes that are not UTF-8)"
-    hidden = next((c for c in name if unicodedata.category(c) in ("Cf", "Zl", "Zp")), None)
+    hidden = next((c for c in name if hides_text(c)), None)
     if hidden is not None:  # a right-to-left override or a zero-width space makes a name read as another
         return f"'{quoted(name)}' holds an invisible or direction-changing character (U+{ord(hidden):04X})"
     if len(name) > MAX_SEAT_NAME:

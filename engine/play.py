@@ -496,6 +496,13 @@ class Session:
     def humans(self) -> list[int]:
         return [i for i, s in enumerate(self.seats) if s.kind == "human"]
 
+    @property
+    def viewer(self) -> int | None:
+        """Whose view the shared screen shows: the one human's, or the public view (None) when
+        several humans share the screen, or none plays."""
+        humans = self.humans
+        return humans[0] if len(humans) == 1 else None
+
     def save_json(self) -> str:
         """The save file's text for the game as it stands."""
         return json.dumps(save_document(self.state, self.seats, self.seed, self.settings, self.packs, self.timer))
@@ -795,10 +802,7 @@ class Session:
             # Players share the screen for the race: the last player's private view goes first.
             self.wipe()
             self.last_human = None
-        self.console.print(f"\n[bold]Challenge[/bold] for {esc(', '.join(self.seats[s].name for s in seats))}")
-        if pend.get("prompt"):
-            self.console.print(esc(str(pend["prompt"])))
-        self.show_card(pend.get("card") or {})
+        self.announce_challenge(seats, pend)
         since = len(self.transcript)
 
         def write(text: str) -> None:
@@ -821,16 +825,15 @@ class Session:
             with deferred_interrupts():
                 st.apply(s, action)
         self.collect()
-        self.show_events(since, humans[0] if len(self.humans) == 1 else None)  # the answer, who won
+        self.show_events(since, self.viewer)  # the answer, who won
 
-    def watch_challenge(self, seats: list[int]) -> None:
-        """Bots alone answer a challenge while a human watches (often the one who started it):
-        show the card, as a reader would read it out."""
-        pend = self.state.view(seats[0]).get("pending", {})
+    def announce_challenge(self, seats: list[int], pend: dict[str, Any], wait: bool = True) -> None:
+        """Who answers the challenge `pend` (a view's pending response), its prompt and its card;
+        `wait=False` when bots alone answer while a human watches (the card read out to them)."""
         self.console.print(f"\n[bold]Challenge[/bold] for {esc(', '.join(self.seats[s].name for s in seats))}")
         if pend.get("prompt"):
             self.console.print(esc(str(pend["prompt"])))
-        self.show_card(pend.get("card") or {}, wait=False)
+        self.show_card(pend.get("card") or {}, wait=wait)
 
     def loop(self) -> int:
         st = self.state
@@ -848,7 +851,7 @@ class Session:
             waiting = list(st.current_seats)
             watched = None
             if pending.get("type") == "respond" and self.humans and all(self.seats[s].kind != "human" for s in waiting):
-                self.watch_challenge(waiting)
+                self.announce_challenge(waiting, st.view(waiting[0]).get("pending", {}), wait=False)
                 watched = len(self.transcript)
             for seat in waiting:
                 if st.is_terminal():
@@ -880,10 +883,9 @@ class Session:
                 if st.turn != turn or st.is_terminal():
                     self.autosave()
             if watched is not None:
-                self.show_events(watched, self.humans[0] if len(self.humans) == 1 else None)
+                self.show_events(watched, self.viewer)
         self.autosave()
-        seat = self.humans[0] if len(self.humans) == 1 else None
-        self.render(seat)
+        self.render(self.viewer)
         if not draws_itself(screen_module(self.game.id)):  # a game's own screen shows the result itself
             r = st.result()
             names = [self.seats[w].name for w in r["winners"]]
