@@ -156,6 +156,11 @@ line feed, DEL and every C1 control (ESC and CSI start the sequences that clear 
 retitle the window or recolour everything after them), and lone surrogates (a JSON `\\ud800`,
 or bytes that are not UTF-8 in a command line), which no terminal encoding can write."""
 
+BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")
+"""The Unicode direction embeddings, overrides and isolates: one of them in a game's name or a
+card's text turns around or reorders everything after it on the line (the marks U+200E, U+200F
+and U+061C, which only set the direction of neutral characters nearby, may be used)."""
+
 LINE_CONTROL_CHARS = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 """The same, tab and line feed included: what one line of text may not hold."""
 

@@ -12,7 +12,8 @@ Rejected, each with its own stable code (documented as lint rules, see `davinci 
 - DV003 anchors and aliases (alias bombs expand cheaply and then cost minutes downstream);
 - DV004 tab characters where YAML forbids them (indentation);
 - DV005 bytes that are not UTF-8, NUL and other control characters (also when written as escapes
-  such as `"\\e"` in a double-quoted string, keys included), UTF-16/32 byte-order marks;
+  such as `"\\e"` in a double-quoted string, keys included), direction overrides and isolates,
+  UTF-16/32 byte-order marks;
 - DV006 files larger than the size cap (default 5 MiB);
 - DV007 nesting deeper than the depth cap (default 64);
 - DV008 more than one document in a file;
@@ -39,7 +40,14 @@ from typing import Any
 
 import yaml
 
-from davinci.engine.errors import CONTROL_CHARS, PackError, SourceLocation, UsageError, YamlError
+from davinci.engine.errors import (
+    BIDI_CONTROLS,
+    CONTROL_CHARS,
+    PackError,
+    SourceLocation,
+    UsageError,
+    YamlError,
+)
 from davinci.engine.lint.registry import Rule, register
 
 DEFAULT_MAX_BYTES = 5 * 2**20
@@ -157,15 +165,18 @@ _doc_rule(ENCODING, "utf8-text", """
 The file must be UTF-8 text without NUL bytes or other control characters. A leading UTF-8
 byte-order mark is tolerated; UTF-16 and UTF-32 files are refused. No text (key or value) may
 hold a control character written as an escape in a double-quoted string either (`"\\e"`,
-`"\\x1b"`, `"\\u009b"`, `"\\a"`, `"\\r"`...); only `"\\n"` and `"\\t"` are allowed.
+`"\\x1b"`, `"\\u009b"`, `"\\a"`, `"\\r"`...); only `"\\n"` and `"\\t"` are allowed. No text may
+hold a Unicode direction embedding, override or isolate (U+202A to U+202E, U+2066 to U+2069),
+raw or escaped; the marks U+200E, U+200F and U+061C, and right-to-left text, are fine.
 
 Why: a stray NUL or a Latin-1 accent usually means the file was corrupted or saved with the
 wrong encoding, and clue text would be garbled on screen. Names, prompts and clues are printed
 on the player's terminal: an escape character there would let a pack retitle the window, clear
-the screen or recolour everything after it.
+the screen or recolour everything after it, and a right-to-left override would turn the rest of
+the line around on every screen that shows the name.
 
-Failing: a file saved as Latin-1 containing `answer: Caf\\xe9` (byte 0xE9), or
-`name: "Nim\\e[31m"`.
+Failing: a file saved as Latin-1 containing `answer: Caf\\xe9` (byte 0xE9),
+`name: "Nim\\e[31m"`, or `name: "Nim \\u202eevil"`.
 
 Passing: the same file saved as UTF-8 (`answer: Café`), and `name: "Nim"`.
 """)
@@ -638,25 +649,31 @@ _BAD_CHAR_RE = re.compile("[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U000100
 
 
 
-def _control_error(value: str, start: int, text: str, path: str) -> YamlError:
-    """DV005 at the escape of a double-quoted scalar (opening quote at `start`) that wrote a control character.
+def _control_error(value: str, start: int, style: str, text: str, path: str) -> YamlError:
+    """DV005 at the character of a scalar (starting at `start`, in `style`) that no text may hold.
 
-    Such escapes are the only way a text gets one (errors.CONTROL_CHARS: `"\\e[2J"` would clear the
-    screen of whoever reads it, `"\\u009b"` is the one-character form): the raw file cannot hold
-    them (_BAD_CHAR_RE), and other scalar styles read their line breaks, CR and NEL included, as
-    line feeds.
+    Control characters (errors.CONTROL_CHARS: `"\\e[2J"` would clear the screen of whoever reads
+    it, `"\\u009b"` is the one-character form) come only from the escapes of a double-quoted
+    scalar: the raw file cannot hold them (_BAD_CHAR_RE), and other scalar styles read their line
+    breaks, CR and NEL included, as line feeds. Direction controls (errors.BIDI_CONTROLS) may also
+    be written raw, in any style.
     """
+    kind, why = "control", "would reach the terminal of whoever reads it (only the \\n and \\t escapes may be used)"
     bad = CONTROL_CHARS.search(value)
+    if bad is None:
+        kind, why = "direction", "turns around or reorders the text after it on the screen of whoever reads it"
+        bad = BIDI_CONTROLS.search(value)
     k = bad.start() if bad is not None else 0
     index, written = start, ""
-    where = scalar_index_map(text, start, '"', value)
+    where = scalar_index_map(text, start, style, value)
     if where is not None:
-        index, written = where[k], f" (written '{text[where[k]:where[k + 1]]}')"
+        index = where[k]
+        if style == '"' and text[index] == "\\":
+            written = f" (written '{text[where[k]:where[k + 1]]}')"
     line, col = _loc_of_index(text, index)
     return _err(
         ENCODING,
-        f"control character U+{ord(value[k]):04X}{written} is not allowed in a text: it would reach the terminal "
-        "of whoever reads it (only the \\n and \\t escapes may be used)",
+        f"{kind} character U+{ord(value[k]):04X}{written} is not allowed in a text: it {why}",
         path, line, col,
     )
 
@@ -771,6 +788,7 @@ def _build(text: str, path: str, max_depth: int) -> tuple[Any, Any]:
     numeric_start = "0123456789+-."
     no_key = _NO_KEY
     control_search = CONTROL_CHARS.search
+    bidi_search = BIDI_CONTROLS.search
 
     def fail(code: str, message: str, mark: Any) -> YamlError:
         return _err(code, message, path, mark.line + 1, mark.column + 1)
@@ -795,8 +813,8 @@ def _build(text: str, path: str, max_depth: int) -> tuple[Any, Any]:
                 if ev.anchor is not None:
                     raise fail(ALIAS, f"anchor '&{ev.anchor}' is not allowed (repeat the value instead)", m)
                 raw = ev.value
-                if ev.style == '"' and control_search(raw) is not None:  # keys too
-                    raise _control_error(raw, m.index, text, path)
+                if (ev.style == '"' and control_search(raw) is not None) or bidi_search(raw) is not None:  # keys too
+                    raise _control_error(raw, m.index, ev.style or "", text, path)
                 tag = ev.tag
                 if tag is not None:
                     if tag not in _STR_TAGS:

@@ -138,6 +138,28 @@ def test_control_characters_written_as_escapes(text: str, where: tuple[int, int]
     assert f"control character {char}" in e.message
 
 
+@pytest.mark.parametrize(
+    ("text", "where", "char"),
+    [
+        ("name: Nim \u202eevil\n", (1, 11), "U+202E"),  # raw, in a plain scalar: turns the rest around
+        ("a: ok\ntext: |\n  one\n  two \u2067x\n", (4, 7), "U+2067"),  # in a block scalar
+        ("a: 'it''s \u202a'\n", (1, 11), "U+202A"),
+        ('a: "x\\u2066y"\n', (1, 6), "U+2066 (written '\\u2066')"),  # written as an escape
+        ("\u202dkey: 1\n", (1, 1), "U+202D"),  # keys too
+    ],
+)
+def test_direction_controls_refused_in_any_text(text: str, where: tuple[int, int], char: str) -> None:
+    e = error(text)
+    assert e.code == "DV005"
+    assert e.location is not None and (e.location.line, e.location.col) == where
+    assert f"direction character {char} is not allowed" in e.message
+
+
+def test_direction_marks_and_right_to_left_text_are_allowed() -> None:
+    # The marks only set the direction of nearby neutral characters; Hebrew and Arabic text is fine.
+    assert load("a: \u200f\u05e9\u05dc\u05d5\u05dd \u200e\u061c\n") == {"a": "\u200f\u05e9\u05dc\u05d5\u05dd \u200e\u061c"}
+
+
 def test_escapes_that_are_plain_text_stay_allowed() -> None:
     assert load('a: "tab\\tand\\nnewline"\nb: "\\\\e is a backslash and e"\nc: \'\\e\'\n') == {
         "a": "tab\tand\nnewline", "b": "\\e is a backslash and e", "c": "\\e"}
