@@ -361,7 +361,7 @@ def check_recorded_fields(doc: dict[str, Any], path: str, what: str) -> None:
     Saves and logs are held to the same rules: `settings_override` maps names to plain values,
     `seats` is a list of {kind, name} texts, `seed` a whole number (not "5", 5.5 or true).
     """
-    settings = doc.get("settings_override") or {}
+    settings = doc.get("settings_override", {})  # 0, "" or [] is damage, not "no settings"
     if not isinstance(settings, dict) or not all(
         isinstance(v, (str, int, float, bool)) or v is None for v in settings.values()
     ):

@@ -53,7 +53,7 @@ def replay_log(
     game_id, variant = doc.get("game"), doc.get("variant")
     if not isinstance(game_id, str) or not isinstance(variant, (str, type(None))):
         raise SaveError(f"{path}: the log is damaged (it does not name its game and variant as text)")
-    settings = dict(doc.get("settings_override") or {})
+    settings = dict(doc.get("settings_override", {}))
     seed: int = doc["seed"]
     names = [s["name"] for s in doc["seats"]]
     raw_actions = doc.get("actions")

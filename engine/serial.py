@@ -72,7 +72,7 @@ def state_from_json(game: Game, data: Mapping[str, Any]) -> State:
     """Rebuild a state; SaveError naming the problem when the data does not fit this game."""
     from davinci.engine.state import State
 
-    if not isinstance(data, Mapping) or data.get("format") != FORMAT or not isinstance(data.get("state"), dict):
+    if not isinstance(data, Mapping) or data.get("format") != FORMAT or type(data.get("format")) is not int or not isinstance(data.get("state"), dict):
         raise SaveError("not a davinci save (missing format/state)")
     if data.get("game") != game.id:
         raise SaveError(f"this save is for game '{data.get('game')}', not '{game.id}'")

@@ -393,6 +393,9 @@ EDITS: dict[str, tuple[Callable[[dict[str, Any]], Any], bool, str]] = {
     "other variant": (_set("saved.variant", "advanced"), False, "other game content"),
     "variant not text": (_set("saved.variant", ["advanced"]), False, "does not name its game and variant"),
     "settings not a mapping": (_set("settings_override", "fast"), False, "settings are damaged"),
+    "settings written as 0": (_set("settings_override", 0), False, "settings are damaged"),
+    "settings written as an empty list": (_set("settings_override", []), False, "settings are damaged"),
+    "state format true": (_set("saved.format", True), True, "not a davinci save"),
     "settings changed": (_set("settings_override", {"hand_small": 3}), False, "other game content or settings"),
     "seat list damaged": (_set("seats", "two"), False, "seat list is damaged"),
     # Seat names are printed on every screen: no terminal escapes, no 100,000-character lines.
@@ -550,6 +553,7 @@ LOG_EDITS: dict[str, tuple[Callable[[dict[str, Any]], Any], str, str]] = {
     "too many seats": (lambda d: d["seats"].extend(d["seats"] * 3), "DV070", "seats cannot start"),
     "actions not a list": (_set("actions", "all of them"), "DV070", "damaged"),
     "settings not a mapping": (_set("settings_override", "x"), "DV070", "damaged"),
+    "settings written as an empty text": (_set("settings_override", ""), "DV070", "damaged"),
     "huge action text": (_set("actions.1.1", "x" * 100_000), "DV071", "..."),
     "not a log": (lambda d: d.pop("davinci_log"), "DV070", "not a davinci log"),
     "seed as text": (_set("seed", "5"), "DV070", "seed is damaged"),
