@@ -15,6 +15,9 @@ import click
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+SEED = click.IntRange(0, 2**64 - 1)
+"""A seed option's type: engine.rng.MAX_SEED (not imported here, to keep start-up light)."""
+
 
 def _fail(message: str, code: int = 1) -> None:
     from davinci.engine.errors import printable
@@ -145,7 +148,7 @@ def main() -> None:
 @click.argument("game", required=False)
 @click.option("--variant", "-v", help="Variant id (see `davinci list`).")
 @click.option("--players", "-p", help="Seats, comma-separated: human[:Name] or a bot name.")
-@click.option("--seed", type=int, default=None, help="Random seed (default: from the clock).")
+@click.option("--seed", type=SEED, default=None, help="Random seed (default: from the clock).")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False), help="Write the game log (for replay) here.")
 @click.option("--save", "save_path", type=click.Path(dir_okay=False), help="Autosave here after every turn.")
 @click.option("--resume", type=click.Path(dir_okay=False), help="Resume a saved game.")
@@ -323,7 +326,7 @@ def list_(as_json: bool, packs: tuple[str, ...]) -> None:
 @click.option("--variant", "-v", help="Variant id.")
 @click.option("--games", "-n", "n_games", type=click.IntRange(min=1), default=100, show_default=True, help="Number of games.")
 @click.option("--players", "-p", required=True, help="Comma-separated bot names, one per seat.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Master seed.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Master seed.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1, max=64), default=1, show_default=True, help="Processes.")
 @click.option("--rotate", is_flag=True, help="Rotate the bots through the seats game by game (both seat orders).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
@@ -426,7 +429,7 @@ def rule(code: str | None) -> None:
 @click.argument("category", required=False)
 @click.option("--difficulty", "-d", type=click.IntRange(1, 3), help="Only cards of this difficulty.")
 @click.option("--no-timer", is_flag=True, help="No time limit.")
-@click.option("--seed", type=int, default=None, help="Random seed.")
+@click.option("--seed", type=SEED, default=None, help="Random seed.")
 @pack_option
 @guarded
 def clue(category: str | None, difficulty: int | None, no_timer: bool, seed: int | None, packs: tuple[str, ...]) -> None:

@@ -29,6 +29,7 @@ from davinci.engine.errors import (
     did_you_mean,
     seat_name_problem,
 )
+from davinci.engine.rng import MAX_SEED
 from davinci.engine.state import State
 
 MAX_EXTENDS = 16
@@ -91,6 +92,9 @@ class Game:
         """A fresh game for a number of seats (or a list of seat names), with a seed."""
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise UsageError(f"the seed must be a whole number, got {type(seed).__name__}")
+        if not 0 <= seed <= MAX_SEED:
+            shown = seed if seed.bit_length() <= 128 else f"a number of {seed.bit_length()} bits"
+            raise UsageError(f"the seed must be from 0 to 2**64 - 1, got {shown}")
         return State.new(self.definition, self.seat_names(players), seed)
 
     def parse_action(self, text: str) -> Action:

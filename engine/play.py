@@ -40,7 +40,7 @@ from davinci.engine.files import (
     read_regular_text,
     unique_members,
 )
-from davinci.engine.rng import derive_seed
+from davinci.engine.rng import MAX_SEED, derive_seed
 from davinci.engine.values import display, events_since_own_move, turn_text, winners_text
 
 InputFn = Callable[[str], str]
@@ -376,8 +376,9 @@ def check_recorded_fields(doc: dict[str, Any], path: str, what: str) -> None:
             problem = seat_name_problem(seat[part])
             if problem is not None:
                 raise SaveError(f"{path}: the {what}'s seat {part} {problem}")
-    if not isinstance(doc.get("seed"), int) or isinstance(doc.get("seed"), bool):
-        raise SaveError(f"{path}: the {what}'s seed is damaged (it must be a whole number)")
+    seed = doc.get("seed")
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
+        raise SaveError(f"{path}: the {what}'s seed is damaged (it must be a whole number from 0 to 2**64 - 1)")
 
 
 def read_save(path: str) -> dict[str, Any]:

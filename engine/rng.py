@@ -10,6 +10,9 @@ from collections.abc import MutableSequence, Sequence
 from typing import TypeVar
 
 _MASK = (1 << 64) - 1
+MAX_SEED = _MASK
+"""Seeds run from 0 to 2**64 - 1: the generator's whole state. A larger or negative seed would
+play the same game as the seed it equals modulo 2**64, so every entry point refuses it."""
 _GOLDEN = 0x9E3779B97F4A7C15
 
 T = TypeVar("T")

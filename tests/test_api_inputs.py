@@ -19,10 +19,20 @@ from davinci.engine.game import load_game
     (2, "x", "the seed must be a whole number, got str"),
     (2, 1.7, "the seed must be a whole number, got float"),  # was truncated to 1
     (2, None, "got NoneType"),
+    # Seeds equal modulo 2**64 played the same game.
+    (2, -1, r"from 0 to 2\*\*64 - 1, got -1"),
+    (2, 2**64, "got 18446744073709551616"),
 ])
 def test_new_state_refuses_what_it_cannot_seat(players: Any, seed: Any, words: str) -> None:
     with pytest.raises(UsageError, match=words):
         load_game("da-vinci-code").new_state(players, seed=seed)
+
+
+def test_the_seed_range_ends_at_two_to_the_64() -> None:
+    game = load_game("da-vinci-code")
+    assert game.new_state(2, seed=2**64 - 1).to_json() != game.new_state(2, seed=0).to_json()
+    with pytest.raises(UsageError, match="got a number of 16610 bits"):  # too long to print as digits
+        game.new_state(2, seed=10**5000)
 
 
 @pytest.mark.parametrize(("seat", "action"), [("0", "ok"), (None, "ok"), (1.0, "ok"), (0, None), (0, 123), (0, b"guess")])

@@ -559,6 +559,7 @@ LOG_EDITS: dict[str, tuple[Callable[[dict[str, Any]], Any], str, str]] = {
     "seed as text": (_set("seed", "5"), "DV070", "seed is damaged"),
     "seed with a fraction": (_set("seed", 5.5), "DV070", "seed is damaged"),
     "seed true": (_set("seed", True), "DV070", "seed is damaged"),
+    "seed beyond 2**64": (_set("seed", 2**64 + 5), "DV070", "from 0 to 2**64 - 1"),
     "seat as text": (_set("actions.0.0", "0"), "DV070", "actions must be [seat number, text] pairs"),
     "settings unusable": (_set("settings_override", {"hand_small": "banana"}), "DV070",
                           "settings cannot be used: setting 'hand_small' must be an integer"),
