@@ -235,15 +235,18 @@ def walk_ends(
     return list(out)
 
 
-def walk_path(st: Any, start: str, dest: str, trail: Sequence[str] = (), max_steps: int = 12) -> list[str] | None:
-    """One walk from `start` to `dest` under the same rules as `walk_ends` (the shortest, first
-    in board order), as the list of spaces entered; None when there is none. Used to record the
-    spaces a move passed through, so a second move in the same turn cannot retrace them."""
+def walk_path(
+    st: Any, start: str, dest: str, trail: Sequence[str] = (), max_steps: int = 12, length: int | None = None
+) -> list[str] | None:
+    """One walk from `start` to `dest` under the same rules as `walk_ends`, as the list of spaces
+    entered; None when there is none. Used to record the spaces a move passed through, so a second
+    move in the same turn cannot retrace them. The walk is the first in board order of exactly
+    `length` spaces when there is one (a die's throw), else the shortest."""
     board = st.game.board
     nb = board.neighbours
     banned = set(trail)
     banned.discard(start)
-    memo_key = ("path", start, dest, max_steps, frozenset(banned))
+    memo_key = ("path", start, dest, max_steps, length, frozenset(banned))
     memo = board.walks
     if memo_key in memo:
         hit = memo[memo_key]
@@ -268,7 +271,10 @@ def walk_path(st: Any, start: str, dest: str, trail: Sequence[str] = (), max_ste
         return None
 
     result = None
-    for n in range(1, max_steps + 1):
+    lengths = list(range(1, max_steps + 1))
+    if isinstance(length, int) and 0 < length <= 64:
+        lengths.insert(0, length)
+    for n in lengths:
         found = go(start, n, [], None)
         if found is not None:
             result = found

@@ -8,6 +8,7 @@ from pathlib import Path
 def write_game_pack(folder: Path, stem: str, game: str) -> str:
     """Make `folder` a content pack holding one game file, `stem`.yaml with the text `game`;
     returns the folder, as `load_game(..., packs=[...])` and `lint_paths` take it."""
+    folder.mkdir(parents=True, exist_ok=True)
     (folder / f"{stem}.yaml").write_text(game, encoding="utf-8")
     (folder / "pack.yaml").write_text(
         f'kind: pack\nid: {stem}\nname: {stem}\nversion: "1.0"\ngames: [{stem}.yaml]\n', encoding="utf-8"

@@ -1,7 +1,7 @@
 """Each piece has its own trail on the board: the spaces it may not enter again this turn.
 
-A `move ... space:` from one board space to another walks the shortest way and records it in the
-moving piece's trail; `reachable(piece, n)` avoids that piece's trail only. (A pawn sent home by a
+A `move ... space:` from one board space to another walks the shortest way (or, given `steps`,
+the first walk of that length) and records it in the moving piece's trail; `reachable(piece, n)` avoids that piece's trail only. (A pawn sent home by a
 capture used to block every other pawn's way for the rest of the turn.)
 """
 
@@ -76,6 +76,22 @@ def test_a_piece_sent_across_the_board_does_not_block_another_pieces_way(pack: s
 def test_a_piece_may_not_walk_back_over_its_own_trail(pack: str) -> None:
     st = load_game("trail-probe", packs=[pack]).new_state(2, seed=1)
     # a walked s13 -> s14 ... s19 -> s0 this turn: backwards is barred, forwards is open.
+    assert "a after: s1, s2" in _lines(st)
+
+
+def test_a_move_given_its_steps_records_the_walk_of_that_length(tmp_path: Path) -> None:
+    # s13 to s0 is 7 spaces forward (the shortest walk: s14..s19, s0) or 13 back (s12..s1, s0).
+    # A throw of 13 went back: s1 and s2 are barred, and the way on through s19 stays open (a
+    # Triskel's second throw).
+    game = GAME.replace("space: \"first(spaces(board) where id == 's0')\"}",
+                        "space: \"first(spaces(board) where id == 's0')\", steps: 13}")
+    assert game != GAME
+    st = load_game("trail-probe", packs=[write_game_pack(tmp_path, "trail-probe", game)]).new_state(2, seed=1)
+    assert "a after: s18, s19" in _lines(st)
+    # With exact: false the move went up to 13 spaces: the shortest walk is recorded.
+    up_to = game.replace("steps: 13}", "steps: 13, exact: \"1 > 2\"}")
+    assert up_to != game
+    st = load_game("trail-probe", packs=[write_game_pack(tmp_path / "up", "trail-probe", up_to)]).new_state(2, seed=1)
     assert "a after: s1, s2" in _lines(st)
 
 

@@ -387,6 +387,21 @@ def test_triskel_reroll_moves_again_and_acts_on_the_new_space() -> None:
     assert t.view()["pending"]["seats"] == [2, 3]
 
 
+
+def test_after_a_second_throw_the_spaces_the_first_throw_walked_are_closed() -> None:
+    # A 6 from x1 reaches the Triskel o11 only by x1-s16-s17-s18-o13-o12-o11; the shortest way
+    # there (5 spaces, by spoke 2 and o10) was not walked. The second throw (5: up to 5) may not
+    # go back over o12, o13 or the star line, and may take the way through o10 it never entered.
+    t = Table()
+    t.put(1, "x1")
+    t.start_turn(1, 6, 5)
+    t.do(1, "go o11")
+    t.do(1, "reroll")
+    goes = t.goes(1)
+    assert not goes & {"o12", "o13", "s16", "s17", "s18"}
+    assert {"o10", "k24"} <= goes
+
+
 # ==================================================================================== challenges
 
 

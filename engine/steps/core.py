@@ -241,7 +241,7 @@ def _draw(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, 
 
 
 class Move(Instr):
-    __slots__ = ("piece", "dst", "owner", "cell", "space", "index", "face_up", "bottom")
+    __slots__ = ("piece", "dst", "owner", "cell", "space", "steps", "exact", "index", "face_up", "bottom")
     piece: Any
     dst: str
     owner: Any
@@ -278,7 +278,10 @@ class Move(Instr):
                 if isinstance(before, str) and before != s.space:
                     from davinci.engine.functions import walk_path
 
-                    path = walk_path(state, before, s.space, state.trail_of(pid)) or [s.space]
+                    length = None
+                    if self.steps is not None and (self.exact is None or self.exact(env)):
+                        length = self.steps(env)
+                    path = walk_path(state, before, s.space, state.trail_of(pid), length=length) or [s.space]
                     if not trail:
                         trail.append(before)
                     trail.extend(path)
@@ -294,7 +297,7 @@ class Move(Instr):
             ask_positions(state, key, pids)
 
 
-@step("move", keys=("piece", "to", "to_owner", "owner", "cell", "space", "index", "bottom", "face_up"))
+@step("move", keys=("piece", "to", "to_owner", "owner", "cell", "space", "steps", "exact", "index", "bottom", "face_up"))
 def _move(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, Type]) -> None:
     """Move a piece (or a list of pieces) into a zone.
 
@@ -302,9 +305,17 @@ def _move(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, 
     (boards), `index` (1-based position in a row), `bottom: true` (decks: return to the bottom),
     `face_up`. Rows with a sort key insert at the sorted place; free pieces ask their owner.
 
+    On a board, the spaces a piece walks are added to the turn's trail, which `reachable` will
+    not enter again this turn. The move names only where the piece ends, so the walk recorded is
+    the shortest one there (the first in board order), or, with `steps` (the number of spaces
+    moved, as given to `reachable`), the first walk of exactly that many spaces; `exact: false`
+    (an expression, default true) means the move went up to `steps`, and the shortest walk is
+    recorded.
+
     ```yaml
     - move: {piece: card, to: grid, cell: target}
     - move: {piece: drawn, to: row, face_up: true}
+    - move: {piece: pawn, to: board, space: to, steps: roll, exact: "roll != 5"}
     ```
     """
     spec = st["move"]
@@ -325,6 +336,8 @@ def _move(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, 
             owner=owner,
             cell=fc.expr((*p, "cell"), scope, types.cell) if "cell" in spec else None,
             space=fc.expr((*p, "space"), scope, types.space) if "space" in spec else None,
+            steps=fc.expr((*p, "steps"), scope, INT) if "steps" in spec else None,
+            exact=fc.expr((*p, "exact"), scope, BOOL) if "exact" in spec else None,
             index=fc.expr((*p, "index"), scope, INT) if "index" in spec else None,
             face_up=spec.get("face_up"),
             bottom=bool(spec.get("bottom", False)),
