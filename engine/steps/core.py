@@ -247,6 +247,8 @@ class Move(Instr):
     owner: Any
     cell: Any
     space: Any
+    steps: Any
+    exact: Any
     index: Any
     face_up: Any
     bottom: bool
