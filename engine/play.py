@@ -786,7 +786,7 @@ class Session:
         st = self.state
         humans = [s for s in seats if self.seats[s].kind == "human"]
         pend = st.view(humans[0]).get("pending", {})
-        limit = int(pend.get("time_limit") or 60)
+        limit = int(pend.get("time_limit") or 0)  # 0: untimed, as the step's time_limit says
         bot_actions: dict[int, Any] = {}
         bot_times: dict[int, float] = {}
         for s in seats:

@@ -92,7 +92,9 @@ def run_race(
 ) -> dict[int, tuple[float, str] | None]:
     """Run the lock-in race; returns, per human seat, (seconds, answer) or None (no answer).
 
-    `bot_times` maps bot seats to the second at which they lock in (shown as they happen).
+    `bot_times` maps bot seats to the second at which they lock in (shown as they happen). A
+    `limit` of 0 is an untimed race: it ends when every human has locked in (an empty answer
+    passes), and the clock counts up only to order the bids.
     """
     term = terminal if terminal is not None else RawTerminal()
     keys = {str(s + 1): s for s in humans}
@@ -100,20 +102,23 @@ def run_race(
     announced: set[int] = set()
     hinted = False
     start = clock()
-    write(f"Clock started ({limit} s). Teams, press your number to lock in: "
+    length = f"{limit} s" if limit else "untimed: the race ends when every team has locked in; an empty answer passes"
+    write(f"Clock started ({length}). Teams, press your number to lock in: "
           + ", ".join(f"[{s + 1}] {names[s]}" for s in humans) + "\n")
     with term:
         while len(results) < len(humans):
             elapsed = clock() - start
             for s, t in sorted(bot_times.items(), key=lambda kv: kv[1]):
-                if s not in announced and t <= elapsed and t <= limit:
+                if s not in announced and t <= elapsed and (t <= limit or not limit):
                     announced.add(s)
                     write(f"\r{names[s]} locks in at {t:.1f} s\n")
-            left = limit - elapsed
-            if left <= 0:
+            if not limit:
+                write(f"\r{elapsed:5.1f} s ")
+            elif limit - elapsed <= 0:
                 write("\rTime is up.                    \n")
                 break
-            write(f"\r{left:5.1f} s left ")
+            else:
+                write(f"\r{limit - elapsed:5.1f} s left ")
             ch = term.key(0.1)
             if ch is None:
                 continue
@@ -136,7 +141,7 @@ def run_race(
             answer = term.masked_line(write).strip()
             t = clock() - start
             if answer:
-                write(f"{names[seat]} locks in at {t:.1f} s" + (" - too late\n" if t > limit else "\n"))
+                write(f"{names[seat]} locks in at {t:.1f} s" + (" - too late\n" if limit and t > limit else "\n"))
             results[seat] = (t, answer) if answer else None
     for s in humans:
         results.setdefault(s, None)

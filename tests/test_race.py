@@ -77,3 +77,17 @@ def test_typing_the_answer_before_taking_the_keyboard_says_to_press_the_number_f
     text = "".join(out)
     assert text.count("First press your team's number ([1], [2]), then type the answer") == 1  # once, not per key
     assert res[0] is not None and res[0][1] == "p"
+
+
+def test_a_limit_of_zero_is_an_untimed_race() -> None:
+    # The game's timer setting 0 plays untimed: no countdown, nobody is late, the race waits for
+    # every team (it had become a 60-second race).
+    clock = [0.0]
+    events = [(200.0, "2"), (200.5, "\n"), (400.0, "1"), (401.0, "x"), (402.0, "\n")]
+    out: list[str] = []
+    res = run_race([0, 1], ["Ana", "Ben", "Bot"], {2: 300.0}, 0, out.append, FakeTerminal(clock, events),
+                   lambda: clock[0])
+    text = "".join(out)
+    assert "Clock started (untimed" in text and "Time is up" not in text and "too late" not in text
+    assert "Bot locks in at 300.0 s" in text
+    assert res == {1: None, 0: (402.0, "x")}
