@@ -199,8 +199,9 @@ def build_view(state: State, seat: int | None) -> dict[str, Any]:
         )
     shared = {zone.name: zone_view(state, zone, seat) for zone in shared_zones}
     deciding = state.current_seats
-    # A prompt is written for the seats who decide (it may quote their hidden pieces); the turn's
-    # locals, often worked out from the mover's hidden pieces, go to them and the mover.
+    # A prompt is written for the seats who decide (it may quote their hidden pieces). The turn's
+    # locals, often worked out from the mover's hidden pieces, go to the mover alone: the other
+    # seats answering a challenge on its turn would learn what its hidden pieces add up to.
     asked = seat is None or seat in deciding
     view: dict[str, Any] = {
         "game": g.id,
@@ -213,7 +214,7 @@ def build_view(state: State, seat: int | None) -> dict[str, Any]:
         "seats": seats,
         "zones": shared,
         "vars": _public_vars(state.vars, state),
-        "locals": _public_locals(state.locals) if asked or seat == state.current else {},
+        "locals": _public_locals(state.locals) if seat is None or seat == state.current else {},
         "events": [t for (to, t) in state.events if to is None or to == seat],
         "to_act": [s + 1 for s in deciding],
     }

@@ -65,6 +65,27 @@ def test_the_turns_locals_and_the_prompt_go_to_the_mover_only(game) -> None:  # 
     assert {st.view(s)["vars"]["plays"] for s in range(3)} == {1}
 
 
+def test_the_seats_answering_on_the_movers_turn_do_not_get_its_locals(tmp_path: Path) -> None:
+    # The others answer a challenge on the mover's turn: they decide, but a local worked out from
+    # the mover's hidden hand (The Da Vinci Game's `qualified`) is still the mover's alone.
+    text = SECRET_HAND.replace("""    - choose:
+        prompt: "Play a card""", """    - respond:
+        seats: "seats where it != current"
+        check: "given == 'x'"
+        as: answers
+    - choose:
+        prompt: "Play a card""")
+    assert text != SECRET_HAND
+    st = load_game("secret-hand", packs=[write_game_pack(tmp_path, "secret", text)]).new_state(3, seed=2)
+    mover = st.current
+    assert st.view(mover)["locals"]["best"] > 0
+    answering = list(st.current_seats)
+    assert len(answering) == 2 and mover not in answering
+    for seat in answering:
+        assert st.view(seat)["pending"]["type"] == "respond"
+        assert "best" not in st.view(seat)["locals"]
+
+
 def test_a_view_of_a_seat_that_is_not_at_the_table_is_refused(game) -> None:  # type: ignore[no-untyped-def]
     st = game.new_state(2, seed=1)
     for bad in (2, -1, True, "1"):

@@ -419,11 +419,15 @@ def bids_shown(view: Mapping[str, Any]) -> bool:
 
     Spare pieces stay on the bid spaces until the next card is read, possibly many turns later;
     shown all that time they look like the bids of a challenge still going on. The turn's
-    locals (reset each turn) hold the challenge's `responses` once it is decided.
+    locals (reset each turn; the moving team's alone) hold the challenge's `responses` once it is
+    decided; another team returning tokens above the cap on that turn got them as a bid.
     """
-    if (view.get("pending") or {}).get("type") == "respond":
+    kind = (view.get("pending") or {}).get("type")
+    if kind == "respond":
         return True
-    return "responses" in (view.get("locals") or {}) and bool(pawns_by_space(view, "spare"))
+    decided = "responses" in (view.get("locals") or {})
+    returning = kind == "overflow" and view.get("seat") not in (None, view.get("current"))
+    return (decided or returning) and bool(pawns_by_space(view, "spare"))
 
 
 def bids_text(view: Mapping[str, Any], definition: Any, style: Style) -> Text:
