@@ -40,6 +40,7 @@ MAX_EVENTS = 40
 # Decisions one turn may take: a turn that never ends (a loop only a choice nobody makes can leave)
 # is an error at this many, not a game that plays forever. Real turns take a few dozen at most.
 MAX_TURN_ACTIONS = 10_000
+_MID_STEP = ("overflow", "position")  # decisions a step asks before it has finished
 SUPPLY = "$supply"  # where pieces out of play wait: unclaimed at the start, or returned by an overflow without overflow_to
 
 
@@ -465,7 +466,10 @@ class State:
         if self.pending is not None and not self.terminal and self.phase != "setup":
             if self.dirty and self._check_overflow():
                 pass
-            if g.end.when(self.env()):
+            # The end is checked at a decision of the flow, where its steps stand between two
+            # moves; a piece over capacity (or a free piece to place) asks in the middle of a
+            # step's `do`, which must run to its end first (a market half refilled is no end).
+            if self.pending["type"] not in _MID_STEP and g.end.when(self.env()):
                 self._finish("end")
 
     def _between(self) -> None:
