@@ -25,6 +25,7 @@ from davinci.engine.errors import (
     DefinitionError,
     RefError,
     SaveError,
+    SourceLocation,
     UsageError,
     did_you_mean,
     seat_name_problem,
@@ -222,6 +223,13 @@ def resolve_variant(src: GameSource, variant: str) -> tuple[dict[str, Any], list
         _check_settings(src.id, doc, data.get("settings") or {}, over.get("settings"))
         data = merge(data, over)
     data["kind"] = "game"
+    # A variant's sections need not repeat what they keep (`end: {when: ...}`), so the merged
+    # game is checked as a whole: a zone the variant adds still needs its `kind`.
+    from davinci.engine.schema import validate
+
+    problems = validate(MergedDoc(data, Locator([*chain, src.doc])), "game")
+    if problems:
+        raise problems[0]
     return data, chain
 
 
@@ -299,6 +307,18 @@ def deck_cards(packs: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
             )
         out[did] = cards
     return out
+
+
+@dataclass
+class MergedDoc:
+    """A variant merged onto its game, as `schema.validate` reads a document: each position is
+    the nearest file's that holds the path (the variant's, else the game's)."""
+
+    data: Any
+    locator: Locator
+
+    def loc(self, path: Sequence[str | int], key: bool = False) -> SourceLocation:
+        return self.locator.loc(tuple(path), key=key)
 
 
 def build_from_source(

@@ -18,11 +18,21 @@ import urllib.parse
 from collections.abc import Callable, Iterable, Sequence
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from davinci.engine.errors import SchemaError, SourceLocation
 from davinci.engine.lint.registry import Rule, register
-from davinci.engine.yamlload import Doc
+
+
+class Located(Protocol):
+    """What validation reads of a document: its data, and the source position of a path in it
+    (a loaded `yamlload.Doc`, or a variant merged onto its game)."""
+
+    @property
+    def data(self) -> Any: ...
+
+    def loc(self, path: Sequence[str | int], key: bool = False) -> SourceLocation: ...
+
 
 if TYPE_CHECKING:  # pragma: no cover
     import jsonschema
@@ -616,7 +626,7 @@ def _whole_check(name: str) -> _Check | None:
 # --------------------------------------------------------------------------------------------
 
 
-def validate(doc: Doc, schema_name: str) -> list[SchemaError]:
+def validate(doc: Located, schema_name: str) -> list[SchemaError]:
     """Every schema error in `doc` against schema `schema_name`, located and sorted by position."""
     check = _whole_check(schema_name)
     try:
@@ -712,7 +722,7 @@ def _known_keys(schema: Any) -> list[str]:
     return []
 
 
-def _translate(doc: Doc, error: ValidationError) -> Iterable[SchemaError]:
+def _translate(doc: Located, error: ValidationError) -> Iterable[SchemaError]:
     path = list(error.absolute_path)
     where = _where(path)
     kind = error.validator
@@ -803,7 +813,7 @@ def _translate(doc: Doc, error: ValidationError) -> Iterable[SchemaError]:
 
 
 def _translate_alternatives(
-    doc: Doc, error: ValidationError, where: str, loc: SourceLocation
+    doc: Located, error: ValidationError, where: str, loc: SourceLocation
 ) -> Iterable[SchemaError]:
     subs = list(error.context or ())
     if subs and all(e.validator == "required" and not e.relative_path for e in subs):
