@@ -172,7 +172,10 @@ class Builder:
         from davinci.engine.expr import compile_expr
 
         try:
-            compiled = compile_expr(src, scope, functions=self.functions, expect=expect, locate=locate)
+            # Names a step bound: every scope name beyond the game's own (see checker.check).
+            base = getattr(self, "scope", None)
+            bound = frozenset(scope) - frozenset(base) if base is not None else frozenset()
+            compiled = compile_expr(src, scope, functions=self.functions, expect=expect, locate=locate, bound=bound)
         except (ExprSyntaxError, ExprTypeError) as e:
             # Go on building, so that one run reports every wrong expression of the game; the
             # stand-in has the expected type, so later checks do not repeat the problem.

@@ -95,6 +95,11 @@ CASES = [
      "DV050", 17, 11, "'banked' starts at 1.5: the rules have no fractional numbers"),
     ("a start value beyond the rules' numbers", "  banked: 0\n", "  banked: 99999999999999999999999\n",
      "DV050", 17, 11, "'banked' starts at a number beyond the rules' limit of 9,223,372,036,854,775,808"),
+    # Inside `where`, a seat's own `active` hides the loop's `active`: the count is of active seats.
+    ("a bound name hidden by an element's field", "        - set: {pot: pot + die}\n",
+     "        - set: {pot: pot + die}\n"
+     "        - for_each: {in: '[true]', as: active, do: [{log: '{len(seats where active)}'}]}\n",
+     "DV041", 32, 77, "'active' here is each element's field 'active', not the 'active' bound earlier"),
     ("a bare break", "            - end_turn: true\n        - set", "            - break\n        - set",
      "DV050", 30, 15, "write 'break: true' (a bare 'break' is a text)"),
 ]

@@ -111,6 +111,7 @@ class _Checker:
         self.locate = locate
         self.out: Checked | None = None
         self.types: dict[int, Type] = {}
+        self.bound: frozenset[str] = frozenset()
 
     def fail(self, reason: str, offset: int) -> ExprTypeError:
         return ExprTypeError(located_message(reason, self.source, offset), self.locate(offset))
@@ -174,6 +175,13 @@ class _Checker:
                 if isinstance(t, RecordType):
                     fields = t.fields
                     if name in fields:
+                        if name in self.bound:
+                            raise self.fail(
+                                f"'{name}' here is each element's field '{name}', not the '{name}' bound "
+                                f"earlier (the element's field hides it inside 'where' and 'select'): "
+                                f"rename the bound name, or write 'it.{name}' to show the field is meant",
+                                node.pos,
+                            )
                         out.bindings[id(node)] = _elem_ref(depth, name)
                         return fields[name]
         declared = self.scope.get(name)
@@ -389,10 +397,17 @@ def check(
     functions: FunctionLibrary = BUILTINS,
     expect: Type | None = None,
     locate: Locator | None = None,
+    bound: frozenset[str] = frozenset(),
 ) -> Checked:
-    """Type-check an AST against a scope; raises a located ExprTypeError on the first mistake."""
+    """Type-check an AST against a scope; raises a located ExprTypeError on the first mistake.
+
+    `bound` names the scope's names that the game's steps bound (a choice's arguments, `as:`
+    names). Inside `where`/`select` an element's field hides a scope name of the same spelling;
+    hiding one of these is refused, since its author meant their own name (an argument `kind`
+    read as each piece's kind)."""
     loc = locate or default_locator(source)
     checker = _Checker(source, scope, functions, loc)
+    checker.bound = bound
     out = checker.run(node)
     if expect is not None and not assignable(out.type, expect):
         raise checker.fail(f"expected {describe(expect)} here, got {describe(out.type)}", node.start)

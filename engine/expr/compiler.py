@@ -1096,8 +1096,10 @@ def compile_expr(
     functions: FunctionLibrary = BUILTINS,
     expect: Type | None = None,
     locate: Locator | None = None,
+    bound: frozenset[str] = frozenset(),
 ) -> Compiled:
-    """Parse, check and compile an expression; errors are located with `locate(offset)`."""
+    """Parse, check and compile an expression; errors are located with `locate(offset)`.
+    `bound` names the scope's names a step bound (see `check`)."""
     node = parse(source, locate)
-    checked = check(node, scope, source=source, functions=functions, expect=expect, locate=locate)
+    checked = check(node, scope, source=source, functions=functions, expect=expect, locate=locate, bound=bound)
     return compile_checked(checked, source, locate)
