@@ -282,12 +282,14 @@ def loaded_definition(game_id: str, variant: str | None) -> GameDef:
     return load_game(game_id, variant).definition
 
 
-def deck_cards(packs: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
-    """Every installed deck's cards as plain records for components (`from_deck`)."""
+def deck_cards(packs: Sequence[str], replacing: bool = False) -> dict[str, list[dict[str, Any]]]:
+    """Every installed deck's cards as plain records for components (`from_deck`); `replacing`
+    as for `packs.all_packs`."""
     from davinci.engine.decks import load_decks
+    from davinci.engine.packs import all_packs
 
     out: dict[str, list[dict[str, Any]]] = {}
-    for did, deck in load_decks(_packs(packs)).items():
+    for did, deck in load_decks(all_packs(packs, replacing)).items():
         cards = []
         for c in deck.cards:
             cards.append(

@@ -336,10 +336,15 @@ def entry_point_packs() -> list[Pack]:
     return [entry_point_pack(name, module) for name, module in entry_point_targets()]
 
 
-def all_packs(extra: Sequence[str | os.PathLike[str]] = ()) -> list[Pack]:
-    """Built-in pack first, then entry-point packs, then `extra` folders; each folder once."""
-    packs = [builtin_pack(), *entry_point_packs(), *(load_pack(p) for p in extra)]
-    return dedupe_packs(packs)
+def all_packs(extra: Sequence[str | os.PathLike[str]] = (), replacing: bool = False) -> list[Pack]:
+    """Built-in pack first, then entry-point packs, then `extra` folders; each folder once.
+
+    With `replacing` (lint), an `extra` folder takes the place of the installed pack with its id:
+    a checkout of davinci linted while a `pip install .` copy of it is installed."""
+    given = [load_pack(p) for p in extra]
+    ids = {p.id for p in given} if replacing else set()
+    packs = [p for p in (builtin_pack(), *entry_point_packs()) if p.id not in ids]
+    return dedupe_packs([*packs, *given])
 
 
 def dedupe_packs(packs: Sequence[Pack]) -> list[Pack]:

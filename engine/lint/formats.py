@@ -167,7 +167,6 @@ def render_sarif(result: LintResult, out: TextIO, color: bool | None = None) -> 
                     "driver": {
                         "name": "davinci",
                         "version": __version__,
-                        "informationUri": "https://davinci.dev/docs/lint-rules",
                         "rules": driver_rules,
                     }
                 },

@@ -236,7 +236,7 @@ def _decks_for(ctx: LintContext) -> dict[str, list[dict[str, Any]]]:
     if ctx.pack is not None and ctx.pack.source == "path":
         extra.append(str(ctx.pack.root))
     try:
-        return deck_cards(extra)
+        return deck_cards(extra, replacing=True)  # the linted pack, not its installed copy
     except DavinciError:
         return {}
 

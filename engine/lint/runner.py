@@ -85,6 +85,8 @@ class _Linter:
         self.pending: list[_Pending] = []
         self.seen_files: set[str] = set()
         self.seen_packs: set[Path] = set()
+        # Packs read from the paths given (their folders, or the folders around lone files), by id.
+        self.linted_packs: dict[str, Path] = {}
         self.project = Project(self._installed)
 
     # ---- installed packs -------------------------------------------------------------------
@@ -94,9 +96,15 @@ class _Linter:
         packs: list[Pack] = []
         for _, load in self._pack_sources():
             try:
-                packs.append(load())
+                pack = load()
             except DavinciError:
                 continue
+            # A pack being linted stands for its installed copy: `davinci lint content/rose.yaml`
+            # in a checkout of davinci installed with `pip install .` is not a clash with the
+            # copy in site-packages.
+            if self.linted_packs.get(pack.id, pack.root) != pack.root:
+                continue
+            packs.append(pack)
         packs.extend(self.context_packs)
         try:
             return dedupe_packs(packs)
@@ -200,6 +208,7 @@ class _Linter:
         except DavinciError:
             return None
         self.context_packs.append(pack)
+        self.linted_packs.setdefault(pack.id, pack.root)
         return pack
 
     def add_pack(self, folder: Path, manifest: Doc | None = None) -> None:
@@ -234,6 +243,7 @@ class _Linter:
                     self.problems.append(_problem(e, manifest.loc([])))
         if pack is None:
             pack = _lenient_pack(manifest, root)
+        self.linted_packs.setdefault(pack.id, pack.root)
         flagged = {err.location for err in errors}
         for section, i, rel in pack.files():
             where = manifest.loc([section, i])
