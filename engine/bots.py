@@ -12,7 +12,7 @@ from importlib import metadata
 from typing import Any, Protocol
 
 from davinci.engine.actions import Action
-from davinci.engine.errors import UsageError
+from davinci.engine.errors import BotError, DavinciError, UsageError, quoted
 from davinci.engine.rng import Rng
 
 
@@ -51,6 +51,30 @@ class RandomBot(SeededBot):
 
     def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
         return legal[self.rng.below(len(legal))]
+
+
+def bot_choice(bot: Any, kind: str, state: Any, seat: int) -> Action | str:
+    """What the bot `kind` playing `seat` chooses now (its view built only when it wants one).
+
+    A bot is outside code: an exception inside it, or a value that is not an action, is a
+    BotError naming the bot and the seat rather than an internal error of davinci. Whether the
+    action is legal is for `apply` to say (see `bot_refused`)."""
+    try:
+        view = state.view(seat) if getattr(bot, "wants_view", True) else {}
+        action = bot.choose(view, state.legal_actions(seat))
+    except DavinciError:
+        raise
+    except Exception as e:  # noqa: BLE001 - any failure of outside code is reported as the bot's
+        raise BotError(f"bot '{kind}' (seat {seat + 1}) raised {type(e).__name__}: {quoted(str(e), 200)}") from e
+    if not isinstance(action, (Action, str)):
+        raise BotError(f"bot '{kind}' (seat {seat + 1}) returned {type(action).__name__}, not one of the legal actions")
+    return action
+
+
+def bot_refused(kind: str, seat: int, action: Any, error: DavinciError) -> BotError:
+    """The BotError for an action of the bot `kind` (playing `seat`) that `apply` refused."""
+    return BotError(f"bot '{kind}' (seat {seat + 1}) chose '{quoted(str(action))}', which the rules refuse: "
+                    f"{error.message}")
 
 
 BotFactory = Callable[..., Any]

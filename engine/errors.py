@@ -121,6 +121,13 @@ class IllegalAction(DavinciError):
     code = "DV060"
 
 
+class BotError(DavinciError):
+    """A bot failed: it raised an exception, returned something that is not an action, or chose
+    an action the rules refuse. The message names the bot and its seat."""
+
+    code = "DV061"
+
+
 class SaveError(DavinciError):
     """A save file or log is corrupt, truncated, edited or for other content."""
 

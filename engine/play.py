@@ -23,7 +23,9 @@ from typing import Any
 
 from rich.markup import escape as markup_escape
 
+from davinci.engine.bots import bot_choice, bot_refused
 from davinci.engine.errors import (
+    BotError,
     DavinciError,
     IllegalAction,
     SaveError,
@@ -791,8 +793,7 @@ class Session:
         bot_times: dict[int, float] = {}
         for s in seats:
             if self.seats[s].kind != "human":
-                bot = self.bot(s)
-                a = bot.choose(st.view(s) if getattr(bot, "wants_view", True) else {}, st.legal_actions(s))
+                a = self.bot_action(s)
                 bot_actions[s] = a
                 if a.verb in ("answer", "claim") and a.args and not (a.verb == "claim" and a.args[-1] == "failed"):
                     try:  # a simulated failure places no bid: nothing to show during the race
@@ -813,7 +814,10 @@ class Session:
         results = run_race(humans, [s.name for s in self.seats], bot_times, limit, write)
         for s, a in bot_actions.items():
             with deferred_interrupts():
-                st.apply(s, a)
+                try:
+                    st.apply(s, a)
+                except IllegalAction as e:
+                    raise self.kept(bot_refused(self.seats[s].kind, s, a, e)) from None
         for s in humans:
             r = results.get(s)
             action = st.parse_action("pass")
@@ -827,6 +831,26 @@ class Session:
                 st.apply(s, action)
         self.collect()
         self.show_events(since, self.viewer)  # the answer, who won
+
+    def bot_action(self, seat: int) -> Any:
+        """The action the bot at `seat` chooses now; BotError naming it when it fails."""
+        kind = self.seats[seat].kind
+        try:
+            action = bot_choice(self.bot(seat), kind, self.state, seat)
+        except BotError as e:
+            raise self.kept(e) from None
+        if isinstance(action, str):
+            try:
+                return self.state.parse_action(action)
+            except DavinciError as e:
+                raise self.kept(bot_refused(kind, seat, action, e)) from None
+        return action
+
+    def kept(self, e: BotError) -> BotError:
+        """`e`, saying where the game a bot failed in is kept."""
+        if self.save_path:
+            e.message += f"\n(the game up to the last turn is saved in {self.save_path})"
+        return e
 
     def announce_challenge(self, seats: list[int], pend: dict[str, Any], wait: bool = True) -> None:
         """Who answers the challenge `pend` (a view's pending response), its prompt and its card;
@@ -861,9 +885,7 @@ class Session:
                     action = self.ask_human(seat)
                     self.moved_at = len(self.transcript)
                 else:
-                    bot = self.bot(seat)
-                    view = st.view(seat) if getattr(bot, "wants_view", True) else {}
-                    action = bot.choose(view, st.legal_actions(seat))
+                    action = self.bot_action(seat)
                     # Not shown: answers in a race (their own screen), and where a bot puts a free
                     # piece (when only some pieces are placed freely, the line would tell that one was drawn).
                     if self.humans and (st.pending or {}).get("type") not in ("respond", "position"):
@@ -875,6 +897,8 @@ class Session:
                         st.apply(seat, action)
                     except DavinciError as e:
                         if isinstance(e, IllegalAction):
+                            if self.seats[seat].kind != "human":
+                                raise self.kept(bot_refused(self.seats[seat].kind, seat, action, e)) from None
                             raise
                         # The game's rules failed on this action: the log keeps every action up to
                         # it (the save keeps the last good turn), so `replay` shows the failure.

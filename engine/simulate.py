@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from davinci.engine.errors import DavinciError, UsageError
+from davinci.engine.bots import bot_choice, bot_refused
+from davinci.engine.errors import DavinciError, IllegalAction, UsageError
 from davinci.engine.rng import derive_seed
 
 
@@ -84,14 +85,16 @@ def play_one(cfg: SimConfig, index: int, game: Any = None) -> dict[str, Any]:
         _bot_factory(name, game)(seed=derive_seed(seed, 1000 + i), settings=dict(game.settings))
         for i, name in enumerate(seat_bots)
     ]
-    views = [getattr(bot, "wants_view", True) for bot in bots]
     actions = 0
     try:
         st = game.new_state(n, seed=seed)
         while not st.is_terminal():
             for s in st.current_seats:
-                action = bots[s].choose(st.view(s) if views[s] else {}, st.legal_actions(s))
-                st.apply(s, action)
+                action = bot_choice(bots[s], seat_bots[s], st, s)
+                try:
+                    st.apply(s, action)
+                except IllegalAction as e:
+                    raise bot_refused(seat_bots[s], s, action, e) from None
                 actions += 1
                 if st.is_terminal():
                     break

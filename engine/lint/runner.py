@@ -99,7 +99,7 @@ class _Linter:
                 pack = load()
             except DavinciError:
                 continue
-            # A pack being linted stands for its installed copy: `davinci lint content/rose.yaml`
+            # A pack being linted stands for its installed copy: `davinci lint content/DECK.yaml`
             # in a checkout of davinci installed with `pip install .` is not a clash with the
             # copy in site-packages.
             if self.linted_packs.get(pack.id, pack.root) != pack.root:

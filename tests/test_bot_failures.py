@@ -1,0 +1,85 @@
+"""A bot is outside code: when it raises, returns something that is not an action or chooses an
+action the rules refuse, `play` and `simulate` say which bot at which seat (DV061, exit 1), never
+an internal error of davinci."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from davinci.cli import main
+from davinci.engine import bots
+from davinci.engine.actions import Action
+
+
+class Exploding(bots.SeededBot):
+    name = "exploding"
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
+        raise KeyError("exploded on purpose")
+
+
+class Flying(bots.SeededBot):
+    name = "flying"
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Any:
+        return "fly"
+
+
+class Silent(bots.SeededBot):
+    name = "silent"
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Any:
+        return None
+
+
+class Typist(bots.SeededBot):
+    """Returns the text of a legal action: accepted, as a typed action is."""
+
+    name = "typist"
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Any:
+        return str(legal[self.rng.below(len(legal))])
+
+
+@pytest.fixture(autouse=True)
+def _registered(monkeypatch: pytest.MonkeyPatch) -> None:
+    for bot in (Exploding, Flying, Silent, Typist):
+        monkeypatch.setitem(bots.BUILTIN, bot.name, bot)
+
+
+def _run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args), input="")
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    return result.exit_code, result.output
+
+
+@pytest.mark.parametrize(("bot", "words"), [
+    ("exploding", "bot 'exploding' (seat 1) raised KeyError: 'exploded on purpose'"),
+    ("flying", "bot 'flying' (seat 1) chose 'fly', which the rules refuse:"),
+    ("silent", "bot 'silent' (seat 1) returned NoneType, not one of the legal actions"),
+])
+def test_simulate_names_the_failing_bot_and_the_game(bot: str, words: str) -> None:
+    code, out = _run("simulate", "da-vinci-code", "-n", "2", "-p", f"{bot},random", "--seed", "1",
+                     "--setting", "first_player=1")
+    assert code == 1, out
+    assert "DV061" in out and words in out and "in simulated game 0 (seed" in out
+    assert "internal error" not in out
+
+
+def test_play_names_the_failing_bot_and_keeps_the_save(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    code, out = _run("play", "da-vinci-code", "--players", "random,exploding", "--seed", "1", "--no-clear",
+                     "--setting", "first_player=1", "--save", str(save))
+    assert code == 1, out
+    assert "bot 'exploding' (seat 2) raised KeyError" in out and "internal error" not in out
+    assert save.is_file() and f"saved in {save}" in out
+
+
+def test_a_bot_may_return_an_actions_text() -> None:
+    code, out = _run("simulate", "da-vinci-code", "-n", "3", "-p", "typist,random", "--seed", "1", "--json")
+    assert code == 0, out
