@@ -342,15 +342,17 @@ def report_text(report: Mapping[str, Any]) -> list[str]:
     settings = report.get("settings") or {}
     changed = "".join(f", {k}={v}" for k, v in sorted(settings.items()))  # the --setting overrides
     lines = [f"{report['game']}{variant}: {report['games']} games, seed {report['seed']}{changed}"]
+    # Columns as wide as the longest bot name (at least 12), so that long names stay aligned.
+    width = max([12, *(len(name) for name in report["players"])])
     for i, name in enumerate(report["players"]):
         lo, hi = report["win_ci95"][i]
         lines.append(
-            f"  seat {i + 1} {name:<12} wins {report['wins'][i]:>6}  {report['win_rate'][i]:6.1%}  "
-            f"(95% CI {lo:.1%}-{hi:.1%})"
+            f"  seat {i + 1:<{len(str(len(report['players'])))}} {name:<{width}} wins {report['wins'][i]:>6}  "
+            f"{report['win_rate'][i]:6.1%}  (95% CI {lo:.1%}-{hi:.1%})"
         )
     if report["rotate"]:
         for name, rate in report["bot_win_rate"].items():
-            lines.append(f"  bot {name:<14} win rate {rate:.1%} (seats rotated)")
+            lines.append(f"  bot {name:<{width + 2}} win rate {rate:.1%} (seats rotated)")
     lines.append(
         f"  draws (no winner) / shared wins (several winners) / turn-limit games: "
         f"{report['draws']} / {report['shared_wins']} / {report['turn_limit_games']}"

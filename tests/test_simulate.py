@@ -105,6 +105,15 @@ def test_the_text_report_says_when_every_seat_shares_the_win() -> None:
     assert "0 / 0 / 0" in text and "more than 100%" not in text  # no note when no win was shared
 
 
+def test_the_seat_lines_stay_aligned_with_long_bot_names() -> None:
+    names = ("random", "a-bot-with-a-long-name", "x")
+    tally = Tally(3)
+    tally.add(_game(list(names), [1], 3, 3))
+    text = report_text(summarise(SimConfig("g", None, names, 1, 0, {}), tally, 1.0, 1))
+    seat_lines = [line for line in text if line.startswith("  seat ")]
+    assert len(seat_lines) == 3 and len({line.index(" wins ") for line in seat_lines}) == 1
+
+
 def test_simulation_reports_are_identical_for_one_and_two_jobs() -> None:
     cfg = SimConfig("da-vinci-code", None, ("random", "naive"), 16, 42, {}, (), rotate=True)
     one = run(cfg, jobs=1)
