@@ -285,18 +285,20 @@ def lint(paths: tuple[str, ...], fmt: str, strict: bool, color: bool | None, pac
 @pack_option
 @guarded
 def list_(as_json: bool, packs: tuple[str, ...]) -> None:
-    """List the installed games (players, variants, bots, settings) and card decks."""
+    """List the installed games (players, variants, bots, settings), card decks and bots."""
+    from davinci.engine.bots import bot_names
     from davinci.engine.decks import load_decks
     from davinci.engine.game import catalogue
     from davinci.engine.packs import all_packs
 
     games = catalogue(packs)
+    bots = bot_names()  # built-in and every `davinci.bots` entry point installed
     decks = [
         {"id": d.id, "name": d.name, "category": d.category, "cards": len(d.cards)}
         for d in load_decks(all_packs(packs)).values()
     ]
     if as_json:
-        click.echo(json.dumps({"games": games, "decks": decks}, indent=2))
+        click.echo(json.dumps({"games": games, "decks": decks, "bots": bots}, indent=2))
         return
     from rich.markup import escape
     from rich.table import Table
@@ -314,6 +316,7 @@ def list_(as_json: bool, packs: tuple[str, ...]) -> None:
     for deck in decks:
         d.add_row(deck["id"], deck["category"], str(deck["cards"]))
     console.print(d)
+    console.print(escape(f"Bots installed: {', '.join(bots)} (the bots column lists those each game names)"))
     for g in games:
         console.print(f"\n[bold]{g['id']}[/bold] settings:")
         for name, s in g["settings"].items():

@@ -83,3 +83,14 @@ def test_play_names_the_failing_bot_and_keeps_the_save(tmp_path: Path) -> None:
 def test_a_bot_may_return_an_actions_text() -> None:
     code, out = _run("simulate", "da-vinci-code", "-n", "3", "-p", "typist,random", "--seed", "1", "--json")
     assert code == 0, out
+
+
+def test_list_names_every_installed_bot() -> None:
+    code, out = _run("list", "--json")
+    assert code == 0
+    import json
+
+    listed = json.loads(out)["bots"]
+    assert {"random", "deducer", "greedy", "scholar", "exploding", "typist"} <= set(listed)
+    code, text = _run("list")
+    assert "Bots installed:" in text and "typist" in text
