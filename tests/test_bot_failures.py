@@ -4,6 +4,7 @@ an internal error of davinci."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -88,8 +89,6 @@ def test_a_bot_may_return_an_actions_text() -> None:
 def test_list_names_every_installed_bot() -> None:
     code, out = _run("list", "--json")
     assert code == 0
-    import json
-
     listed = json.loads(out)["bots"]
     assert {"random", "deducer", "greedy", "scholar", "exploding", "typist"} <= set(listed)
     code, text = _run("list")
