@@ -757,6 +757,9 @@ class Session:
             self.console.print(f"[bold]{esc(self.game.name)}[/bold]: {esc(about)}")
         if mod is not None and getattr(mod, "HELP", None):
             self.console.print(mod.HELP)
+        else:
+            self.console.print("Pieces show their name or their fields (red/5); ? marks fields hidden from you, "
+                               "and * a piece turned face up, which every player sees.")
         self.console.print(
             "Type the number of an action or the action itself. 'list' shows every action, 'history' the "
             "latest events ('history all': all of them), 'save' saves (to --save's file, or 'save FILE'), 'quit' stops. "
@@ -1001,10 +1004,13 @@ def _zone_lines(title: str, z: dict[str, Any], numbered: bool) -> list[str]:
 def _zone_text(z: dict[str, Any], numbered: bool = False) -> str:
     if "pieces" not in z:
         return f"{z['count']} pieces"
+    texts = [_piece_text(p) for p in z["pieces"]]
+    if len(texts) > 1 and set(texts) == {"?"} and not numbered:
+        return f"{len(texts)} hidden pieces"  # not forty question marks
     out = []
-    for i, p in enumerate(z["pieces"], 1):
+    for i, (p, text) in enumerate(zip(z["pieces"], texts), 1):
         where = f"@{p['space']}" if p.get("space") is not None else ""
-        out.append((f"{i}:" if numbered else "") + _piece_text(p) + where)
+        out.append((f"{i}:" if numbered else "") + text + where)
     return " ".join(out) or "-"
 
 

@@ -692,7 +692,7 @@ class State:
             self.place(binding, to)
             self.revealed.discard(binding)
             shown = "the supply" if to == SUPPLY else to.split("#")[0]
-            self.log(f"{self.seat_names[seat]} returns {action.args[0]} to {shown}")
+            self.log(f"{self.seat_names[seat]} returns {self._public_name(binding) or action.args[0]} to {shown}")
             self.dirty.add(p["zone"])
         elif p["type"] == "position":
             queue = list(p["queue"])
@@ -705,6 +705,18 @@ class State:
             instr.answer(self, seat, action, binding)
         self._legal = None
         self._advance()
+
+    def _public_name(self, pid: int) -> str | None:
+        """The piece's name (its `label` field's value) when every seat now sees it: in a public
+        zone, face up, the field not secret; else None (its old place names it, which tells
+        nobody what it is)."""
+        z = self.game.zones.get(self.zone_of[pid].split("#")[0])
+        if z is None or z.visibility != "public" or pid in self.face_down:
+            return None
+        from davinci.engine.view import _piece_fields
+
+        name = _piece_fields(self, (pid, pid in self.revealed, True, False)).get("name")
+        return None if name is None else str(name)
 
     # ------------------------------------------------------------------ results
     def is_terminal(self) -> bool:

@@ -152,6 +152,23 @@ def test_a_piece_returned_to_a_public_pile_shows_there_and_the_log_says_where(tm
     assert st.events[-1] == (None, "Player 1 returns hand.1.2 to discard")
 
 
+def test_a_returned_piece_everyone_now_sees_is_named_by_its_label(tmp_path: Path) -> None:
+    # "returns hand.1.2" named a place that another card filled at once.
+    text = OVERFLOW.replace("capacity: 2}", "capacity: 2, overflow_to: discard}\n  discard: {kind: pile, visibility: public}")
+    labelled = text.replace("card: {fields: {n: int},", "card: {fields: {n: int}, label: n,")
+    assert labelled != text
+    game = load_game("cap", packs=[write_game_pack(tmp_path, "cap", labelled)])
+    st = game.new_state(2, seed=1)
+    st.apply(0, "return hand.1.2")
+    (returned,) = st.zones["discard"]
+    assert st.events[-1] == (None, f"Player 1 returns {game.definition.pieces[returned].attrs['n']} to discard")
+    # Put out of the game (unseen by the others), it keeps being named by its old place.
+    hidden = OVERFLOW.replace("card: {fields: {n: int},", "card: {fields: {n: int}, label: n,")
+    st = load_game("cap", packs=[write_game_pack(tmp_path / "hidden", "cap", hidden)]).new_state(2, seed=1)
+    st.apply(0, "return hand.1.2")
+    assert st.events[-1] == (None, "Player 1 returns hand.1.2 to the supply")
+
+
 def test_a_plain_number_is_a_capacity(tmp_path: Path) -> None:
     problems = lint_paths([write_game_pack(tmp_path, "cap", OVERFLOW)])
     assert [f"{p.code} {p.message}" for p in problems] == []

@@ -488,6 +488,21 @@ def test_the_generic_screen_shows_everything_since_the_viewers_move_and_flags_as
     assert all(f"  . Ben does thing {i}" in text for i in range(9))
 
 
+def test_the_generic_screen_counts_a_pile_it_cannot_see_into() -> None:
+    # A hidden pile printed one '?' per piece (forty of them for a discard box).
+    from davinci.engine.play import generic_render
+
+    hidden = [{"ref": f"box.{i}", "hidden": True, "revealed": False} for i in range(1, 41)]
+    view = {
+        "game": "g", "turn": 1, "current": 1, "seat": 1, "events": [],
+        "seats": [{"name": "Ana", "active": True, "vars": {}, "zones": {}}],
+        "zones": {"box": {"kind": "pile", "count": 40, "pieces": hidden},
+                  "table": {"kind": "pile", "count": 2, "pieces": [hidden[0], {"ref": "table.2", "n": 5, "revealed": True}]}},
+    }
+    text = generic_render(view)
+    assert "box: 40 hidden pieces" in text and "table: ? 5*" in text
+
+
 def test_list_shows_setting_defaults_as_yaml_writes_them() -> None:
     code, out = cli("list")
     assert code == 0

@@ -20,6 +20,11 @@ if TYPE_CHECKING:  # pragma: no cover
     from davinci.engine.state import State
 
 
+ENGINE_VERBS = ("answer", "claim", "pass", "return", "position")
+"""The actions of the engine's own decisions (a challenge's answers, a return over capacity, a
+free piece's place): no `choose` option may take them."""
+
+
 class Option:
     __slots__ = ("verb", "names", "lists", "when", "start", "available", "cache", "modes", "signature")
 
@@ -290,9 +295,10 @@ def _choose(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str
         if isinstance(o, dict):
             fc.check_keys(o, OPTION_KEYS, op, "this 'choose' option")
         verb = str(o.get("action", ""))
-        if not verb.isidentifier() or verb in ("answer", "claim", "pass", "return", "position"):
+        if not verb.isidentifier() or verb in ENGINE_VERBS:
             raise DefinitionError(
-                f"option action must be a word and not a reserved verb, got '{verb}'", fc.b.loc.loc((*op, "action"))
+                f"option action must be a word and not one of the engine's own ({', '.join(ENGINE_VERBS)}), "
+                f"got '{verb}'", fc.b.loc.loc((*op, "action"))
             )
         if verb != verb.lower():
             raise DefinitionError(
