@@ -84,6 +84,7 @@ class GameDef:
     requires_passed: set[tuple[str, ...]] = field(default_factory=set)  # seat names whose `requires` passed
     view_cache: dict[tuple[int, bool, bool, bool], dict[str, Any]] = field(default_factory=dict)  # see view.py
     view_plans: dict[int, Any] = field(default_factory=dict)  # seat count -> zones of a view (view.py)
+    private_seat_vars: frozenset[str] = frozenset()  # seat variables only their own seat sees
 
     @functools.cached_property
     def seat_zone_keys(self) -> dict[str, tuple[str, ...]]:
@@ -609,6 +610,16 @@ def hidden_name(b: Builder, name: str) -> str | None:
     return None
 
 
+def _private_seat_vars(b: Builder, svars: Mapping[str, VarDef]) -> frozenset[str]:
+    """`private_seat_vars`: seat variables each seat sees only for itself (a sealed bid)."""
+    names = b.data.get("private_seat_vars") or []
+    for i, name in enumerate(names):
+        if name not in svars:
+            b.errors.append(b.fail(f"'{name}' is not a seat variable{_known(str(name), list(svars))}",
+                                   ("private_seat_vars", i)))
+    return frozenset(str(n) for n in names)
+
+
 def _check_declared_names(b: Builder, zones: Mapping[str, ZoneDef], svars: Mapping[str, VarDef]) -> None:
     for section in ("vars", "turn_vars"):
         for name in b.data.get(section) or {}:
@@ -811,6 +822,7 @@ def _build_game(
         rest_verbs=dict(b.rest_verbs),  # type: ignore[attr-defined]
         deck_sources=deck_sources,
         display=dict(data.get("display") or {}),
+        private_seat_vars=_private_seat_vars(b, svars),
         variants=tuple(variants),
         grid_zone=next((z.name for z in zones.values() if z.kind == "grid"), None),
         unread_locals=tuple((n, at) for n, at in b.locals_set if n not in b.names_read),

@@ -891,7 +891,9 @@ class Session:
                     action = self.bot_action(seat)
                     # Not shown: answers in a race (their own screen), and where a bot puts a free
                     # piece (when only some pieces are placed freely, the line would tell that one was drawn).
-                    if self.humans and (st.pending or {}).get("type") not in ("respond", "position"):
+                    # Nor a sealed choice (a `private` option): the log tells the others it was made.
+                    if self.humans and (st.pending or {}).get("type") not in ("respond", "position") \
+                            and not st.is_private(action):
                         self.console.print(f"[dim]{esc(self.seats[seat].name)}: {esc(str(action))}[/dim]")
                 turn = st.turn
                 recorded = len(st.history)

@@ -681,7 +681,11 @@ class State:
             self.pending = None
             instr = self.game.programs[p["at"][0]].code[p["at"][1]]
             instr.resume(self, binding, action)
-            self.log(f"{self.seat_names[seat]}: {text}")
+            if instr.options[binding[0]].private:  # a sealed choice: the others learn only that it was made
+                self.log(f"{self.seat_names[seat]}: {text}", to=seat)
+                self.log(f"{self.seat_names[seat]} has chosen")
+            else:
+                self.log(f"{self.seat_names[seat]}: {text}")
         elif p["type"] == "overflow":
             self.pending = None
             to = p["to"]
@@ -705,6 +709,16 @@ class State:
             instr.answer(self, seat, action, binding)
         self._legal = None
         self._advance()
+
+    def is_private(self, action: Action | str) -> bool:
+        """Whether `action` answers the pending choice with an option marked `private`: its text
+        is for its seat alone (a front end shows the others only that a choice was made)."""
+        p = self.pending
+        if p is None or p["type"] != "choose":
+            return False
+        verb = (action.verb if isinstance(action, Action) else str(action).split(" ", 1)[0]).lower()
+        instr = self.game.programs[p["at"][0]].code[p["at"][1]]
+        return any(o.private and o.verb == verb for o in instr.options)
 
     def _public_name(self, pid: int) -> str | None:
         """The piece's name (its `label` field's value) when every seat now sees it: in a public

@@ -161,9 +161,10 @@ def _public(value: Any, state: State) -> Any:
     return render_value(decode(value, state))
 
 
-def _public_vars(values: dict[str, Any], state: State) -> dict[str, Any]:
-    """`_public` of every variable, plain values passed straight through."""
-    return {k: v if v.__class__ in _PLAIN_TYPES else _public(v, state) for k, v in values.items()}
+def _public_vars(values: dict[str, Any], state: State, hidden: frozenset[str] | None = None) -> dict[str, Any]:
+    """`_public` of every variable but the `hidden` ones, plain values passed straight through."""
+    return {k: v if v.__class__ in _PLAIN_TYPES else _public(v, state) for k, v in values.items()
+            if not hidden or k not in hidden}
 
 
 def _public_locals(values: dict[str, Any]) -> dict[str, Any]:
@@ -185,6 +186,7 @@ def build_view(state: State, seat: int | None) -> dict[str, Any]:
     g = state.game
     n = len(state.seat_names)
     seat_zones, shared_zones = view_plan(state)
+    private = g.private_seat_vars
     seats = []
     for i in range(n):
         zones = {zone.name: zone_view(state, zone, seat) for zone in seat_zones[i]}
@@ -193,7 +195,7 @@ def build_view(state: State, seat: int | None) -> dict[str, Any]:
                 "index": i + 1,
                 "name": state.seat_names[i],
                 "active": state.active[i],
-                "vars": _public_vars(state.seat_vars[i], state),
+                "vars": _public_vars(state.seat_vars[i], state, None if seat is None or seat == i else private),
                 "zones": zones,
             }
         )

@@ -26,10 +26,12 @@ free piece's place): no `choose` option may take them."""
 
 
 class Option:
-    __slots__ = ("verb", "names", "lists", "when", "start", "available", "cache", "modes", "signature")
+    __slots__ = ("verb", "names", "lists", "when", "start", "available", "cache", "modes", "signature", "private")
 
-    def __init__(self, verb: str, names: list[str], lists: list[Any], when: Any, available: Any) -> None:
+    def __init__(self, verb: str, names: list[str], lists: list[Any], when: Any, available: Any,
+                 private: bool = False) -> None:
         self.verb = verb
+        self.private = private  # the action is told to its seat alone (a sealed bid)
         self.names = names
         self.lists = lists
         self.when = when
@@ -251,7 +253,7 @@ def _shown(v: Any) -> str:
     return repr(v) if isinstance(v, str) else _text(v)
 
 
-OPTION_KEYS = ("action", "args", "if", "when", "do")
+OPTION_KEYS = ("action", "args", "if", "when", "do", "private")
 # Words the play prompt reads as commands before it reads an action (engine/play.py).
 PROMPT_COMMANDS = ("help", "history", "list", "quit", "exit", "save")
 
@@ -267,7 +269,8 @@ def _choose(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str
     on each combination of arguments) and the `do` steps run when it is chosen, with the
     arguments bound as names. The legal actions come out in a fixed order: options in YAML order,
     arguments in list order. `seat` defaults to the current seat. `prompt` fills in
-    `{expression}` parts as `log` does, when the decision is posed.
+    `{expression}` parts as `log` does, when the decision is posed. `private: true` on an option
+    seals it: its action is logged to the choosing seat alone, the others read that it chose.
 
     ```yaml
     - choose:
@@ -333,7 +336,10 @@ def _choose(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str
             lists.append(fn)
         when = fc.expr((*op, "when"), inner, BOOL) if "when" in o else None
         avail = fc.expr((*op, "if"), scope, BOOL) if "if" in o else None
-        options.append(Option(verb, names, lists, when, avail))
+        private = o.get("private", False)
+        if not isinstance(private, bool):
+            raise DefinitionError("'private' is true or false", fc.b.loc.loc((*op, "private")), code="DV050")
+        options.append(Option(verb, names, lists, when, avail, private))
         inner_scopes.append(inner)
     instr = Choose(path, seat, options, fc.prog.name, fc.here, template(fc, spec.get("prompt", ""), (*p, "prompt"), scope))
     fc.emit(instr)

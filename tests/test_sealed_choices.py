@@ -1,0 +1,99 @@
+"""Sealed choices: an option marked `private` is told to its seat alone, and `private_seat_vars` are
+seen only by their own seat, so seats can bid without seeing each other's bids until the game's
+YAML reveals them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from helpers import write_game_pack
+
+from davinci.engine.game import load_game
+from davinci.engine.lint.runner import lint_paths
+
+SEALED = """\
+kind: game
+id: sealed-bid
+name: Sealed bid
+description: Each round both players secretly bid 0 to 5 of their coins; the higher bid takes a point, both pay. Three points win.
+players: {min: 2, max: 4}
+seat_vars:
+  coins: 12
+  bid: 0
+  points: 0
+private_seat_vars: [bid]
+turn_order: {first: "1"}
+vars:
+  round: 0
+flow:
+  turn:
+    - choose:
+        prompt: "Your sealed bid ({current.coins} coins)"
+        options:
+          - action: bid
+            private: true
+            args: {n: "range(0, min([5, current.coins]) + 1)"}
+            do:
+              - set: {seat: current, bid: n}
+  turn_end:
+    - if: "current.index == players"
+      then:
+        - set: {round: round + 1}
+        - log: "Round {round}: bids {seats select bid}"
+        - for_each:
+            in: "seats where bid == max(seats select bid) and len(seats where bid == max(seats select bid)) == 1"
+            as: w
+            do:
+              - set: {seat: w, points: w.points + 1}
+        - for_each:
+            in: seats
+            as: s
+            do:
+              - set: {seat: s, coins: s.coins - s.bid}
+end:
+  when: "any(seats select points >= 3) or round >= 12"
+  winners: "seats where points == max(seats select points)"
+  score: "seat.points"
+"""
+
+
+@pytest.fixture()
+def pack(tmp_path: Path) -> str:
+    return write_game_pack(tmp_path, "sealed-bid", SEALED)
+
+
+def test_a_sealed_bid_is_seen_by_its_seat_alone_until_revealed(pack: str) -> None:
+    st = load_game("sealed-bid", packs=[pack]).new_state(2, seed=2)
+    st.apply(0, "bid 4")
+    mine, theirs = st.view(0), st.view(1)
+    assert mine["seats"][0]["vars"]["bid"] == 4 and "bid" not in theirs["seats"][0]["vars"]
+    assert theirs["seats"][1]["vars"]["bid"] == 0  # a seat sees its own
+    assert "Player 1: bid 4" in mine["events"] and "Player 1 has chosen" in mine["events"]
+    assert "Player 1 has chosen" in theirs["events"] and not any("bid 4" in e for e in theirs["events"])
+    assert st.view(None)["seats"][0]["vars"]["bid"] == 4  # the all-seeing view of tests and replays
+    assert st.is_private("bid 3") and str(st.history[-1][1]) == "bid 4"  # the save keeps every move
+    st.apply(1, "bid 2")
+    assert "Round 1: bids 4, 2" in st.view(1)["events"]  # the game's own log line reveals them
+
+
+def test_a_bot_watching_a_human_bid_does_not_see_it_on_screen(pack: str, tmp_path: Path) -> None:
+    import io
+
+    from rich.console import Console
+
+    from davinci.engine.play import parse_seats, run_play
+
+    game = load_game("sealed-bid", packs=[pack])
+    console = Console(file=io.StringIO(), width=100)
+    answers = iter(["1"] * 40)
+    run_play(game, parse_seats("random,human", game), 2, {}, console, lambda p: next(answers), clear=False, timer=False)
+    out = console.file.getvalue()
+    assert "Random 1 has chosen" in out and "Random 1: bid" not in out
+
+
+def test_a_private_seat_variable_must_be_declared(tmp_path: Path) -> None:
+    bad = SEALED.replace("private_seat_vars: [bid]", "private_seat_vars: [bids]")
+    problems = lint_paths([write_game_pack(tmp_path, "sealed-bid", bad)])
+    assert [(p.code, p.message) for p in problems if p.severity == "error"] == [
+        ("DV050", "'bids' is not a seat variable (did you mean 'bid'?)")]
