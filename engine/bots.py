@@ -64,7 +64,7 @@ def bot_choice(bot: Any, kind: str, state: Any, seat: int) -> Action | str:
         action = bot.choose(view, state.legal_actions(seat))
     except DavinciError:
         raise
-    except Exception as e:  # noqa: BLE001 - any failure of outside code is reported as the bot's
+    except (Exception, SystemExit) as e:  # noqa: BLE001 - any failure of outside code is the bot's
         raise BotError(f"bot '{kind}' (seat {seat + 1}) raised {type(e).__name__}: {quoted(str(e), 200)}") from e
     if not isinstance(action, (Action, str)):
         raise BotError(f"bot '{kind}' (seat {seat + 1}) returned {type(action).__name__}, not one of the legal actions")

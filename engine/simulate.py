@@ -203,6 +203,35 @@ def _chunk(args: tuple[SimConfig, int, int]) -> Tally:
     return tally
 
 
+@dataclass(frozen=True)
+class _Failed:
+    """A worker's error, sent to the parent as plain fields: an exception object may not survive
+    pickling (a bot's exception class whose __init__ wants other arguments), and the pool then
+    waits forever for a result that never arrives."""
+
+    davinci: bool
+    code: str
+    message: str
+    location: Any
+
+    def error(self) -> Exception:
+        if self.davinci:
+            return DavinciError(self.message, self.location, self.code)
+        return RuntimeError(self.message)
+
+
+def _worker_chunk(args: tuple[SimConfig, int, int]) -> Tally | _Failed:
+    """`_chunk` in a worker process: any failure comes back as a `_Failed`. A worker ignores
+    Ctrl-C, so even a KeyboardInterrupt or SystemExit here was raised by code (a bot's)."""
+    try:
+        return _chunk(args)
+    except DavinciError as e:
+        return _Failed(True, e.code, e.message, e.location)
+    except BaseException as e:  # noqa: BLE001 - reported by the parent, never lost in the pool
+        return _Failed(False, "", f"a simulation worker stopped on {type(e).__name__}: {e} (raised inside the game "
+                                  "or a bot; workers ignore Ctrl-C)", None)
+
+
 def run(cfg: SimConfig, jobs: int = 1, progress: Callable[[int], None] | None = None) -> dict[str, Any]:
     """Run the simulation; returns the report as JSON-able data."""
     if cfg.games < 1:
@@ -254,7 +283,10 @@ def _iter_tallies(cfg: SimConfig, jobs: int) -> Iterator[Tally]:
     old_term = signal.signal(signal.SIGTERM, _interrupt) if _main_thread() else None
     try:
         with ctx.Pool(processes, initializer=_worker_signals) as pool:
-            yield from pool.imap_unordered(_chunk, _chunks(cfg, size))
+            for part in pool.imap_unordered(_worker_chunk, _chunks(cfg, size)):
+                if isinstance(part, _Failed):
+                    raise part.error()
+                yield part
     finally:
         if old_term is not None:
             signal.signal(signal.SIGTERM, old_term)

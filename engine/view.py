@@ -35,7 +35,27 @@ def piece_view(
     )
     key = (pid, revealed, sees_all, seat is None)
     shown = g.view_cache.get(key) or _piece_fields(state, key)
-    return {"ref": ref if ref is not None else state.piece_label(pid), **shown}
+    out = {"ref": ref if ref is not None else state.piece_label(pid), **shown}
+    if key in g.view_lists:
+        _thaw(out)
+    return out
+
+
+def _thaw(piece: dict[str, Any]) -> None:
+    """Give a piece view lists of its own in place of the cache's tuples: a bot may change its
+    view, never the game (the cached fields and the definition's values are shared)."""
+    for k, v in piece.items():
+        if v.__class__ is tuple:
+            piece[k] = list(v)
+
+
+def _copy_plain(value: Any) -> Any:
+    """A copy of a plain JSON-like value (lists and mappings copied at every depth)."""
+    if isinstance(value, dict):
+        return {k: _copy_plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_copy_plain(v) for v in value]
+    return value
 
 
 def _piece_fields(state: State, key: tuple[int, bool, bool, bool]) -> dict[str, Any]:
@@ -51,6 +71,9 @@ def _piece_fields(state: State, key: tuple[int, bool, bool, bool]) -> dict[str, 
         if f in comp.secret and not revealed and not spectator:
             continue
         if sees_all or f in comp.public:
+            if isinstance(v, (list, tuple)):  # kept immutable here; each view gets its own list
+                v = tuple(v)
+                g.view_lists.add(key)
             out[f] = v
         else:
             hidden = True
@@ -128,6 +151,7 @@ def zone_view(state: State, zone: ZoneSlot, seat: int | None) -> dict[str, Any]:
     # What every piece here shows, as piece_view finds it, without a call per cached piece.
     g = state.game
     cache = g.view_cache
+    listy = g.view_lists
     spectator = seat is None
     sees = spectator or zone.visibility == "public" or (zone.visibility == "owner" and zone.owner == seat)
     board = zone.kind == "board"
@@ -139,9 +163,12 @@ def zone_view(state: State, zone: ZoneSlot, seat: int | None) -> dict[str, Any]:
         k = (p, r, r or (sees and p not in down), spectator)
         fields = cache.get(k) or _piece_fields(state, k)
         if board:  # named by space, as State.piece_label names them
-            shown_pieces.append({"ref": f"{zone.prefix}{pos[p]}", **fields, "space": pos[p]})
+            piece = {"ref": f"{zone.prefix}{pos[p]}", **fields, "space": pos[p]}
         else:
-            shown_pieces.append({"ref": f"{zone.prefix}{i}", **fields})
+            piece = {"ref": f"{zone.prefix}{i}", **fields}
+        if k in listy:
+            _thaw(piece)
+        shown_pieces.append(piece)
     out["pieces"] = shown_pieces
     return out
 
@@ -212,7 +239,7 @@ def build_view(state: State, seat: int | None) -> dict[str, Any]:
         "turn": state.turn,
         "current": state.current + 1,
         "players": n,
-        "settings": dict(g.settings),
+        "settings": {k: v if v.__class__ in _PLAIN_TYPES else _copy_plain(v) for k, v in g.settings.items()},
         "seats": seats,
         "zones": shared,
         "vars": _public_vars(state.vars, state),

@@ -38,6 +38,27 @@ class Silent(bots.SeededBot):
         return None
 
 
+class Picky(Exception):
+    """An exception that cannot be rebuilt from its message (unpicklable across processes)."""
+
+    def __init__(self, what: str, why: str) -> None:
+        super().__init__(f"{what}: {why}")
+
+
+class Awkward(bots.SeededBot):
+    name = "awkward"
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
+        raise Picky("no", "reason")
+
+
+class Quitter(bots.SeededBot):
+    name = "quitter"
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
+        raise SystemExit(5)
+
+
 class Typist(bots.SeededBot):
     """Returns the text of a legal action: accepted, as a typed action is."""
 
@@ -49,7 +70,7 @@ class Typist(bots.SeededBot):
 
 @pytest.fixture(autouse=True)
 def _registered(monkeypatch: pytest.MonkeyPatch) -> None:
-    for bot in (Exploding, Flying, Silent, Typist):
+    for bot in (Exploding, Flying, Silent, Typist, Awkward, Quitter):
         monkeypatch.setitem(bots.BUILTIN, bot.name, bot)
 
 
@@ -70,6 +91,18 @@ def test_simulate_names_the_failing_bot_and_the_game(bot: str, words: str) -> No
     assert code == 1, out
     assert "DV061" in out and words in out and "in simulated game 0 (seed" in out
     assert "internal error" not in out
+
+
+@pytest.mark.parametrize(("bot", "words"), [
+    ("awkward", "bot 'awkward' (seat 1) raised Picky: no: reason"),
+    ("quitter", "bot 'quitter' (seat 1) raised SystemExit: 5"),
+])
+def test_a_failing_bot_in_a_worker_process_is_reported_not_waited_for(bot: str, words: str) -> None:
+    # With --jobs 2 the pool waited forever for a result whose exception could not be unpickled.
+    code, out = _run("simulate", "da-vinci-code", "-n", "8", "-p", f"{bot},random", "--seed", "1", "--jobs", "2",
+                     "--setting", "first_player=1")
+    assert code == 1, out
+    assert "DV061" in out and words in out
 
 
 def test_play_names_the_failing_bot_and_keeps_the_save(tmp_path: Path) -> None:
