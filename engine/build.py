@@ -83,7 +83,8 @@ class GameDef:
     layout_cache: dict[int, Any] = field(default_factory=dict)  # seat count -> starting zones (state.py)
     requires_passed: set[tuple[str, ...]] = field(default_factory=set)  # seat names whose `requires` passed
     view_cache: dict[tuple[int, bool, bool, bool], dict[str, Any]] = field(default_factory=dict)  # see view.py
-    view_lists: set[tuple[int, bool, bool, bool]] = field(default_factory=set)  # cached fields holding lists
+    view_lists: dict[tuple[int, bool, bool, bool], tuple[str, ...]] = field(default_factory=dict)  # their list fields
+    view_settings: str | None = None  # the settings as JSON when some are lists or maps ("" when none are)
     view_plans: dict[int, Any] = field(default_factory=dict)  # seat count -> zones of a view (view.py)
     private_seat_vars: frozenset[str] = frozenset()  # seat variables only their own seat sees
 

@@ -8,6 +8,7 @@ piece turned face down (`hide`, `face_up: false`) shows only its public fields i
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -36,26 +37,21 @@ def piece_view(
     key = (pid, revealed, sees_all, seat is None)
     shown = g.view_cache.get(key) or _piece_fields(state, key)
     out = {"ref": ref if ref is not None else state.piece_label(pid), **shown}
-    if key in g.view_lists:
-        _thaw(out)
+    lists = g.view_lists.get(key)
+    if lists:
+        for f in lists:  # the view's own lists, in place of the cache's tuples
+            out[f] = list(out[f])
     return out
 
 
-def _thaw(piece: dict[str, Any]) -> None:
-    """Give a piece view lists of its own in place of the cache's tuples: a bot may change its
-    view, never the game (the cached fields and the definition's values are shared)."""
-    for k, v in piece.items():
-        if v.__class__ is tuple:
-            piece[k] = list(v)
-
-
-def _copy_plain(value: Any) -> Any:
-    """A copy of a plain JSON-like value (lists and mappings copied at every depth)."""
-    if isinstance(value, dict):
-        return {k: _copy_plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_copy_plain(v) for v in value]
-    return value
+def _settings(g: Any) -> dict[str, Any]:
+    """The game's settings as a view holds them: a copy at every depth, so that a bot changing
+    its view's `settings.awards` changes no rule (list and map settings are read by the rules)."""
+    text = g.view_settings
+    if text is None:
+        plain = all(v.__class__ in _PLAIN_TYPES for v in g.settings.values())
+        text = g.view_settings = "" if plain else json.dumps(g.settings)
+    return json.loads(text) if text else dict(g.settings)
 
 
 def _piece_fields(state: State, key: tuple[int, bool, bool, bool]) -> dict[str, Any]:
@@ -73,7 +69,7 @@ def _piece_fields(state: State, key: tuple[int, bool, bool, bool]) -> dict[str, 
         if sees_all or f in comp.public:
             if isinstance(v, (list, tuple)):  # kept immutable here; each view gets its own list
                 v = tuple(v)
-                g.view_lists.add(key)
+                g.view_lists[key] = (*g.view_lists.get(key, ()), f)
             out[f] = v
         else:
             hidden = True
@@ -166,8 +162,10 @@ def zone_view(state: State, zone: ZoneSlot, seat: int | None) -> dict[str, Any]:
             piece = {"ref": f"{zone.prefix}{pos[p]}", **fields, "space": pos[p]}
         else:
             piece = {"ref": f"{zone.prefix}{i}", **fields}
-        if k in listy:
-            _thaw(piece)
+        lists = listy.get(k)
+        if lists:
+            for f in lists:  # the view's own lists, in place of the cache's tuples
+                piece[f] = list(piece[f])
         shown_pieces.append(piece)
     out["pieces"] = shown_pieces
     return out
@@ -239,7 +237,7 @@ def build_view(state: State, seat: int | None) -> dict[str, Any]:
         "turn": state.turn,
         "current": state.current + 1,
         "players": n,
-        "settings": {k: v if v.__class__ in _PLAIN_TYPES else _copy_plain(v) for k, v in g.settings.items()},
+        "settings": _settings(g),
         "seats": seats,
         "zones": shared,
         "vars": _public_vars(state.vars, state),
