@@ -820,7 +820,7 @@ class Session:
                 try:
                     st.apply(s, a)
                 except IllegalAction as e:
-                    raise self.kept(bot_refused(self.seats[s].kind, s, a, e)) from None
+                    raise bot_refused(self.seats[s].kind, s, a, e) from None
         for s in humans:
             r = results.get(s)
             action = st.parse_action("pass")
@@ -838,22 +838,13 @@ class Session:
     def bot_action(self, seat: int) -> Any:
         """The action the bot at `seat` chooses now; BotError naming it when it fails."""
         kind = self.seats[seat].kind
-        try:
-            action = bot_choice(self.bot(seat), kind, self.state, seat)
-        except BotError as e:
-            raise self.kept(e) from None
+        action = bot_choice(self.bot(seat), kind, self.state, seat)
         if isinstance(action, str):
             try:
                 return self.state.parse_action(action)
             except DavinciError as e:
-                raise self.kept(bot_refused(kind, seat, action, e)) from None
+                raise bot_refused(kind, seat, action, e) from None
         return action
-
-    def kept(self, e: BotError) -> BotError:
-        """`e`, saying where the game a bot failed in is kept."""
-        if self.save_path:
-            e.message += f"\n(the game up to the last turn is saved in {self.save_path})"
-        return e
 
     def announce_challenge(self, seats: list[int], pend: dict[str, Any], wait: bool = True) -> None:
         """Who answers the challenge `pend` (a view's pending response), its prompt and its card;
@@ -903,7 +894,7 @@ class Session:
                     except DavinciError as e:
                         if isinstance(e, IllegalAction):
                             if self.seats[seat].kind != "human":
-                                raise self.kept(bot_refused(self.seats[seat].kind, seat, action, e)) from None
+                                raise bot_refused(self.seats[seat].kind, seat, action, e) from None
                             raise
                         # The game's rules failed on this action: the log keeps every action up to
                         # it (the save keeps the last good turn), so `replay` shows the failure.
@@ -1129,6 +1120,22 @@ def run_play(
                 soft_wrap=True,
             )
         return 0
+    except BotError as e:
+        # A bot failed before its move changed anything: the position is whole, so it is saved as
+        # at Ctrl-C (to the --save file, or to a file the player names), then the error is shown.
+        path = session.save_path
+        try:
+            if path is not None:
+                atomic_write(path, session.save_json())
+            elif sys.stdin is not None and sys.stdin.isatty():
+                path = _ask_and_save(console, session.save_json())
+        except SaveError as s_err:
+            console.print(f"[red]{esc(s_err.message)}[/red]")
+            path = None
+        if path:
+            e.message += (f"\n(the game is saved in {path}; once the bot is mended, resume with: "
+                          f"{resume_command(game.id, path, packs)})")
+        raise
     except (KeyboardInterrupt, QuitGame) as stop:
         quitting = isinstance(stop, QuitGame)
         console.print("\n[yellow]" + ("Game stopped." if quitting else "Interrupted.") + "[/yellow]")

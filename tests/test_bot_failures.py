@@ -111,7 +111,7 @@ def test_play_names_the_failing_bot_and_keeps_the_save(tmp_path: Path) -> None:
                      "--setting", "first_player=1", "--save", str(save))
     assert code == 1, out
     assert "bot 'exploding' (seat 2) raised KeyError" in out and "internal error" not in out
-    assert save.is_file() and f"saved in {save}" in out
+    assert save.is_file() and f"the game is saved in {save}" in out and "resume with: davinci play da-vinci-code --resume" in out
 
 
 def test_a_bot_may_return_an_actions_text() -> None:
