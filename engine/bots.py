@@ -116,7 +116,12 @@ def make_bot(name: str, seed: int, game_id: str | None = None, settings: dict[st
             _LOADED[name] = factory
         except Exception as e:
             raise UsageError(f"bot '{name}' failed to load: {type(e).__name__}: {e}") from None
-    bot = factory(seed=seed, settings=settings or {})
+    try:
+        bot = factory(seed=seed, settings=settings or {})
+    except DavinciError:
+        raise
+    except Exception as e:  # noqa: BLE001 - outside code: its failure is the bot's, named
+        raise BotError(f"bot '{name}' cannot start: {type(e).__name__}: {quoted(str(e), 200)}") from None
     games = getattr(bot, "games", None)
     if games and game_id is not None and game_id not in games:
         raise UsageError(f"bot '{name}' plays {', '.join(games)}, not {game_id}")

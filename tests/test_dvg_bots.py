@@ -227,3 +227,30 @@ def test_a_variant_from_a_pack_folder_is_played_by_the_scholar(tmp_path: Path) -
         'kind: pack\nid: sk\nname: Sk\nversion: "1.0"\nvariants: [v.yaml]\n', encoding="utf-8")
     report = run(SimConfig("da-vinci-game", "v1", ("scholar",) * 3, 1, 3, {}, (str(tmp_path),)))
     assert report["games"] == 1 and report["variant"] == "v1"
+
+
+@pytest.mark.parametrize(("skill", "words"), [
+    ("{codex: {chance: lots}}", "setting 'skill' 'codex.chance' must be a number, got 'lots'"),
+    ("{codex: 5}", "setting 'skill' 'codex' must be {chance: PERCENT, seconds: SECONDS}, got int"),
+    ("{codex: {chance: 50, speed: 3}}", "setting 'skill' 'codex' has no 'speed' (it takes chance and seconds)"),
+    ("{rose: {chance: 150}}", "'rose.chance' is a percentage from 0 to 100, got 150"),
+])
+def test_a_skill_profile_the_bots_cannot_use_is_a_lint_error(tmp_path: Path, skill: str, words: str) -> None:
+    # Found by a hostile tester: it linted clean, then play and simulate stopped at the first
+    # challenge with an internal error.
+    from click.testing import CliRunner
+
+    from davinci.cli import main
+    from davinci.engine.lint.runner import lint_paths
+
+    (tmp_path / "v.yaml").write_text(
+        f"kind: variant\nid: odd\nextends: da-vinci-game\nname: Odd\nsettings:\n  skill: {{default: {skill}}}\n",
+        encoding="utf-8")
+    (tmp_path / "pack.yaml").write_text(
+        'kind: pack\nid: sk\nname: Sk\nversion: "1.0"\nvariants: [v.yaml]\n', encoding="utf-8")
+    problems = [p for p in lint_paths([str(tmp_path)]) if p.severity == "error"]
+    assert [(p.code, p.location.line) for p in problems] == [("DV057", 6)]
+    assert words in problems[0].message and "bots scholar, random-mover cannot start with it" in problems[0].message
+    result = CliRunner().invoke(main, ["simulate", "da-vinci-game", "--pack", str(tmp_path), "--variant", "odd",
+                                       "-p", "scholar,scholar,scholar", "-n", "1"])
+    assert result.exit_code == 1 and words in result.output and "internal error" not in result.output

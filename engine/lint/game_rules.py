@@ -3,6 +3,7 @@ parsed and type-checked at its line:col), then play a few seeded random games.""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -393,6 +394,9 @@ def game_bots(ctx: LintContext) -> Iterator[Problem]:
     game is the one it extends). Only `random` plays any game; the others name the games they were
     written for (`davinci list` shows them).
 
+    Each bot is also started with the game's settings, as `play` and `simulate` start it, so a
+    setting a bot reads (a profile of its playing strength, say) that it cannot use is reported here.
+
     Why: `davinci play` offers these bots and `davinci list` shows them; a misspelt or foreign
     bot fails only when somebody picks it.
 
@@ -413,15 +417,37 @@ def game_bots(ctx: LintContext) -> Iterator[Problem]:
     from davinci.engine.bots import make_bot
 
     data = ctx.doc.data
-    bots = data.get("bots") if isinstance(data, dict) else None
-    if not isinstance(bots, list):
+    if not isinstance(data, dict):
+        return
+    listed = data.get("bots")
+    try:  # the settings the bots will get: a variant's profile of their strength, say
+        gdef = _build(ctx)
+    except DavinciError:
+        gdef = None
+    settings = dict(gdef.settings) if gdef is not None else {}
+    inherited = not isinstance(listed, list)
+    if isinstance(listed, list):
+        bots: list[Any] = listed
+    elif ctx.kind == "variant" and gdef is not None and "settings" in data:
+        bots = list(gdef.bots)  # a variant changing settings: its game's bots must still start
+    else:
         return
     game_id = str(data.get("id", "")) if ctx.kind == "game" else str(data.get("extends", "")).split("/")[0]
+    refused: dict[str, list[str]] = {}  # a setting's problem -> the bots that refuse it
     for i, name in enumerate(bots):
         try:
-            make_bot(str(name), 0, game_id)
+            make_bot(str(name), 0, game_id, settings)
         except DavinciError as e:
-            yield Problem(ctx.at(["bots", i]), "DV057", e.message, "game-bots", "error")
+            if e.code == "DV081":
+                refused.setdefault(e.message, []).append(str(name))
+            elif not inherited:  # a bot the game itself lists wrongly is reported at the game
+                yield Problem(ctx.at(["bots", i]), "DV057", e.message, "game-bots", "error")
+    for message, names in refused.items():
+        named = re.match(r"setting '([^']+)'", message)  # at the setting the message names, if written here
+        changed: Any = data.get("settings") if isinstance(data.get("settings"), dict) else {}
+        path: list[str | int] = ["settings", named.group(1)] if named and named.group(1) in changed else ["settings"]
+        where = ctx.at(path) if "settings" in data else ctx.at(["bots"])
+        yield Problem(where, "DV057", f"{message} (bots {', '.join(names)} cannot start with it)", "game-bots", "error")
 
 
 def _playouts(ctx: LintContext, gdef: Any) -> Iterator[Problem]:

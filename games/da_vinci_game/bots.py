@@ -21,6 +21,7 @@ from typing import Any
 from davinci.engine.actions import Action
 from davinci.engine.bots import SeededBot
 from davinci.engine.definition import BoardDef
+from davinci.engine.errors import DavinciError
 from davinci.engine.functions import walk_ends
 
 GAME_ID = "da-vinci-game"
@@ -246,11 +247,39 @@ def skill_of(settings: Mapping[str, Any], category: str) -> tuple[float, float]:
 # ---------------------------------------------------------------------------- the bots
 
 
+def skill_problem(skill: Any) -> str | None:
+    """What is wrong with a `skill` setting's value, or None: a mapping of category to
+    `{chance: 0..100, seconds: above 0}` (keys may be left out; their defaults apply)."""
+    if skill is None:
+        return None
+    if not isinstance(skill, Mapping):
+        return f"must map each category to {{chance, seconds}}, got {type(skill).__name__}"
+    for category, prof in skill.items():
+        if not isinstance(prof, Mapping):
+            return f"'{category}' must be {{chance: PERCENT, seconds: SECONDS}}, got {type(prof).__name__}"
+        for key, value in prof.items():
+            if key not in DEFAULT_SKILL:
+                return f"'{category}' has no '{key}' (it takes chance and seconds)"
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                return f"'{category}.{key}' must be a number, got {value!r}"
+            if key == "chance" and not 0 <= value <= 100:
+                return f"'{category}.chance' is a percentage from 0 to 100, got {value}"
+            if key == "seconds" and value <= 0:
+                return f"'{category}.seconds' must be above 0, got {value}"
+    return None
+
+
 class _Answerer(SeededBot):
     """Answers challenges by claiming a simulated result drawn from the skill profile."""
 
     name = "answerer"
     games = (GAME_ID,)
+
+    def __init__(self, seed: int = 0, settings: dict[str, Any] | None = None) -> None:
+        super().__init__(seed, settings)
+        problem = skill_problem(self.settings.get("skill"))
+        if problem is not None:  # found when the bot is made (lint makes each bot a game offers)
+            raise DavinciError(f"setting 'skill' {problem}", code="DV081")
 
     def claim(self, view: Mapping[str, Any]) -> Action:
         """`claim SECONDS solved|failed` for the pending challenge."""
