@@ -132,8 +132,18 @@ def parse_settings(items: Sequence[str]) -> dict[str, str]:
 MAX_SETTING_CHARS = 4000  # under Python's 4,300-digit limit for reading a whole number
 
 
+MAX_PACK_OPTIONS = 64  # as many as a save or log may record (engine.play.MAX_PACKS)
+
+
+def _packs(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> tuple[str, ...]:
+    if len(value) > MAX_PACK_OPTIONS:
+        raise click.BadParameter(f"at most {MAX_PACK_OPTIONS} content packs, got {len(value)}")
+    return value
+
+
 pack_option = click.option(
-    "--pack", "packs", multiple=True, type=click.Path(), help="Also load the content pack in this folder (repeatable)."
+    "--pack", "packs", multiple=True, type=click.Path(), callback=_packs,
+    help="Also load the content pack in this folder (repeatable).",
 )
 setting_option = click.option("--setting", "-s", "settings", multiple=True, help="Override a game setting, KEY=VALUE.")
 

@@ -222,12 +222,15 @@ def pack_record(packs: Sequence[str]) -> PackRecord:
     return [{"path": str(p), "resolved": os.path.realpath(p)} for p in packs]
 
 
+MAX_PACKS = 64  # content packs a save or log may name (a game is played with a few)
+
+
 def read_pack_record(doc: dict[str, Any], path: str, what: str) -> PackRecord:
     """The `packs` a save or log recorded; none for a file written before packs were recorded."""
     record = doc.get("packs")
     if record is None:
         return []
-    if not isinstance(record, list) or not all(
+    if not isinstance(record, list) or len(record) > MAX_PACKS or not all(
         isinstance(x, dict) and isinstance(x.get("path"), str) and isinstance(x.get("resolved"), str) for x in record
     ):
         raise SaveError(f"{path}: the {what}'s pack list is damaged")
@@ -465,6 +468,8 @@ class Session:
     transcript: list[tuple[int | None, str]] = field(default_factory=list)  # every event of this session
     moved_at: int = 0  # the transcript's length when a human last acted
     _last_event: Any = None
+    too_big: set[str] = field(default_factory=set)  # "save" / "log": grown past what davinci reads back
+    last_fit: dict[str, int] = field(default_factory=dict)  # the turn each was last written at
 
     def collect(self) -> None:
         """Add the events since the last call to the transcript (the state keeps only the latest)."""
@@ -512,8 +517,24 @@ class Session:
 
     def autosave(self) -> None:
         if self.save_path:
-            atomic_write(self.save_path, self.save_json())
+            data = self.save_json()
+            if self.fits(data, "save", self.save_path):
+                atomic_write(self.save_path, data)
         self.write_log()
+
+    def fits(self, data: str, what: str, path: str) -> bool:
+        """Whether a save's or log's text is small enough to be read back (MAX_JSON_CHARS). A
+        longer one is not written, so the file keeps the last version davinci can read; the
+        player is told once."""
+        if len(data) <= MAX_JSON_CHARS:
+            self.last_fit[what] = self.state.turn
+            return True
+        if what not in self.too_big:
+            self.too_big.add(what)
+            self.console.print(
+                f"[yellow]The {what} has grown past the {MAX_JSON_CHARS // 2**20} MiB davinci reads back: {esc(path)} "
+                f"keeps the last {what} that fits (turn {self.last_fit.get(what, 0)}), and is no longer updated.[/yellow]")
+        return False
 
     def bot(self, seat: int) -> Any:
         """The bot of `seat`, reseeded for this decision from the game's seed, the seat and the
@@ -557,7 +578,9 @@ class Session:
         except DavinciError as e:  # the game's end (winners, score...) fails: keep every action
             self.write_failure_log(None, e)
             raise
-        atomic_write(self.log_path, json.dumps(doc, indent=1))
+        text = json.dumps(doc, indent=1)
+        if self.fits(text, "log", self.log_path):
+            atomic_write(self.log_path, text)
 
     def write_failure_log(self, failed: tuple[int, str] | None, e: DavinciError) -> None:
         """The game's rules failed: write the log with every action up to the failure (`failed`,

@@ -120,6 +120,23 @@ def test_autosave_after_every_turn(tmp_path: Path, monkeypatch: pytest.MonkeyPat
         assert longer[: len(shorter)] == shorter  # each save extends the previous one
 
 
+def test_a_save_too_big_to_read_back_is_not_written_over_the_last_good_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A long game's save grew past the size davinci reads back: it was written all the same, and
+    # then refused on --resume. Now the last save that fits stays, and the player is told once.
+    save, log = tmp_path / "big.json", tmp_path / "big.log.json"
+    monkeypatch.setattr(play_module, "MAX_JSON_CHARS", 2500)  # the game's save ends near 3,500 characters
+    code, out = play(tmp_path, 0, players="random,random", save_path=str(save), log_path=str(log))
+    assert code == 0
+    assert out.count("The save has grown past") == 1 and "The log has grown past" not in out
+    kept = json.loads(save.read_text(encoding="utf-8"))
+    assert len(save.read_text(encoding="utf-8")) <= 2500 and not kept["saved"]["state"]["terminal"]
+    assert f"keeps the last save that fits (turn {kept['saved']['state']['turn']})" in out
+    code, _ = cli("play", "--resume", str(save), "--no-clear")  # what was kept can be read back
+    assert code == 0
+
+
 def test_atomic_write_keeps_the_old_file_when_writing_fails(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     target = tmp_path / "save.json"
     atomic_write(str(target), '{"old": true}')
@@ -554,6 +571,8 @@ LOG_EDITS: dict[str, tuple[Callable[[dict[str, Any]], Any], str, str]] = {
     "actions not a list": (_set("actions", "all of them"), "DV070", "damaged"),
     "settings not a mapping": (_set("settings_override", "x"), "DV070", "damaged"),
     "settings written as an empty text": (_set("settings_override", ""), "DV070", "damaged"),
+    "packs listed 100,000 times": (_set("packs", [{"path": "p", "resolved": "/p"}] * 100_000), "DV070",
+                                   "pack list is damaged"),
     "huge action text": (_set("actions.1.1", "x" * 100_000), "DV071", "..."),
     "not a log": (lambda d: d.pop("davinci_log"), "DV070", "not a davinci log"),
     "seed as text": (_set("seed", "5"), "DV070", "seed is damaged"),
