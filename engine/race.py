@@ -30,6 +30,29 @@ def race_available() -> bool:
     return True
 
 
+def decode_key(first: bytes, more: Callable[[], bytes]) -> str:
+    """The character that starts with the byte `first`, reading the rest of it with `more` (one
+    byte, b"" when nothing follows): a UTF-8 character whole, an escape sequence (ESC [ D, an
+    arrow key) swallowed as ""."""
+    lead = first[0]
+    if lead == 0x1B:  # ESC: a lone Escape, or the start of a key's sequence
+        nxt = more()
+        if nxt in (b"[", b"O"):
+            while True:  # parameters, then a final byte from @ to ~
+                b = more()
+                if not b or 0x40 <= b[0] <= 0x7E:
+                    break
+        return ""
+    need = 1 if 0xC0 <= lead < 0xE0 else 2 if 0xE0 <= lead < 0xF0 else 3 if 0xF0 <= lead < 0xF8 else 0
+    data = first
+    for _ in range(need):
+        b = more()
+        if not b:
+            break
+        data += b
+    return data.decode("utf-8", "replace")
+
+
 class RawTerminal:
     """Context manager: cbreak mode with no echo; restores the terminal on exit, always."""
 
@@ -48,14 +71,23 @@ class RawTerminal:
         termios.tcsetattr(self.fd, termios.TCSADRAIN, self.old)
 
     def key(self, timeout: float) -> str | None:
-        """One character, or None after `timeout` seconds; EOFError when input is closed."""
+        """One character, or None after `timeout` seconds; EOFError when input is closed.
+
+        A character is read whole (an accented letter is two or more bytes: `Zürich` must not
+        come out as `Z??rich`), and a key that sends an escape sequence (an arrow) is read whole
+        and given as "" (no character)."""
         ready, _, _ = select.select([sys.stdin], [], [], max(0.0, timeout))
         if not ready:
             return None
-        ch = os.read(self.fd, 1)
-        if not ch:
+        data = os.read(self.fd, 1)
+        if not data:
             raise EOFError
-        return ch.decode("utf-8", "replace")
+        return decode_key(data, self._more)
+
+    def _more(self) -> bytes:
+        """One more byte that is already waiting, or b"" when none comes at once."""
+        ready, _, _ = select.select([sys.stdin], [], [], 0.05)
+        return os.read(self.fd, 1) if ready else b""
 
     def masked_line(self, out: Callable[[str], None]) -> str:
         """Read a line, echoing '*' for each character (backspace works)."""
@@ -76,7 +108,7 @@ class RawTerminal:
                 raise KeyboardInterrupt
             if ch == "\x04":
                 raise EOFError
-            if ch.isprintable():
+            if ch and ch.isprintable():
                 buf.append(ch)
                 out("*")
 
@@ -128,7 +160,7 @@ def run_race(
                 raise EOFError
             seat = keys.get(ch)
             if seat is None or seat in results:
-                if seat is None and ch.isprintable() and not hinted:
+                if seat is None and ch and ch.isprintable() and not hinted:
                     # Typing the answer at once is the natural mistake: the keys go nowhere.
                     hinted = True
                     write("\rFirst press your team's number (" + ", ".join(f"[{k}]" for k, v in keys.items()

@@ -91,3 +91,26 @@ def test_a_limit_of_zero_is_an_untimed_race() -> None:
     assert "Clock started (untimed" in text and "Time is up" not in text and "too late" not in text
     assert "Bot locks in at 300.0 s" in text
     assert res == {1: None, 0: (402.0, "x")}
+
+
+def test_a_key_is_read_whole_accents_and_arrows_included() -> None:
+    # An accented letter is two bytes: read one at a time, 'Zürich' was typed as 'Z\ufffd\ufffdrich'
+    # and never matched the answer. An arrow key's escape sequence adds nothing to the answer.
+    from davinci.engine.race import decode_key
+
+    def keys(data: bytes) -> list[str]:
+        stream = list(data)
+        out = []
+        while stream:
+            first = bytes([stream.pop(0)])
+
+            def more() -> bytes:
+                return bytes([stream.pop(0)]) if stream else b""
+
+            out.append(decode_key(first, more))
+        return out
+
+    assert "".join(keys("Zürich".encode())) == "Zürich"
+    assert "".join(keys("Nîmes 日本 🎲".encode())) == "Nîmes 日本 🎲"
+    assert keys(b"a\x1b[Db\x1bOAc") == ["a", "", "b", "", "c"]
+    assert keys(b"\x1b") == [""]  # a lone Escape
