@@ -155,6 +155,17 @@ def test_direction_controls_refused_in_any_text(text: str, where: tuple[int, int
     assert f"direction character {char} is not allowed" in e.message
 
 
+@pytest.mark.parametrize(("text", "where", "words"), [
+    ("a: 1\n# a comment\u2028tokens: 9\n", (2, 12), "line separator U+2028"),  # a key hidden in a comment
+    ("a: 'one\u2029two'\n", (1, 8), "paragraph separator U+2029"),
+])
+def test_unicode_line_separators_are_refused(text: str, where: tuple[int, int], words: str) -> None:
+    # YAML reads them as line breaks that editors, diff and grep do not show.
+    e = error(text)
+    assert e.code == "DV005" and words in e.message
+    assert e.location is not None and (e.location.line, e.location.col) == where
+
+
 def test_direction_marks_and_right_to_left_text_are_allowed() -> None:
     # The marks only set the direction of nearby neutral characters; Hebrew and Arabic text is fine.
     assert load("a: \u200f\u05e9\u05dc\u05d5\u05dd \u200e\u061c\n") == {"a": "\u200f\u05e9\u05dc\u05d5\u05dd \u200e\u061c"}
