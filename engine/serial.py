@@ -128,7 +128,54 @@ def state_from_json(game: Game, data: Mapping[str, Any]) -> State:
         if not 0 <= frame[1] <= len(g.programs[frame[0]].code):
             raise SaveError(f"the save is damaged: flow '{frame[0]}' has no step {frame[1]}")
     _check_shape(st)
+    _probe(st)
     return st
+
+
+_PENDING_TYPES = ("choose", "respond", "overflow", "position")
+
+
+def _probe(st: State) -> None:
+    """Refuse a state the engine cannot go on from: one nobody can act in though the game is not
+    over, or one whose decision, variables or seat names break the first question asked of it.
+
+    A position built by hand (a test setting up a rare situation) may be loaded, so the state is
+    not required to follow from its moves; it must only be one the engine can play on. Any
+    failure here is the file's, named as such, not an internal error later in someone's loop."""
+    from davinci.engine.errors import DavinciError, seat_name_problem
+
+    for name in st.seat_names:
+        problem = seat_name_problem(name)
+        if problem is not None:
+            raise SaveError(f"the save is damaged: the seat name {problem}")
+    p = st.pending
+    if not st.terminal:
+        if not isinstance(p, dict) or p.get("type") not in _PENDING_TYPES:
+            raise SaveError("the save is damaged: the game is not over, but no decision is waiting")
+        n = len(st.seat_names)
+        named = [p.get("seat")] if "seat" in p else list(p.get("seats") or ())
+        if any(seat.__class__ is not int or not 0 <= seat < n for seat in named):
+            raise SaveError("the save is damaged: its decision names a seat that is not at the table")
+        if not any(st.active):
+            raise SaveError("the save is damaged: the game is not over, but every seat is out")
+        if p["type"] == "choose" and not st.stack:
+            raise SaveError("the save is damaged: a choice is waiting outside the flow")
+    try:
+        seats = st.current_seats
+        if not st.terminal and not seats:
+            raise SaveError("the save is damaged: the game is not over, but nobody is to act")
+        for seat in seats:
+            st.legal_actions(seat)
+        for seat in (None, *range(len(st.seat_names))):
+            st.view(seat)
+    except SaveError:
+        raise
+    except DavinciError as e:
+        raise SaveError(f"the save is damaged: {e.message}") from None
+    except Exception as e:  # noqa: BLE001 - a forged state's failure is the file's, not an internal error
+        raise SaveError(f"the save is damaged: {type(e).__name__}: {e}") from None
+    finally:
+        st._legal = None
 
 
 def _check_shape(st: State) -> None:

@@ -3,6 +3,7 @@ TypeError or AttributeError, and checks the number of seats before building anyt
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -57,3 +58,33 @@ def test_a_seat_name_may_not_hide_or_turn_text_around(name: str) -> None:
     with pytest.raises(UsageError, match="holds an invisible or direction-changing character") as e:
         load_game("da-vinci-code").new_state([name, "Bo"], seed=1)
     assert name not in e.value.message  # shown escaped
+
+
+def _forged(change: Any) -> dict[str, Any]:
+    from davinci.engine.serial import checksum
+
+    st = load_game("da-vinci-code").new_state(2, seed=1)
+    st.apply(st.current_seats[0], st.legal_actions(st.current_seats[0])[0])
+    data = json.loads(json.dumps(st.to_json()))
+    change(data["state"])
+    data["checksum"] = checksum(data["state"])  # anyone can recompute it
+    return data
+
+
+@pytest.mark.parametrize(("change", "words"), [
+    (lambda s: s.update(pending=None), "no decision is waiting"),
+    (lambda s: s["pending"].update(seat=99), "names a seat that is not at the table"),
+    (lambda s: s["pending"].update(seat="x"), "names a seat that is not at the table"),
+    (lambda s: s["pending"].update(at=["turn", 999]), "the save is damaged"),
+    (lambda s: s.update(stack=[]), "a choice is waiting outside the flow"),
+    (lambda s: s.update(active=[False, False]), "every seat is out"),
+    (lambda s: s["seat_names"].__setitem__(0, "\x1b[2J"), "holds a control character"),
+    (lambda s: s["vars"].update({"probe": {"$p": 10**9}}), "the save is damaged"),
+], ids=["no pending", "seat 99", "seat text", "bad step", "empty stack", "all out", "escape name", "bad ref"])
+def test_a_hand_edited_state_the_engine_cannot_play_on_is_refused_when_loaded(change: Any, words: str) -> None:
+    # Accepted before, each failed later with a bare IndexError, KeyError or TypeError, or left a
+    # game nobody could act in.
+    from davinci.engine.errors import SaveError
+
+    with pytest.raises(SaveError, match=words):
+        load_game("da-vinci-code").state_from_json(_forged(change))
