@@ -906,8 +906,9 @@ class Session:
                     # Not shown: answers in a race (their own screen), and where a bot puts a free
                     # piece (when only some pieces are placed freely, the line would tell that one was drawn).
                     # Nor a sealed choice (a `private` option): the log tells the others it was made.
+                    # And only a legal action: a bot's mistake is reported, not shown as a move.
                     if self.humans and (st.pending or {}).get("type") not in ("respond", "position") \
-                            and not st.is_private(action):
+                            and not st.is_private(action) and st.is_legal(seat, action):
                         self.console.print(f"[dim]{esc(self.seats[seat].name)}: {esc(str(action))}[/dim]")
                 turn = st.turn
                 recorded = len(st.history)

@@ -126,3 +126,10 @@ def test_list_names_every_installed_bot() -> None:
     assert {"random", "deducer", "greedy", "scholar", "exploding", "typist"} <= set(listed)
     code, text = _run("list")
     assert "Bots installed:" in text and "typist" in text
+
+
+def test_a_refused_bot_action_is_not_shown_as_a_move() -> None:
+    code, out = _run("play", "da-vinci-code", "--players", "human,flying", "--seed", "1", "--no-clear",
+                     "--setting", "first_player=2")
+    assert code == 1 and "bot 'flying' (seat 2) chose 'fly'" in out
+    assert "Flying 2: fly" not in out
