@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from davinci.engine.errors import CONTROL_CHARS, IllegalAction, printable
+from davinci.engine.errors import BIDI_CONTROLS, CONTROL_CHARS, IllegalAction, printable
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,10 +37,11 @@ def parse_action(text: str, rest_verbs: dict[str, int] | None = None) -> Action:
         raise IllegalAction("an action must be text")
     if len(text) > 1000:
         raise IllegalAction("action text is too long")
-    bad = CONTROL_CHARS.search(text)
+    bad = CONTROL_CHARS.search(text) or BIDI_CONTROLS.search(text)
     if bad is not None:  # logged, shown to every player and replayed: never a terminal escape
         ch = bad.group()
         what = ("a NUL byte" if ch == "\x00" else "bytes that are not UTF-8" if "\ud800" <= ch <= "\udfff"
+                else f"the direction character {printable(ch)}" if BIDI_CONTROLS.match(ch)
                 else f"the control character {printable(ch)}")
         raise IllegalAction(f"action text contains {what}")
     stripped = text.strip()

@@ -178,10 +178,16 @@ MAX_SEAT_NAME = 40
 def printable(text: str, *, one_line: bool = False) -> str:
     """`text` with its control characters written as escapes (`\\x1b`, `\\r`), safe to echo on a
     terminal; tab and line feed stay as they are, unless `one_line`."""
-    pattern = LINE_CONTROL_CHARS if one_line else CONTROL_CHARS
+    pattern = _ECHO_LINE if one_line else _ECHO
     if pattern.search(text) is None:
         return text
     return pattern.sub(lambda m: repr(m.group())[1:-1], text)
+
+
+# What `printable` escapes: control characters, and the direction controls and line separators
+# that would turn around or break the rest of a message (a file name or a log's game id).
+_ECHO = re.compile(f"{CONTROL_CHARS.pattern}|[\u202a-\u202e\u2066-\u2069\u2028\u2029]")
+_ECHO_LINE = re.compile(f"{LINE_CONTROL_CHARS.pattern}|[\u202a-\u202e\u2066-\u2069\u2028\u2029]")
 
 
 def hides_text(c: str) -> bool:

@@ -61,3 +61,16 @@ def test_values_that_cannot_be_told_apart_in_text_stop_the_game_at_the_list(
     [problem] = lint_paths([_pack(tmp_path, words)])
     assert (problem.code, problem.location.line, problem.location.col) == ("DV042", 10, 24)
     assert message in problem.message
+
+
+def test_action_text_and_messages_never_carry_direction_controls() -> None:
+    # A typed answer or a log's action holding U+202E turned every later screen line around.
+    from davinci.engine.actions import parse_action
+    from davinci.engine.errors import IllegalAction, printable
+
+    with pytest.raises(IllegalAction, match=r"the direction character \\u202e"):
+        parse_action("answer 1 Ro\u202eme", {"answer": 1})
+    assert parse_action("answer 1 שלום", {"answer": 1}).args == ("1", "שלום")  # right-to-left text is fine
+    # Messages quoting a file name or a log's values show them as escapes.
+    assert printable("game\u202e.json") == "game\\u202e.json"
+    assert printable("a\u2028b", one_line=True) == "a\\u2028b"
