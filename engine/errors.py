@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 
@@ -204,6 +204,22 @@ def quoted(text: str, limit: int = 60) -> str:
     # rest of the message around.
     shown = "".join(f"\\u{ord(c):04x}" if hides_text(c) else c for c in shown)
     return shown if len(shown) <= limit else shown[: limit - 3] + "..."
+
+
+def seat_names_problem(names: Sequence[str]) -> str | None:
+    """Why `names` cannot name a table's seats, or None: each a good `seat_name_problem` name,
+    not blank, and no two alike ignoring case ("Pass the keyboard to Ana" names one person)."""
+    seen: set[str] = set()
+    for name in names:
+        problem = seat_name_problem(name)
+        if problem is not None:
+            return f"the name {problem}"
+        if not name.strip():
+            return "a seat name is empty"
+        if name.casefold() in seen:
+            return f"two seats are named '{quoted(name)}': give each player a different name"
+        seen.add(name.casefold())
+    return None
 
 
 def seat_name_problem(name: str) -> str | None:

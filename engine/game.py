@@ -28,7 +28,7 @@ from davinci.engine.errors import (
     SourceLocation,
     UsageError,
     did_you_mean,
-    seat_name_problem,
+    seat_names_problem,
 )
 from davinci.engine.rng import MAX_SEED
 from davinci.engine.state import State
@@ -83,10 +83,9 @@ class Game:
             if not all(isinstance(p, str) for p in players):
                 raise UsageError("seat names must be text")
             names = list(players)
-            for name in names:
-                problem = seat_name_problem(name)
-                if problem is not None:
-                    raise UsageError(f"the seat name {problem}")
+            problem = seat_names_problem(names)
+            if problem is not None:
+                raise UsageError(problem)
         return names
 
     def new_state(self, players: int | Sequence[str], seed: int = 0) -> State:

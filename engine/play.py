@@ -34,6 +34,7 @@ from davinci.engine.errors import (
     printable,
     quoted,
     seat_name_problem,
+    seat_names_problem,
 )
 from davinci.engine.files import (
     DuplicateKey,
@@ -87,12 +88,9 @@ def parse_seats(spec: str | None, game: Any) -> list[SeatSpec]:
             hint = did_you_mean(kind, ["human", *known])
             raise UsageError(f"unknown player '{quoted(p)}'{hint}: use human[:Name] or a bot ({', '.join(known)})")
         label = name.strip() or (f"{d.seat_label} {i + 1}" if kind == "human" else f"{kind.capitalize()} {i + 1}")
-        problem = seat_name_problem(label)
+        problem = seat_names_problem([*(s.name for s in seats), label])
         if problem is not None:
-            raise UsageError(f"--players: the name {problem}")
-        if any(s.name.casefold() == label.casefold() for s in seats):
-            # "Pass the keyboard to Ana" must name one person.
-            raise UsageError(f"two seats are named '{label}': give each player a different name")
+            raise UsageError(f"--players: {problem}")
         seats.append(SeatSpec(kind, label))
     if not d.min_players <= len(seats) <= d.max_players:
         raise UsageError(f"{d.name} takes {d.min_players}-{d.max_players} players, got {len(seats)}")

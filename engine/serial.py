@@ -142,12 +142,11 @@ def _probe(st: State) -> None:
     A position built by hand (a test setting up a rare situation) may be loaded, so the state is
     not required to follow from its moves; it must only be one the engine can play on. Any
     failure here is the file's, named as such, not an internal error later in someone's loop."""
-    from davinci.engine.errors import DavinciError, seat_name_problem
+    from davinci.engine.errors import DavinciError, seat_names_problem
 
-    for name in st.seat_names:
-        problem = seat_name_problem(name)
-        if problem is not None:
-            raise SaveError(f"the save is damaged: the seat name {problem}")
+    problem = seat_names_problem(st.seat_names)
+    if problem is not None:
+        raise SaveError(f"the save is damaged: {problem}")
     p = st.pending
     if not st.terminal:
         if not isinstance(p, dict) or p.get("type") not in _PENDING_TYPES:

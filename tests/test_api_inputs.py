@@ -29,6 +29,15 @@ def test_new_state_refuses_what_it_cannot_seat(players: Any, seed: Any, words: s
         load_game("da-vinci-code").new_state(players, seed=seed)
 
 
+@pytest.mark.parametrize(("names", "words"), [
+    (["Ana", "ana"], "two seats are named 'ana'"), (["", "Ben"], "a seat name is empty"),
+    (["  ", "Ben"], "a seat name is empty"),
+])
+def test_seat_names_are_checked_as_on_the_command_line(names: list[str], words: str) -> None:
+    with pytest.raises(UsageError, match=words):
+        load_game("da-vinci-code").new_state(names, seed=1)
+
+
 def test_the_seed_range_ends_at_two_to_the_64() -> None:
     game = load_game("da-vinci-code")
     assert game.new_state(2, seed=2**64 - 1).to_json() != game.new_state(2, seed=0).to_json()

@@ -422,7 +422,7 @@ EDITS: dict[str, tuple[Callable[[dict[str, Any]], Any], bool, str]] = {
                                         "is 100,000 characters long (at most 40)"),
     "seat kind with terminal escapes": (_set("seats.1.kind", "\x1b[2J"), False, "seat kind '\\x1b[2J' holds"),
     "seat name in the position, checksum recomputed": (_set("saved.state.seat_names.0", "Ana\x1b[2J"), True,
-                                                       "the save is damaged: the seat name 'Ana\\x1b[2J'"),
+                                                       "the save is damaged: the name 'Ana\\x1b[2J'"),
     # The seats' names outside the checksum: "Pass the keyboard to Zed" in a game of Player 1.
     "seat name unlike the position's": (_set("seats.0.name", "Zed"), False, "the save's seats do not match its state"),
     "seed not a number": (_set("seed", "seven"), False, "seed is damaged"),
