@@ -366,8 +366,13 @@ def settings_type(b: Builder, settings: Mapping[str, Any]) -> RecordType:
     fields: dict[str, Type] = {}
     for name in settings:
         typ = (defs.get(name) or {}).get("type", "int")
-        fields[name] = {"int": INT, "bool": BOOL, "str": STR, "list": ListType(INT)}.get(typ, ANY)
+        fields[name] = {"int": INT, "bool": BOOL, "str": STR, "list": ListType(INT), "map": MAP_SETTING}.get(typ, ANY)
     return RecordType("settings", fields, "the game's settings")
+
+
+# A `map` setting is for bots and screens (a profile of playing strength, say): the rules have no
+# way to read into one, so `settings.skill.fast` is refused when checked, not when first reached.
+MAP_SETTING = RecordType("map setting (read by bots and screens, not by the rules)", {}, "a map setting, which bots and screens read; the rules cannot read into it")
 
 
 def _a_value(t: Type) -> str:

@@ -232,3 +232,14 @@ def test_a_players_range_no_table_fits_is_reported(tmp_path: Path) -> None:
     problems = lint_edited(tmp_path, PACK, "pig.yaml", "players: {min: 2, max: 6}", "players: {min: 5, max: 1}")
     found = [(Path(p.location.path).name, p.code, p.message) for p in problems]
     assert ("pig.yaml", "DV050", "players: min 5 is more than max 1: no table can play this game") in found
+
+
+def test_reading_into_a_map_setting_is_refused_when_checked(tmp_path: Path) -> None:
+    # It passed the checks and failed only when a random test game happened to reach it.
+    copy = tmp_path / PACK.name
+    shutil.copytree(PACK, copy)
+    game = copy / "pig.yaml"
+    text = game.read_text().replace("  target:\n", "  skill: {type: map, default: {fast: 1}, doc: For bots.}\n  target:\n", 1)
+    game.write_text(text.replace('if: "die == 1"', 'if: "die == 1 and settings.skill.fast == 1"', 1))
+    assert_one_problem(lint_paths([str(copy)]), "pig.yaml", "DV041", 28, 44,
+                       "map setting (read by bots and screens, not by the rules) has no field 'fast'")
