@@ -377,6 +377,8 @@ def report_text(report: Mapping[str, Any]) -> list[str]:
     # Columns as wide as the longest bot name (at least 12), so that long names stay aligned.
     width = max([12, *(len(name) for name in report["players"])])
     for i, name in enumerate(report["players"]):
+        if report["rotate"]:
+            name = "(any bot)"  # the bots take turns in every seat: a seat's line is the seat's
         lo, hi = report["win_ci95"][i]
         lines.append(
             f"  seat {i + 1:<{len(str(len(report['players'])))}} {name:<{width}} wins {report['wins'][i]:>6}  "
