@@ -160,7 +160,7 @@ def main() -> None:
 @click.option("--players", "-p", help="Seats, comma-separated: human[:Name] or a bot name.")
 @click.option("--seed", type=SEED, default=None, help="Random seed (default: from the clock).")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False), help="Write the game log (for replay) here.")
-@click.option("--save", "save_path", type=click.Path(dir_okay=False), help="Autosave here after every turn.")
+@click.option("--save", "save_path", type=click.Path(dir_okay=False), help="Autosave here before each human move (every 25 turns when bots alone play).")
 @click.option("--resume", type=click.Path(dir_okay=False), help="Resume a saved game.")
 @click.option("--no-timer", is_flag=True, help="Untimed challenges.")
 @click.option("--hints", is_flag=True, help="Show deduction hints where the game offers them.")

@@ -220,6 +220,7 @@ def pack_record(packs: Sequence[str]) -> PackRecord:
     return [{"path": str(p), "resolved": os.path.realpath(p)} for p in packs]
 
 
+AUTOSAVE_TURNS = 25  # bots-only stretches are saved this often (see Session.save_due)
 MAX_PACKS = 64  # content packs a save or log may name (a game is played with a few)
 
 
@@ -468,6 +469,7 @@ class Session:
     _last_event: Any = None
     too_big: set[str] = field(default_factory=set)  # "save" / "log": grown past what davinci reads back
     last_fit: dict[str, int] = field(default_factory=dict)  # the turn each was last written at
+    saved_turn: int = 0  # the turn of the last autosave
 
     def collect(self) -> None:
         """Add the events since the last call to the transcript (the state keeps only the latest)."""
@@ -513,7 +515,18 @@ class Session:
         """The save file's text for the game as it stands."""
         return json.dumps(save_document(self.state, self.seats, self.seed, self.settings, self.packs, self.timer))
 
+    def save_due(self) -> bool:
+        """Whether a turn that just ended is saved: when a human is to act next (so the save
+        holds every move a person made), else every AUTOSAVE_TURNS turns. Bots' turns in
+        between follow from the seed and are replayed the same on resume; saving each of
+        them rewrote the whole file every turn, which a long game of bots paid quadratically."""
+        st = self.state
+        if any(self.seats[s].kind == "human" for s in st.current_seats):
+            return True
+        return bool(st.turn - self.saved_turn >= AUTOSAVE_TURNS)
+
     def autosave(self) -> None:
+        self.saved_turn = self.state.turn
         if self.save_path:
             data = self.save_json()
             if self.fits(data, "save", self.save_path):
@@ -545,7 +558,7 @@ class Session:
 
     def save_command(self, name: str) -> None:
         """`save` (to the --save file, or a file name asked for) or `save FILE`: write the game now,
-        and to that file again after every turn from then on. A name that cannot be used is
+        and to that file from then on (as --save does). A name that cannot be used is
         explained; the game goes on either way."""
         if not name and not self.save_path:
             name = self.input_fn("Save to which file? (empty: don't save) ").strip()
@@ -563,7 +576,7 @@ class Session:
         except SaveError as e:
             self.console.print(f"[red]{esc(e.message)}[/red]")
             return
-        again = "" if path == self.save_path else " (and after every turn from now on)"
+        again = "" if path == self.save_path else " (and autosaved there from now on)"
         self.save_path = path
         self.console.print(f"saved to {esc(path)}{again}; resume with: {esc(resume_command(self.game.id, path, self.packs))}",
                            soft_wrap=True)
@@ -923,7 +936,7 @@ class Session:
                         self.write_failure_log((seat, str(action)) if len(st.history) == recorded else None, e)
                         raise
                 self.collect()
-                if st.turn != turn or st.is_terminal():
+                if st.is_terminal() or (st.turn != turn and self.save_due()):
                     self.autosave()
             if watched is not None:
                 self.show_events(watched, self.viewer)

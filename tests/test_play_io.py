@@ -628,7 +628,7 @@ def test_save_with_a_file_name_saves_there_and_keeps_saving_each_turn(tmp_path: 
     save = tmp_path / "mine.json"
     code, out = _screen(GAME, "human,random", ["guess row.2.1 3", f"save {save}", "stop"])
     assert code == 0
-    assert f"saved to {save} (and after every turn from now on)" in out
+    assert f"saved to {save} (and autosaved there from now on)" in out
     # The end of input came a turn later: the file holds that later position, and resumes.
     assert "Saved to " + str(save) in out
     doc = json.loads(save.read_text())

@@ -97,27 +97,47 @@ def cli(*args: str, stdin: str = "") -> tuple[int, str]:
 # ------------------------------------------------------------------------------- writing
 
 
-def test_autosave_after_every_turn(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def _spied_saves(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
     writes: list[dict[str, Any]] = []
     real = play_module.atomic_write
 
     def spy(path: str, data: str) -> None:
         real(path, data)
-        writes.append(json.loads(Path(path).read_text(encoding="utf-8")))
+        if path.endswith("auto.json"):
+            writes.append(json.loads(Path(path).read_text(encoding="utf-8")))
 
     monkeypatch.setattr(play_module, "atomic_write", spy)
+    return writes
+
+
+def test_autosave_before_every_human_decision(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    writes = _spied_saves(monkeypatch)
     save = tmp_path / "auto.json"
-    code, _ = play(tmp_path, 0, players="random,random", save_path=str(save))
+    code, _ = play(tmp_path, 400, players="human,random", save_path=str(save))
     assert code == 0
-    turns = [w["saved"]["state"]["turn"] for w in writes]
-    final = writes[-1]["saved"]["state"]
-    assert final["terminal"]
-    # One save before the first move (to find an unwritable path early), then one per turn.
-    assert sorted(set(turns)) == list(range(1, final["turn"] + 1))
+    states = [w["saved"]["state"] for w in writes]
+    playing = [st for st in states if not st["terminal"]]
+    assert states[-1]["terminal"] and len(playing) > 5
+    # One save before the first move (to find an unwritable path early), then one each time the
+    # human is to act after another turn, and the end.
+    assert all(st["current"] == 0 for st in playing[1:])
+    assert len({st["turn"] for st in playing[1:]}) == len(playing) - 1
+    turns = [st["turn"] for st in states]
     assert turns == sorted(turns)
-    histories = [w["saved"]["state"]["history"] for w in writes]
+    histories = [st["history"] for st in states]
     for shorter, longer in zip(histories, histories[1:]):
         assert longer[: len(shorter)] == shorter  # each save extends the previous one
+
+
+def test_bots_alone_are_saved_every_few_turns_not_every_turn(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Saving every bot turn rewrote the whole file each turn: 2,000 turns took 93 s instead of 1.
+    writes = _spied_saves(monkeypatch)
+    monkeypatch.setattr(play_module, "AUTOSAVE_TURNS", 5)
+    code, _ = play(tmp_path, 0, players="random,random", save_path=str(tmp_path / "auto.json"))
+    assert code == 0
+    turns = [w["saved"]["state"]["turn"] for w in writes if not w["saved"]["state"]["terminal"]]
+    assert writes[-1]["saved"]["state"]["terminal"] and len(turns) > 3
+    assert all(b - a == 5 for a, b in zip(turns, turns[1:]))  # from the save before the first move
 
 
 def test_a_save_too_big_to_read_back_is_not_written_over_the_last_good_one(
