@@ -283,7 +283,8 @@ def _iter_tallies(cfg: SimConfig, jobs: int) -> Iterator[Tally]:
     old_term = signal.signal(signal.SIGTERM, _interrupt) if _main_thread() else None
     try:
         with ctx.Pool(processes, initializer=_worker_signals) as pool:
-            for part in pool.imap_unordered(_worker_chunk, _chunks(cfg, size)):
+            # In order: a failure is reported for the same (first failing) game as with one job.
+            for part in pool.imap(_worker_chunk, _chunks(cfg, size)):
                 if isinstance(part, _Failed):
                     raise part.error()
                 yield part

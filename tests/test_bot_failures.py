@@ -59,6 +59,17 @@ class Quitter(bots.SeededBot):
         raise SystemExit(5)
 
 
+class Moody(bots.SeededBot):
+    """Fails in some games only (decided by its seeded source, so the same games every run)."""
+
+    name = "moody"
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
+        if self.rng.below(40) == 0:
+            raise ValueError("not today")
+        return legal[self.rng.below(len(legal))]
+
+
 class Typist(bots.SeededBot):
     """Returns the text of a legal action: accepted, as a typed action is."""
 
@@ -70,7 +81,7 @@ class Typist(bots.SeededBot):
 
 @pytest.fixture(autouse=True)
 def _registered(monkeypatch: pytest.MonkeyPatch) -> None:
-    for bot in (Exploding, Flying, Silent, Typist, Awkward, Quitter):
+    for bot in (Exploding, Flying, Silent, Typist, Awkward, Quitter, Moody):
         monkeypatch.setitem(bots.BUILTIN, bot.name, bot)
 
 
@@ -133,3 +144,11 @@ def test_a_refused_bot_action_is_not_shown_as_a_move() -> None:
                      "--setting", "first_player=2")
     assert code == 1 and "bot 'flying' (seat 2) chose 'fly'" in out
     assert "Flying 2: fly" not in out
+
+
+def test_the_failing_game_named_is_the_same_for_any_number_of_jobs() -> None:
+    # With --jobs 2 the first failure to arrive was reported, another game than with one job.
+    runs = [_run("simulate", "da-vinci-code", "-n", "60", "-p", "moody,random", "--seed", "4", "--jobs", jobs)
+            for jobs in ("1", "2")]
+    assert runs[0][0] == runs[1][0] == 1 and "in simulated game" in runs[0][1]
+    assert runs[0][1] == runs[1][1]
