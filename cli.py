@@ -382,7 +382,7 @@ def simulate(
 @main.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--verify", is_flag=True, help="Check the replay reaches the logged result.")
-@click.option("--events", is_flag=True, help="Show the public log lines (rolls, reveals, results) under each action.")
+@click.option("--events", is_flag=True, help="Show the public log lines (rolls, reveals, results) under each action; the actions themselves, private choices included, are listed either way (a log is for after the game).")
 @pack_option
 @guarded
 def replay(file: str, verify: bool, events: bool, packs: tuple[str, ...]) -> None:

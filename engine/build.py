@@ -87,6 +87,7 @@ class GameDef:
     view_settings: str | None = None  # the settings as JSON when some are lists or maps ("" when none are)
     view_plans: dict[int, Any] = field(default_factory=dict)  # seat count -> zones of a view (view.py)
     private_seat_vars: frozenset[str] = frozenset()  # seat variables only their own seat sees
+    private_locals: frozenset[str] = frozenset()  # arguments of private options: in no view's locals
 
     @functools.cached_property
     def seat_zone_keys(self) -> dict[str, tuple[str, ...]]:
@@ -744,6 +745,7 @@ def _build_game(
     b.svars = svars  # type: ignore[attr-defined]
     b.tvars = tvars  # type: ignore[attr-defined]
     b.rest_verbs = {}  # type: ignore[attr-defined]
+    b.private_locals = set()  # type: ignore[attr-defined]
     scope = global_scope(types, zones, gvars, tvars)
     b.scope = scope  # type: ignore[attr-defined]
 
@@ -830,6 +832,7 @@ def _build_game(
         deck_sources=deck_sources,
         display=dict(data.get("display") or {}),
         private_seat_vars=_private_seat_vars(b, svars),
+        private_locals=frozenset(b.private_locals),  # type: ignore[attr-defined]
         variants=tuple(variants),
         grid_zone=next((z.name for z in zones.values() if z.kind == "grid"), None),
         unread_locals=tuple((n, at) for n, at in b.locals_set if n not in b.names_read),

@@ -192,12 +192,14 @@ def _public_vars(values: dict[str, Any], state: State, hidden: frozenset[str] | 
             if not hidden or k not in hidden}
 
 
-def _public_locals(values: dict[str, Any]) -> dict[str, Any]:
+def _public_locals(values: dict[str, Any], private: frozenset[str]) -> dict[str, Any]:
     """Locals may hold references to hidden pieces: only numbers, flags and none are shown, and a
-    list naming records shows as none (what `_public` makes of it), never its refs."""
+    list naming records shows as none (what `_public` makes of it), never its refs. The
+    arguments of `private` options are never shown: another seat's sealed choice made earlier in
+    the same turn stays in the locals."""
     out: dict[str, Any] = {}
     for k, v in values.items():
-        if k.startswith("@"):
+        if k.startswith("@") or k in private:
             continue
         if v is None or isinstance(v, (int, bool)):
             out[k] = v
@@ -241,7 +243,7 @@ def build_view(state: State, seat: int | None) -> dict[str, Any]:
         "seats": seats,
         "zones": shared,
         "vars": _public_vars(state.vars, state),
-        "locals": _public_locals(state.locals) if seat is None or seat == state.current else {},
+        "locals": _public_locals(state.locals, g.private_locals) if seat is None or seat == state.current else {},
         "events": [t for (to, t) in state.events if to is None or to == seat],
         "to_act": [s + 1 for s in deciding],
     }

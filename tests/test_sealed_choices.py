@@ -97,3 +97,47 @@ def test_a_private_seat_variable_must_be_declared(tmp_path: Path) -> None:
     problems = lint_paths([write_game_pack(tmp_path, "sealed-bid", bad)])
     assert [(p.code, p.message) for p in problems if p.severity == "error"] == [
         ("DV050", "'bids' is not a seat variable (did you mean 'bid'?)")]
+
+
+ALL_BID_IN_ONE_TURN = """\
+kind: game
+id: one-turn-bids
+name: Every seat bids within one turn
+players: {min: 2, max: 4}
+seat_vars: {bid: 0, points: 0}
+private_seat_vars: [bid]
+vars: {round: 1}
+turn_order: {first: "1"}
+flow:
+  turn:
+    - for_each:
+        in: seats
+        as: s
+        do:
+          - choose:
+              seat: s
+              options:
+                - action: bid
+                  private: true
+                  args: {n: "range(0, 10)"}
+                  do:
+                    - set: {seat: s, bid: n}
+    - log: "The bids: {seats select bid}"
+    - set: {round: round + 1}
+end:
+  when: "round > 2"
+  winners: "seats where bid == max(seats select bid)"
+"""
+
+
+def test_a_sealed_choice_made_earlier_in_the_turn_is_not_in_the_movers_locals(tmp_path: Path) -> None:
+    # Found by a tester: the choice's argument stayed in the turn's locals, which the view shows
+    # to the seat whose turn it is, so that seat's bot read an earlier seat's bid.
+    game = load_game("one-turn-bids", packs=[write_game_pack(tmp_path, "one-turn-bids", ALL_BID_IN_ONE_TURN)])
+    st = game.new_state(3, seed=1)
+    st.apply(0, "bid 7")
+    st.apply(1, "bid 3")
+    assert st.current_seats == [2] and st.current == 0  # seat 1's turn; seat 3 bids now
+    for seat in (None, 0, 1, 2):
+        assert "n" not in st.view(seat)["locals"]
+    assert not any("bid 7" in e or "bid 3" in e for e in st.view(2)["events"])

@@ -338,7 +338,10 @@ def _choose(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str
         avail = fc.expr((*op, "if"), scope, BOOL) if "if" in o else None
         private = o.get("private", False)
         if not isinstance(private, bool):
-            raise DefinitionError("'private' is true or false", fc.b.loc.loc((*op, "private")), code="DV050")
+            raise DefinitionError(f"'private' must be true or false, got {private!r}", fc.b.loc.loc((*op, "private")),
+                                  code="DV050")
+        if private:  # its arguments stay in the turn's locals: no view shows them (views.py)
+            fc.b.private_locals.update(names)  # type: ignore[attr-defined]
         options.append(Option(verb, names, lists, when, avail, private))
         inner_scopes.append(inner)
     instr = Choose(path, seat, options, fc.prog.name, fc.here, template(fc, spec.get("prompt", ""), (*p, "prompt"), scope))
