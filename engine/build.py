@@ -274,9 +274,18 @@ def build_components(b: Builder, decks: Mapping[str, Any], settings: Mapping[str
         include = spec.get("include_if")
         if include is not None and not _settings_value(b, settings, (*path, "include_if"), BOOL):
             continue
+        if "copies" in ftypes:
+            raise b.fail("a field may not be called 'copies': an item's `copies` says how many pieces it makes",
+                         (*path, "fields", "copies"), key=True)
         items: list[dict[str, Any]] = []
+        own: list[int | None] = []  # an item's own `copies`, in place of the component's
         for i, it in enumerate(spec.get("items") or []):
-            items.append(dict(it))
+            it = dict(it)
+            n = it.pop("copies", None)
+            if n is not None:
+                n = _copies(b, settings, n, (*path, "items", i, "copies"))
+            items.append(it)
+            own.append(n)
             _check_fields(b, it, ftypes, (*path, "items", i))
             for k, v in it.items():
                 _check_value(b, v, k, str(ftypes[k]), (*path, "items", i, k))
@@ -295,20 +304,28 @@ def build_components(b: Builder, decks: Mapping[str, Any], settings: Mapping[str
             deck_sources[cname] = deck_id
             for card in deck:
                 items.append({k: v for k, v in card.items() if k in ftypes})
-        copies = spec.get("copies", 1)
-        if isinstance(copies, str):
-            copies = _settings_value(b, settings, (*path, "copies"), INT)
-            if not 1 <= copies <= 1000:
-                raise b.fail(f"'copies' gave {copies}: it must be from 1 to 1000", (*path, "copies"))
-        if len(pieces) + len(items) * copies > MAX_PIECES:
+        copies = _copies(b, settings, spec.get("copies", 1), (*path, "copies"))
+        counts = [copies if n is None else n for n in own] + [copies] * (len(items) - len(own))
+        if len(pieces) + sum(counts) > MAX_PIECES:
             # Checked before building them: a hostile pack could ask for billions.
-            raise b.fail(f"component '{cname}' brings the game to {len(pieces) + len(items) * copies:,} pieces; "
+            raise b.fail(f"component '{cname}' brings the game to {len(pieces) + sum(counts):,} pieces; "
                          f"a game may have at most {MAX_PIECES:,}", path)
-        for attrs in items:
-            for _ in range(copies):
+        for attrs, count in zip(items, counts):
+            for _ in range(count):
                 full = {k: attrs.get(k, default_for(FIELD_TYPES[str(t)])) for k, t in ftypes.items()}
                 pieces.append(PieceDef(len(pieces), cname, full))
     return comps, pieces, fields, deck_sources
+
+
+def _copies(b: Builder, settings: Mapping[str, Any], value: Any, path: Path) -> int:
+    """A `copies` value (of a component, or of one item): 1 to 1000, or an expression over `settings`."""
+    if isinstance(value, str):
+        value = _settings_value(b, settings, path, INT)
+    elif isinstance(value, bool) or not isinstance(value, int):
+        raise b.fail(f"'copies' must be a whole number or an expression over settings, got {value!r}", path)
+    if not 1 <= value <= 1000:
+        raise b.fail(f"'copies' gave {value}: it must be from 1 to 1000", path)
+    return int(value)
 
 
 def _check_fields(b: Builder, item: Mapping[str, Any], ftypes: Mapping[str, Any], path: Path) -> None:

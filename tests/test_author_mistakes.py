@@ -243,3 +243,21 @@ def test_reading_into_a_map_setting_is_refused_when_checked(tmp_path: Path) -> N
     game.write_text(text.replace('if: "die == 1"', 'if: "die == 1 and settings.skill.fast == 1"', 1))
     assert_one_problem(lint_paths([str(copy)]), "pig.yaml", "DV041", 28, 44,
                        "map setting (read by bots and screens, not by the rules) has no field 'fast'")
+
+
+def test_an_item_may_give_its_own_number_of_copies(tmp_path: Path) -> None:
+    # A newcomer's market game needed six components for six goods with different card counts.
+    from davinci.engine.game import load_game
+
+    copy = tmp_path / PACK.name
+    shutil.copytree(PACK, copy)
+    game = copy / "pig.yaml"
+    goods = CHIPS.replace("product: {}", "items: [{{value: 1, copies: 3}}, {{value: 2}}, {{value: 5, copies: settings.target}}]")
+    game.write_text(game.read_text().replace("seat_vars:\n", goods.format() + "seat_vars:\n", 1))
+    assert [p for p in lint_paths([str(copy)]) if p.severity == "error"] == []
+    pieces = load_game("pig", packs=[str(copy)], settings={"target": 10}).definition.pieces
+    assert [p.attrs["value"] for p in pieces if p.component == "chip"] == [1, 1, 1, 2] + [5] * 10
+    bad = goods.replace("copies: 3", "copies: 0")
+    game.write_text((PACK / "pig.yaml").read_text().replace("seat_vars:\n", bad.format() + "seat_vars:\n", 1))
+    problems = [p for p in lint_paths([str(copy)]) if p.severity == "error"]
+    assert [(p.code, p.message) for p in problems] == [("DV050", "'copies' gave 0: it must be from 1 to 1000")]

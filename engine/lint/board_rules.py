@@ -822,11 +822,16 @@ def _component_values(data: Any, ref: Any) -> list[Any] | None:
         return None
     from davinci.engine.definition import product_items
 
+    copies = comp.get("copies", 1) if isinstance(comp.get("copies", 1), int) else 1
     items = [i for i in comp.get("items") or [] if isinstance(i, dict)]
     if isinstance(comp.get("product"), dict):
         items.extend(product_items(comp["product"]))
-    copies = comp.get("copies", 1) if isinstance(comp.get("copies", 1), int) else 1
-    return [i.get(fname) for i in items for _ in range(copies)]
+
+    def count(item: dict[str, Any]) -> int:  # an item's own `copies` (a number), else the component's
+        own = item.get("copies", copies)
+        return own if isinstance(own, int) and not isinstance(own, bool) else 1
+
+    return [i.get(fname) for i in items for _ in range(count(i))]
 
 
 @rule("DV314", "values-achievable", kinds=("game",))
