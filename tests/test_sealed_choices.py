@@ -92,6 +92,17 @@ def test_a_bot_watching_a_human_bid_does_not_see_it_on_screen(pack: str, tmp_pat
     assert "Random 1 has chosen" in out and "Random 1: bid" not in out
 
 
+def test_a_public_log_naming_a_private_argument_is_a_lint_warning(tmp_path: Path) -> None:
+    told = SEALED.replace("              - set: {seat: current, bid: n}\n",
+                          "              - set: {seat: current, bid: n}\n              - log: \"{current.name} bids {n}\"\n")
+    assert told != SEALED
+    problems = lint_paths([write_game_pack(tmp_path, "sealed-bid", told)])
+    assert [(p.code, p.severity, p.location.line) for p in problems] == [("DV059", "warning", 24)]
+    # Told to the seat alone, or in a mapping with `to:`, it is fine.
+    quiet = told.replace('- log: "{current.name} bids {n}"', "- log: {text: 'You bid {n}', to: current}")
+    assert lint_paths([write_game_pack(tmp_path / "quiet", "sealed-bid", quiet)]) == []
+
+
 def test_a_private_seat_variable_must_be_declared(tmp_path: Path) -> None:
     bad = SEALED.replace("private_seat_vars: [bid]", "private_seat_vars: [bids]")
     problems = lint_paths([write_game_pack(tmp_path, "sealed-bid", bad)])

@@ -388,6 +388,83 @@ def unread_local(ctx: LintContext) -> Iterator[Problem]:
                           "declared under vars, seat_vars or turn_vars)", "unread-local", "warning")
 
 
+@rule("DV059", "private-told", severity="warning", kinds=("game", "variant"))
+def private_told(ctx: LintContext) -> Iterator[Problem]:
+    """A public `log` line inside a `private: true` option names one of the option's arguments:
+    every seat reads what the choice was meant to keep sealed.
+
+    Failing:
+
+    ```yaml
+    - choose:
+        options:
+          - action: bid
+            private: true
+            args: {n: "range(0, 6)"}
+            do:
+              - log: "{current.name} bids {n}"
+    ```
+
+    Passing:
+
+    ```yaml
+    - choose:
+        options:
+          - action: bid
+            private: true
+            args: {n: "range(0, 6)"}
+            do:
+              - log: {text: "You bid {n}", to: current}
+              - set: {seat: current, bid: n}
+    ```
+    """
+    data = ctx.doc.data
+    if not isinstance(data, dict):
+        return
+    for option, opath in _private_options(data.get("flow"), ["flow"]):
+        names = [str(n) for n in (option.get("args") or {})]
+        if not names:
+            continue
+        told = re.compile(r"\{[^{}]*\b(" + "|".join(re.escape(n) for n in names) + r")\b[^{}]*\}")
+        for text, tpath in _public_logs(option.get("do"), [*opath, "do"]):
+            m = told.search(text)
+            if m:
+                yield Problem(ctx.at(tpath), "DV059", f"this log line is public and names '{m.group(1)}', an argument "
+                              "of a private option: every seat reads it (add `to:`, or log it when all have chosen)",
+                              "private-told", "warning")
+
+
+def _private_options(node: Any, path: list[Any]) -> Iterator[tuple[dict[str, Any], list[Any]]]:
+    """Every `private: true` option of every `choose` under `node`, with its path."""
+    if isinstance(node, dict):
+        choose = node.get("choose")
+        if isinstance(choose, dict) and isinstance(choose.get("options"), list):
+            for i, o in enumerate(choose["options"]):
+                if isinstance(o, dict) and o.get("private") is True:
+                    yield o, [*path, "choose", "options", i]
+        for k, v in node.items():
+            yield from _private_options(v, [*path, k])
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from _private_options(v, [*path, i])
+
+
+def _public_logs(node: Any, path: list[Any]) -> Iterator[tuple[str, list[Any]]]:
+    """The text of every `log` step without `to:` under `node`, with its path."""
+    if isinstance(node, dict):
+        log = node.get("log")
+        if isinstance(log, str):
+            yield log, [*path, "log"]
+        elif isinstance(log, dict) and "to" not in log and isinstance(log.get("text"), str):
+            yield log["text"], [*path, "log", "text"]
+        for k, v in node.items():
+            if k != "log":
+                yield from _public_logs(v, [*path, k])
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from _public_logs(v, [*path, i])
+
+
 @rule("DV057", "game-bots", kinds=("game", "variant"))
 def game_bots(ctx: LintContext) -> Iterator[Problem]:
     """Every bot a game or variant offers (`bots:`) is installed and plays this game (a variant's
