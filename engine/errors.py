@@ -186,8 +186,8 @@ def printable(text: str, *, one_line: bool = False) -> str:
 
 # What `printable` escapes: control characters, and the direction controls and line separators
 # that would turn around or break the rest of a message (a file name or a log's game id).
-_ECHO = re.compile(f"{CONTROL_CHARS.pattern}|[\u202a-\u202e\u2066-\u2069\u2028\u2029]")
-_ECHO_LINE = re.compile(f"{LINE_CONTROL_CHARS.pattern}|[\u202a-\u202e\u2066-\u2069\u2028\u2029]")
+_ECHO = re.compile(f"{CONTROL_CHARS.pattern}|{BIDI_CONTROLS.pattern}|[\u2028\u2029]")
+_ECHO_LINE = re.compile(f"{LINE_CONTROL_CHARS.pattern}|{BIDI_CONTROLS.pattern}|[\u2028\u2029]")
 
 
 def hides_text(c: str) -> bool:

@@ -39,9 +39,15 @@ def piece_view(
     out = {"ref": ref if ref is not None else state.piece_label(pid), **shown}
     lists = g.view_lists.get(key)
     if lists:
-        for f in lists:  # the view's own lists, in place of the cache's tuples
-            out[f] = list(out[f])
+        _own_lists(out, lists)
     return out
+
+
+def _own_lists(piece: dict[str, Any], fields: tuple[str, ...]) -> None:
+    """Give a piece's view lists of its own for `fields`, in place of the cache's tuples: a bot
+    may change its view, never the cached fields nor the definition's values they share."""
+    for f in fields:
+        piece[f] = list(piece[f])
 
 
 def _settings(g: Any) -> dict[str, Any]:
@@ -164,8 +170,7 @@ def zone_view(state: State, zone: ZoneSlot, seat: int | None) -> dict[str, Any]:
             piece = {"ref": f"{zone.prefix}{i}", **fields}
         lists = listy.get(k)
         if lists:
-            for f in lists:  # the view's own lists, in place of the cache's tuples
-                piece[f] = list(piece[f])
+            _own_lists(piece, lists)
         shown_pieces.append(piece)
     out["pieces"] = shown_pieces
     return out
