@@ -434,35 +434,35 @@ def private_told(ctx: LintContext) -> Iterator[Problem]:
                               "private-told", "warning")
 
 
+def _mappings(node: Any, path: list[Any]) -> Iterator[tuple[dict[str, Any], list[Any]]]:
+    """Every mapping under `node` (itself included), with its path."""
+    if isinstance(node, dict):
+        yield node, path
+        for k, v in node.items():
+            yield from _mappings(v, [*path, k])
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from _mappings(v, [*path, i])
+
+
 def _private_options(node: Any, path: list[Any]) -> Iterator[tuple[dict[str, Any], list[Any]]]:
     """Every `private: true` option of every `choose` under `node`, with its path."""
-    if isinstance(node, dict):
-        choose = node.get("choose")
+    for m, mpath in _mappings(node, path):
+        choose = m.get("choose")
         if isinstance(choose, dict) and isinstance(choose.get("options"), list):
             for i, o in enumerate(choose["options"]):
                 if isinstance(o, dict) and o.get("private") is True:
-                    yield o, [*path, "choose", "options", i]
-        for k, v in node.items():
-            yield from _private_options(v, [*path, k])
-    elif isinstance(node, list):
-        for i, v in enumerate(node):
-            yield from _private_options(v, [*path, i])
+                    yield o, [*mpath, "choose", "options", i]
 
 
 def _public_logs(node: Any, path: list[Any]) -> Iterator[tuple[str, list[Any]]]:
     """The text of every `log` step without `to:` under `node`, with its path."""
-    if isinstance(node, dict):
-        log = node.get("log")
+    for m, mpath in _mappings(node, path):
+        log = m.get("log")
         if isinstance(log, str):
-            yield log, [*path, "log"]
+            yield log, [*mpath, "log"]
         elif isinstance(log, dict) and "to" not in log and isinstance(log.get("text"), str):
-            yield log["text"], [*path, "log", "text"]
-        for k, v in node.items():
-            if k != "log":
-                yield from _public_logs(v, [*path, k])
-    elif isinstance(node, list):
-        for i, v in enumerate(node):
-            yield from _public_logs(v, [*path, i])
+            yield log["text"], [*mpath, "log", "text"]
 
 
 @rule("DV057", "game-bots", kinds=("game", "variant"))
