@@ -12,7 +12,7 @@ from importlib import metadata
 from typing import Any, Protocol
 
 from davinci.engine.actions import Action
-from davinci.engine.errors import BotError, DavinciError, UsageError, quoted
+from davinci.engine.errors import BotError, DavinciError, IllegalAction, UsageError, quoted
 from davinci.engine.rng import Rng
 
 
@@ -72,9 +72,17 @@ def bot_choice(bot: Any, kind: str, state: Any, seat: int) -> Action | str:
 
 
 def bot_refused(kind: str, seat: int, action: Any, error: DavinciError) -> BotError:
-    """The BotError for an action of the bot `kind` (playing `seat`) that `apply` refused."""
+    """The BotError for an action of the bot `kind` (playing `seat`) that the rules refused."""
     return BotError(f"bot '{kind}' (seat {seat + 1}) chose '{quoted(str(action))}', which the rules refuse: "
                     f"{error.message}")
+
+
+def apply_bot(state: Any, seat: int, kind: str, action: Action | str) -> None:
+    """`state.apply` of the bot `kind`'s action: one the rules refuse is the bot's BotError."""
+    try:
+        state.apply(seat, action)
+    except IllegalAction as e:
+        raise bot_refused(kind, seat, action, e) from None
 
 
 BotFactory = Callable[..., Any]

@@ -23,7 +23,7 @@ from typing import Any
 
 from rich.markup import escape as markup_escape
 
-from davinci.engine.bots import bot_choice, bot_refused
+from davinci.engine.bots import apply_bot, bot_choice, bot_refused
 from davinci.engine.errors import (
     BotError,
     DavinciError,
@@ -851,10 +851,7 @@ class Session:
         results = run_race(humans, [s.name for s in self.seats], bot_times, limit, write)
         for s, a in bot_actions.items():
             with deferred_interrupts():
-                try:
-                    st.apply(s, a)
-                except IllegalAction as e:
-                    raise bot_refused(self.seats[s].kind, s, a, e) from None
+                apply_bot(st, s, self.seats[s].kind, a)
         for s in humans:
             r = results.get(s)
             action = st.parse_action("pass")
@@ -925,11 +922,12 @@ class Session:
                 recorded = len(st.history)
                 with deferred_interrupts():
                     try:
-                        st.apply(seat, action)
+                        if self.seats[seat].kind == "human":
+                            st.apply(seat, action)
+                        else:
+                            apply_bot(st, seat, self.seats[seat].kind, action)
                     except DavinciError as e:
-                        if isinstance(e, IllegalAction):
-                            if self.seats[seat].kind != "human":
-                                raise bot_refused(self.seats[seat].kind, seat, action, e) from None
+                        if isinstance(e, (IllegalAction, BotError)):
                             raise
                         # The game's rules failed on this action: the log keeps every action up to
                         # it (the save keeps the last good turn), so `replay` shows the failure.

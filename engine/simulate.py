@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from davinci.engine.bots import bot_choice, bot_refused
-from davinci.engine.errors import DavinciError, IllegalAction, UsageError
+from davinci.engine.bots import apply_bot, bot_choice
+from davinci.engine.errors import DavinciError, UsageError
 from davinci.engine.rng import derive_seed
 
 
@@ -90,11 +90,7 @@ def play_one(cfg: SimConfig, index: int, game: Any = None) -> dict[str, Any]:
         st = game.new_state(n, seed=seed)
         while not st.is_terminal():
             for s in st.current_seats:
-                action = bot_choice(bots[s], seat_bots[s], st, s)
-                try:
-                    st.apply(s, action)
-                except IllegalAction as e:
-                    raise bot_refused(seat_bots[s], s, action, e) from None
+                apply_bot(st, s, seat_bots[s], bot_choice(bots[s], seat_bots[s], st, s))
                 actions += 1
                 if st.is_terminal():
                     break
