@@ -657,7 +657,7 @@ class Session:
 
     def private_line(self, prompt: str) -> str:
         """A line typed without echo when players share the screen (an answer in hot-seat play)."""
-        if len(self.humans) >= 2 and sys.stdin is not None and sys.stdin.isatty():
+        if len(self.humans) >= 2 and _at_terminal():
             import getpass
 
             return getpass.getpass(prompt)
@@ -954,6 +954,21 @@ class Session:
         return 0
 
 
+def _at_terminal() -> bool:
+    """Whether standard input is a terminal (a player there can be asked, and reads privately)."""
+    return sys.stdin is not None and sys.stdin.isatty()
+
+
+def _save_now(session: Session, console: Any) -> str | None:
+    """Save the game as it stands when it stops (Ctrl-C, quit, a failing bot): to the --save
+    file, or in a terminal to a file the player names. The file written, or None; SaveError when
+    the --save file cannot be written."""
+    if session.save_path is not None:
+        atomic_write(session.save_path, session.save_json())
+        return session.save_path
+    return _ask_and_save(console, session.save_json()) if _at_terminal() else None
+
+
 def _ask_and_save(console: Any, data: str) -> str | None:
     """Ask for a file name until the save is written there; None when the player gives none.
 
@@ -1106,11 +1121,9 @@ def run_play(
         timer = timer and doc["timer"]
         try:
             saved = game.state_from_json(doc["saved"])
-            if len(seats) != len(saved.seat_names):
+            if [s.name for s in seats] != list(saved.seat_names):  # the names outside the checksum too
                 raise SaveError("the save's seats do not match its state")
             state = replay_saved(game, saved, doc["saved"], seed, resume)
-            if [s.name for s in seats] != list(state.seat_names):  # the names outside the checksum too
-                raise SaveError("the save's seats do not match its state")
         except SaveError as e:
             message = e.message if e.message.startswith(f"{resume}: ") else f"{resume}: {e.message}"
             raise SaveError(message) from None
@@ -1156,12 +1169,8 @@ def run_play(
     except BotError as e:
         # A bot failed before its move changed anything: the position is whole, so it is saved as
         # at Ctrl-C (to the --save file, or to a file the player names), then the error is shown.
-        path = session.save_path
         try:
-            if path is not None:
-                atomic_write(path, session.save_json())
-            elif sys.stdin is not None and sys.stdin.isatty():
-                path = _ask_and_save(console, session.save_json())
+            path = _save_now(session, console)
         except SaveError as s_err:
             console.print(f"[red]{esc(s_err.message)}[/red]")
             path = None
@@ -1172,22 +1181,17 @@ def run_play(
     except (KeyboardInterrupt, QuitGame) as stop:
         quitting = isinstance(stop, QuitGame)
         console.print("\n[yellow]" + ("Game stopped." if quitting else "Interrupted.") + "[/yellow]")
-        data = session.save_json()
-        path = session.save_path
         try:
             session.write_log()  # the log keeps up with the save
         except DavinciError as e:
             console.print(f"[red]{esc(e.message)}[/red]")
-        if path is not None:
-            try:
-                atomic_write(path, data)
-            except SaveError as e:
-                if sys.stdin is None or not sys.stdin.isatty():
-                    raise
-                console.print(f"[red]{esc(e.message)}[/red]")  # a full disk: offer another file
-                path = None
-        elif sys.stdin is not None and sys.stdin.isatty():
-            path = _ask_and_save(console, data)
+        try:
+            path = _save_now(session, console)
+        except SaveError as e:
+            if not _at_terminal():
+                raise
+            console.print(f"[red]{esc(e.message)}[/red]")  # a full disk
+            path = None
         if path:
             # soft_wrap: the command stays on one line, ready to copy.
             console.print(f"Saved to {esc(path)}; resume with: {esc(resume_command(game.id, path, packs))}", soft_wrap=True)
