@@ -13,7 +13,7 @@ import importlib.metadata
 import importlib.util
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -342,9 +342,16 @@ def all_packs(extra: Sequence[str | os.PathLike[str]] = (), replacing: bool = Fa
     With `replacing` (lint), an `extra` folder takes the place of the installed pack with its id:
     a checkout of davinci linted while a `pip install .` copy of it is installed."""
     given = [load_pack(p) for p in extra]
-    ids = {p.id for p in given} if replacing else set()
-    packs = [p for p in (builtin_pack(), *entry_point_packs()) if p.id not in ids]
+    roots = {p.id: p.root for p in given} if replacing else {}
+    packs = [p for p in (builtin_pack(), *entry_point_packs()) if not replaced(p, roots)]
     return dedupe_packs([*packs, *given])
+
+
+def replaced(installed: Pack, linted: Mapping[str, Path]) -> bool:
+    """Whether a pack being linted (`linted`: pack id -> its folder) stands for the installed
+    pack `installed`: the same id in another folder, as a checkout of davinci is to the copy a
+    `pip install .` put in site-packages. Lint reads the checkout, not the copy."""
+    return linted.get(installed.id, installed.root) != installed.root
 
 
 def dedupe_packs(packs: Sequence[Pack]) -> list[Pack]:
@@ -381,5 +388,6 @@ __all__ = [
     "pack_from_manifest",
     "read_doc",
     "read_manifest",
+    "replaced",
     "resolve_listed",
 ]

@@ -36,6 +36,7 @@ from davinci.engine.packs import (
     not_a_pack,
     pack_folder,
     pack_from_manifest,
+    replaced,
     resolve_listed,
 )
 from davinci.engine.schema import validate
@@ -99,10 +100,7 @@ class _Linter:
                 pack = load()
             except DavinciError:
                 continue
-            # A pack being linted stands for its installed copy: `davinci lint content/DECK.yaml`
-            # in a checkout of davinci installed with `pip install .` is not a clash with the
-            # copy in site-packages.
-            if self.linted_packs.get(pack.id, pack.root) != pack.root:
+            if replaced(pack, self.linted_packs):  # `davinci lint content/DECK.yaml` in a checkout
                 continue
             packs.append(pack)
         packs.extend(self.context_packs)
