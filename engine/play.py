@@ -44,7 +44,7 @@ from davinci.engine.files import (
     unique_members,
 )
 from davinci.engine.rng import MAX_SEED, derive_seed
-from davinci.engine.values import display, events_since_own_move, turn_text, winners_text
+from davinci.engine.values import display, events_since_own_move, sees, turn_text, winners_text
 
 InputFn = Callable[[str], str]
 
@@ -490,7 +490,7 @@ class Session:
             self.console.print(f"[red]'history' takes a number of lines or 'all' (history 10, history all), not "
                                f"'{esc(arg)}'[/red]")
             return
-        mine = [t for to, t in self.transcript if to is None or to == seat]
+        mine = [t for to, t in self.transcript if sees(to, seat)]
         count = len(mine) if arg == "all" else int(arg)
         shown = mine[-count:]
         if not mine:
@@ -641,7 +641,7 @@ class Session:
     def show_events(self, since: int, seat: int | None) -> bool:
         """Print the events of this session from index `since` that `seat` may see (public ones
         for None); True when there were any."""
-        lines = [text for to, text in self.transcript[since:] if to is None or to == seat]
+        lines = [text for to, text in self.transcript[since:] if sees(to, seat)]
         if lines:
             self.console.print("\n".join(esc(line) for line in lines), style="dim")
         return bool(lines)

@@ -14,17 +14,18 @@ from davinci.engine.errors import (
     UsageError,
     quoted,
 )
+from davinci.engine.values import sees
 
 
 def _show_new_events(st: Any, before: int, action_line: str, echo: Callable[[str], Any]) -> None:
     """The public log lines added since `st.logged` was `before`, indented (the line that
-    repeats the action itself left out; private lines are never shown)."""
+    repeats the action itself left out; lines for one seat alone are never shown)."""
     new = st.logged - before
     kept = st.events[-new:] if new > 0 else []
     if new > len(st.events):
         echo(f"        ({new - len(st.events)} earlier log lines of this action not kept)")
     for to, line in kept:
-        if to is None and line != action_line:
+        if sees(to, None) and line != action_line:
             echo(f"        {line}")
 
 

@@ -411,6 +411,7 @@ class State:
         return self.game.zones[zname].free is not None and bool(self._piece_key(zname, pid, "free"))
 
     def log(self, text: str, to: int | None = None) -> None:
+        """Add a line to the log, for everyone or as `sees` reads `to`."""
         self.logged += 1
         self.events.append((to, text))
         if len(self.events) > MAX_EVENTS:
@@ -683,7 +684,7 @@ class State:
             instr.resume(self, binding, action)
             if instr.options[binding[0]].private:  # a sealed choice: the others learn only that it was made
                 self.log(f"{self.seat_names[seat]}: {text}", to=seat)
-                self.log(f"{self.seat_names[seat]} has chosen")
+                self.log(f"{self.seat_names[seat]} has chosen", to=~seat)
             else:
                 self.log(f"{self.seat_names[seat]}: {text}")
         elif p["type"] == "overflow":

@@ -493,6 +493,16 @@ def winners_text(names: list[str]) -> str:
     return ("winner: " if len(names) == 1 else "winners: ") + ", ".join(names)
 
 
+def sees(to: int | None, seat: int | None) -> bool:
+    """Whether `seat` (None: the table's shared, public view) reads a log line addressed `to`:
+    None is everyone, a seat number that seat alone, ~n (negative) everyone but seat n."""
+    if to is None:
+        return True
+    if to >= 0:
+        return to == seat
+    return seat != ~to
+
+
 def events_since_own_move(
     view: Mapping[str, Any], echoed: Sequence[str] = (), least: int = 6, most: int = 16
 ) -> list[str]:

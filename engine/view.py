@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from davinci.engine.steps.core import render_value
-from davinci.engine.values import decode
+from davinci.engine.values import decode, sees
 
 if TYPE_CHECKING:  # pragma: no cover
     from davinci.engine.state import State
@@ -155,14 +155,14 @@ def zone_view(state: State, zone: ZoneSlot, seat: int | None) -> dict[str, Any]:
     cache = g.view_cache
     listy = g.view_lists
     spectator = seat is None
-    sees = spectator or zone.visibility == "public" or (zone.visibility == "owner" and zone.owner == seat)
+    shown = spectator or zone.visibility == "public" or (zone.visibility == "owner" and zone.owner == seat)
     board = zone.kind == "board"
     pos = state.pos
-    down = state.face_down if sees and not spectator else ()  # face down: only the public fields, for every seat
+    down = state.face_down if shown and not spectator else ()  # face down: only the public fields, for every seat
     shown_pieces = []
     for i, p in enumerate(pids, 1):
         r = p in revealed
-        k = (p, r, r or (sees and p not in down), spectator)
+        k = (p, r, r or (shown and p not in down), spectator)
         fields = cache.get(k) or _piece_fields(state, k)
         if board:  # named by space, as State.piece_label names them
             piece = {"ref": f"{zone.prefix}{pos[p]}", **fields, "space": pos[p]}
@@ -249,7 +249,7 @@ def build_view(state: State, seat: int | None) -> dict[str, Any]:
         "zones": shared,
         "vars": _public_vars(state.vars, state),
         "locals": _public_locals(state.locals, g.private_locals) if seat is None or seat == state.current else {},
-        "events": [t for (to, t) in state.events if to is None or to == seat],
+        "events": [t for (to, t) in state.events if sees(to, seat)],
         "to_act": [s + 1 for s in deciding],
     }
     p = state.pending
