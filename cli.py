@@ -15,8 +15,17 @@ import click
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-SEED = click.IntRange(0, 2**64 - 1)
-"""A seed option's type: engine.rng.MAX_SEED (not imported here, to keep start-up light)."""
+class _SeedType(click.IntRange):
+    """A seed: a whole number from 0 to 2**64 - 1 (engine.rng.MAX_SEED, not imported here, to
+    keep start-up light). A value too long to be one is refused without echoing all of it."""
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> Any:
+        if isinstance(value, str) and len(value) > 40:
+            self.fail(f"'{value[:20]}...' ({len(value):,} characters) is not a seed from 0 to {2**64 - 1}", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+SEED = _SeedType(0, 2**64 - 1)
 
 
 def _fail(message: str, code: int = 1) -> None:

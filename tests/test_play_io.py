@@ -752,3 +752,10 @@ def test_a_zero_column_terminal_setting_still_shows_the_output() -> None:
     done = subprocess.run([sys.executable, "-c", "from davinci.cli import main; main()", "list"],
                           capture_output=True, text=True, timeout=TIMEOUT, env={**os.environ, "COLUMNS": "0"})
     assert done.returncode == 0 and "da-vinci-code" in done.stdout
+
+
+@pytest.mark.parametrize("command", [["play", GAME, "--no-clear"], ["simulate", GAME, "-n", "1", "-p", "random,random"]])
+def test_a_seed_of_thousands_of_digits_is_refused_without_echoing_it(command: list[str]) -> None:
+    code, out = cli(*command, "--seed", "7" * 5000)
+    assert code == 2 and "(5,000 characters) is not a seed from 0 to 18446744073709551615" in out
+    assert len(out) < 1000
