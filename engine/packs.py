@@ -199,7 +199,16 @@ def not_a_pack(folder: Path) -> str:
     """Why `folder` (which has no pack.yaml) cannot be read as a pack."""
     if folder.is_file():
         return f"{display_path(folder)} is a file, not a pack folder: name the folder that holds the pack's {MANIFEST}"
-    return f"{display_path(folder)} is not a pack folder (no {MANIFEST})"
+    return unreadable_manifest(folder) or f"{display_path(folder)} is not a pack folder (no {MANIFEST})"
+
+
+def unreadable_manifest(folder: Path) -> str | None:
+    """Why the pack.yaml `folder` holds is not a file (a pipe, a folder, a broken link), if it is not."""
+    manifest = folder / MANIFEST
+    if manifest.is_file() or not (manifest.exists() or manifest.is_symlink()):
+        return None
+    what = "a broken link" if not manifest.exists() else "not a regular file"
+    return f"{display_path(manifest)} is {what}: a pack's {MANIFEST} must be a file"
 
 
 def read_manifest(folder: Path) -> Doc:

@@ -165,6 +165,18 @@ def test_folder_without_manifest_is_a_problem(tmp_path: Path) -> None:
     assert codes(lint_paths([str(tmp_path)])) == ["DV031"]
 
 
+@pytest.mark.parametrize("kind", ["pipe", "folder", "broken link"])
+def test_a_pack_yaml_that_is_not_a_file_is_named_as_such_and_never_read(tmp_path: Path, kind: str) -> None:
+    import os
+
+    manifest = tmp_path / "pack.yaml"
+    {"pipe": os.mkfifo, "folder": os.mkdir, "broken link": lambda p: os.symlink(tmp_path / "gone", p)}[kind](manifest)
+    [problem] = lint_paths([str(tmp_path)])  # a pipe would block a reader forever
+    assert problem.code == "DV031" and problem.message.endswith(f"pack.yaml is {'a broken link' if kind == 'broken link' else 'not a regular file'}: a pack's pack.yaml must be a file")
+    [problem] = lint_paths([], packs=(str(tmp_path),))
+    assert problem.code == "DV031" and "must be a file" in problem.message
+
+
 def test_a_pack_given_with_pack_as_its_manifest_or_as_a_file(tmp_path: Path) -> None:
     # `--pack p/pack.yaml` names the pack as `play` reads it (lint called it a folder without a
     # pack.yaml); `--pack p/riddles.yaml` is a file, not a folder.

@@ -38,6 +38,7 @@ from davinci.engine.packs import (
     pack_from_manifest,
     replaced,
     resolve_listed,
+    unreadable_manifest,
 )
 from davinci.engine.schema import validate
 from davinci.engine.yamlload import Doc
@@ -332,10 +333,9 @@ def lint_all(paths: Sequence[str], packs: Sequence[str] = ()) -> LintResult:
                 if (path / MANIFEST).is_file():
                     linter.add_pack(path)
                 else:
-                    linter.problems.append(Problem(
-                        SourceLocation(display_path(path)), NOT_A_PACK,
-                        f"{display_path(path)} is a folder without a {MANIFEST}; lint a pack folder or YAML files",
-                        _name(NOT_A_PACK)))
+                    why = unreadable_manifest(path) or (
+                        f"{display_path(path)} is a folder without a {MANIFEST}; lint a pack folder or YAML files")
+                    linter.problems.append(Problem(SourceLocation(display_path(path)), NOT_A_PACK, why, _name(NOT_A_PACK)))
             else:
                 linter.add_file(path, linter.home_pack(path), None)
     linter.run_rules()
