@@ -78,6 +78,8 @@ class GameDef:
     piece_cache: dict[Any, Any] = field(default_factory=dict)  # per-piece sort keys / free flags
     grid_zone: str | None = None  # the grid zone's name, if the game has one
     unread_locals: tuple[tuple[str, SourceLocation], ...] = ()  # `set` locals no expression reads (lint)
+    defined: Mapping[str, Any] = field(default_factory=dict)  # `define`: named expressions without arguments
+    unused_definitions: tuple[tuple[str, SourceLocation], ...] = ()  # `define` entries nothing uses (lint)
     label_cache: dict[str, tuple[str, str]] = field(default_factory=dict)  # zone key -> (kind, prefix)
     whole_zones: dict[str, bool] = field(default_factory=dict)  # zone key -> grid or board
     layout_cache: dict[int, Any] = field(default_factory=dict)  # seat count -> starting zones (state.py)
@@ -632,7 +634,135 @@ def hidden_name(b: Builder, name: str) -> str | None:
         return "a zone of the game"
     if name in getattr(b, "gvars", {}) or name in getattr(b, "tvars", {}):
         return "a variable of the game"
+    if name in getattr(b, "defined", {}):
+        return "a name the game defines (under `define`)"
     return None
+
+
+_TYPE_WORDS = {"int": INT, "bool": BOOL, "str": STR}
+_RECORD_WORDS = ("seat", "piece", "cell", "space", "zone")
+
+
+def type_named(types: Types, text: str) -> Type | None:
+    """The type an argument of a defined function declares (`seat`, `int`, `list[piece]`), or None."""
+    text = text.strip()
+    if text.startswith("list[") and text.endswith("]"):
+        elem = type_named(types, text[5:-1])
+        return None if elem is None else ListType(elem)
+    if text in _TYPE_WORDS:
+        return _TYPE_WORDS[text]
+    return getattr(types, text) if text in _RECORD_WORDS else None
+
+
+def build_definitions(b: Builder, scope: dict[str, Type], types: Types) -> dict[str, Any]:
+    """`define`: named expressions, each checked once where it is written and usable by every
+    later definition and every expression of the game. One without `args` is a name (`alive`);
+    one with `args` a function (`hidden(s)`). A definition may use only those written before it,
+    so none can call itself. Adds the names to `scope` and the functions to `b.functions`."""
+    from davinci.engine.expr.functions import Function
+
+    defined: dict[str, Any] = {}
+    b.defined = defined  # type: ignore[attr-defined]
+    specs = b.data.get("define") or {}
+    for name in _definition_order(b, specs):
+        spec = specs[name]
+        path: Path = ("define", name)
+        clash = hidden_name(b, name) or (
+            "a function of the rule language" if name in b.functions else None)
+        if clash is not None:
+            b.errors.append(b.fail(f"'{name}' is {clash}: give the definition another name", path, key=True))
+            continue
+        params: dict[str, Type] = {}
+        args = spec.get("args") or {} if isinstance(spec, Mapping) else {}
+        for pname, tname in args.items():
+            t = type_named(types, str(tname))
+            if t is None:
+                b.errors.append(b.fail(f"'{tname}' is not a type: write one of int, bool, str, "
+                                       f"{', '.join(_RECORD_WORDS)}, or list[...] of one", (*path, "args", pname)))
+                t = ANY
+            hidden = hidden_name(b, pname) or ("a name the game defines" if pname in scope else None)
+            if hidden is not None:
+                b.errors.append(b.fail(f"argument '{pname}' would hide {hidden}: give it another name",
+                                       (*path, "args", pname), key=True))
+            params[pname] = t
+        body = b.expr((*path, "value") if isinstance(spec, Mapping) else path, {**scope, **params})
+        if not params:
+            scope[name] = body.type
+            defined[name] = body
+            continue
+        doc = str(spec.get("doc") or f"defined by the game ({', '.join(params)})")
+        fn = Function(name, doc, (), tuple(params.values()), body.type, _defined_function(body, tuple(params)),
+                      with_env=True)
+        b.functions = b.functions.extend([fn])
+        defined[name] = fn
+    for name in specs:  # left out (it uses itself): stand-ins, so that its uses raise no more errors
+        if name not in defined and hidden_name(b, name) is None and name not in b.functions:
+            broken = _Broken(str(name), ANY, DefinitionError(f"'{name}' is defined in terms of itself"))
+            if isinstance(specs[name], Mapping) and specs[name].get("args"):
+                b.functions = b.functions.extend([Function(name, "", (), (ANY,), ANY, _defined_function(broken, ()),
+                                                           min_args=0, variadic=True, with_env=True)])
+            else:
+                scope[name] = ANY
+            defined[name] = broken
+    return {n: d for n, d in defined.items() if not hasattr(d, "with_env")}
+
+
+def _definition_order(b: Builder, specs: Mapping[str, Any]) -> list[str]:
+    """The definitions in an order where each comes after those it uses (YAML order otherwise);
+    one that uses itself, directly or through others, is an error and left out."""
+    from davinci.engine.expr.parser import Call, Name, children, parse
+
+    uses: dict[str, list[str]] = {}
+    for name, spec in specs.items():
+        src = spec.get("value") if isinstance(spec, Mapping) else spec
+        found: list[str] = []
+        try:
+            stack = [parse(src)] if isinstance(src, str) else []
+        except DavinciError:
+            stack = []  # reported when the definition is compiled
+        while stack:
+            node = stack.pop()
+            word = node.name if isinstance(node, Name) else node.func if isinstance(node, Call) else None
+            if word is not None and word in specs and word not in found:
+                found.append(word)
+            stack.extend(children(node))
+        uses[name] = found
+    order: list[str] = []
+    state: dict[str, int] = {}  # 1: being visited, 2: placed, 3: left out
+
+    def visit(name: str, trail: tuple[str, ...]) -> bool:
+        if state.get(name, 1) != 1:
+            return state[name] == 2
+        if name in state:
+            loop = " -> ".join((*trail[trail.index(name):], name))
+            b.errors.append(b.fail(f"'{name}' is defined in terms of itself ({loop}): a definition may use others, "
+                                   "but not itself", ("define", name), key=True))
+            return False
+        state[name] = 1
+        ok = all([visit(used, (*trail, name)) for used in uses[name]])
+        state[name] = 2 if ok else 3
+        if ok:
+            order.append(name)
+        return ok
+
+    for name in specs:
+        visit(name, ())
+    return order
+
+
+def _defined_function(body: Any, names: tuple[str, ...]) -> Any:
+    """The implementation of a function the game defines: its body evaluated with the arguments
+    bound by name, beside the state's names."""
+    from davinci.engine.values import Env, encode
+
+    def impl(env: Any, *args: Any) -> Any:
+        if not hasattr(body, "inner"):
+            raise body.error  # a definition that failed its check (the build reports it)
+        bound = dict(env.locals)
+        bound.update(zip(names, [encode(a) for a in args]))
+        return body.inner(Env(env.state, bound))
+
+    return impl
 
 
 def _private_seat_vars(b: Builder, svars: Mapping[str, VarDef]) -> frozenset[str]:
@@ -765,6 +895,7 @@ def _build_game(
     b.private_locals = set()  # type: ignore[attr-defined]
     scope = global_scope(types, zones, gvars, tvars)
     b.scope = scope  # type: ignore[attr-defined]
+    defined = build_definitions(b, scope, types)
 
     # zone expressions need the piece type
     for zname, spec in (data.get("zones") or {}).items():
@@ -853,4 +984,7 @@ def _build_game(
         variants=tuple(variants),
         grid_zone=next((z.name for z in zones.values() if z.kind == "grid"), None),
         unread_locals=tuple((n, at) for n, at in b.locals_set if n not in b.names_read),
+        defined=defined,
+        unused_definitions=tuple((str(n), b.loc.loc(("define", n), key=True)) for n in data.get("define") or {}
+                                 if n not in b.names_read),
     )

@@ -833,7 +833,10 @@ def _translate_alternatives(
         return
     from jsonschema.exceptions import best_match
 
-    best = best_match(subs) if subs else None
+    # A form of another type (text where a mapping was written) says least: the form of the
+    # value's own type says what is wrong with it (an unknown key, say).
+    fitting = [e for e in subs if e.validator != "type" or e.relative_path]
+    best = best_match(fitting or subs) if subs else None
     if best is None:
         yield SchemaError(f"{where}: {error.message}", loc, SCHEMA)
         return

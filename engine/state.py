@@ -211,6 +211,9 @@ class State:
             return self.zone_value(name)
         if name in g.turn_vars:
             return decode(g.turn_vars[name].initial, self)
+        d = g.defined.get(name)
+        if d is not None:  # a name under `define`, evaluated with the turn's names
+            return d.inner(Env(self, self.locals))
         raise EvalError(f"unknown name '{name}'")
 
     def zone_value(self, key: str) -> Any:

@@ -155,14 +155,14 @@ def zone_view(state: State, zone: ZoneSlot, seat: int | None) -> dict[str, Any]:
     cache = g.view_cache
     listy = g.view_lists
     spectator = seat is None
-    shown = spectator or zone.visibility == "public" or (zone.visibility == "owner" and zone.owner == seat)
+    visible = spectator or zone.visibility == "public" or (zone.visibility == "owner" and zone.owner == seat)
     board = zone.kind == "board"
     pos = state.pos
-    down = state.face_down if shown and not spectator else ()  # face down: only the public fields, for every seat
+    down = state.face_down if visible and not spectator else ()  # face down: only the public fields, for every seat
     shown_pieces = []
     for i, p in enumerate(pids, 1):
         r = p in revealed
-        k = (p, r, r or (shown and p not in down), spectator)
+        k = (p, r, r or (visible and p not in down), spectator)
         fields = cache.get(k) or _piece_fields(state, k)
         if board:  # named by space, as State.piece_label names them
             piece = {"ref": f"{zone.prefix}{pos[p]}", **fields, "space": pos[p]}

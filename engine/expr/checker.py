@@ -284,6 +284,8 @@ class _Checker:
         except ExprTypeError as exc:
             raise self.fail(exc.message, node.pos) from None
         self.out.calls[id(node)] = fn
+        if fn.with_env:  # a function the game defines: read like a name (lint finds unused ones)
+            self.out.names.add(fn.name)
         return result
 
     def unary(self, node: Unary, frames: tuple[Type, ...]) -> Type:

@@ -118,6 +118,14 @@ class Compiled:
             # called an int is a str, say); report it as an evaluation error all the same.
             raise self._error(f"evaluation failed: {_in_words(exc)}", 0) from None
 
+    def inner(self, env: Env) -> Value:
+        """Evaluate inside another expression's evaluation (a name or function the game defines):
+        the work counts against the outer expression's allowance; failures are located here."""
+        try:
+            return self._fn(env, ())
+        except _Fail as exc:
+            raise self._error(exc.reason, exc.offset) from None
+
     def error(self, reason: str) -> EvalError:
         """An evaluation error about this expression's value, located at it and showing it."""
         return self._error(reason, 0)
@@ -363,6 +371,18 @@ class _Compiler:
     def call(self, node: Call) -> Fn:
         fn = self.checked.calls[id(node)]
         impl, pos, name = fn.impl, node.pos, fn.name
+        if fn.with_env:  # a function the game defines: evaluated with the state's names
+            args = [self.compile(a) for a in node.args]
+
+            def call_defined(env: Env, el: Any) -> Value:
+                try:
+                    return impl(env, *[a(env, el) for a in args])
+                except EvalError as exc:
+                    if exc.location is not None:  # located in the definition already
+                        raise
+                    raise _Fail(exc.message, pos) from None
+
+            return call_defined
         if self._is_builtin_count(node):
             # The commonest call of all; its argument is known to be a list (or a str for len).
             if isinstance(node.args[0], Where):

@@ -55,6 +55,7 @@ class Function:
     min_args: int | None = None
     max_args: int | None = None
     variadic: bool = False
+    with_env: bool = False  # `impl(env, *args)`: a game's own function (`define`), evaluated in the state
 
     @property
     def arity_min(self) -> int:

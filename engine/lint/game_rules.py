@@ -388,6 +388,43 @@ def unread_local(ctx: LintContext) -> Iterator[Problem]:
                           "declared under vars, seat_vars or turn_vars)", "unread-local", "warning")
 
 
+@rule("DV062", "unused-definition", severity="warning", kinds=("game", "variant"))
+def unused_definition(ctx: LintContext) -> Iterator[Problem]:
+    """A name or function under `define` that no expression of the game uses: a misspelt use
+    elsewhere reads something else, or the definition is left over.
+
+    Failing:
+
+    ```yaml
+    define:
+      alive: "seats where active"
+    end:
+      when: "count(seats where active) <= 1"
+      winners: "seats where active"
+    ```
+
+    Passing:
+
+    ```yaml
+    define:
+      alive: "seats where active"
+    end:
+      when: "len(alive) <= 1"
+      winners: "alive"
+    ```
+    """
+    if not isinstance(ctx.doc.data, dict):
+        return
+    try:
+        gdef = _build(ctx)
+    except DavinciError:
+        return  # reported by DV055
+    for name, at in gdef.unused_definitions:
+        if at.path == ctx.doc.path:
+            yield Problem(at, "DV062", f"'{name}' is defined but no expression of the game uses it",
+                          "unused-definition", "warning")
+
+
 @rule("DV059", "private-told", severity="warning", kinds=("game", "variant"))
 def private_told(ctx: LintContext) -> Iterator[Problem]:
     """A public `log` line inside a `private: true` option names one of the option's arguments:
