@@ -28,11 +28,14 @@ Path = tuple[str | int, ...]
 class Instr:
     """One instruction; `run` mutates the state (the interpreter has advanced pc already)."""
 
-    __slots__ = ("path", "loc")
+    __slots__ = ("path", "loc", "in_scope")
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self.loc: Any = None  # the step's source position, for runtime errors
+        # The names its step can read (a view shows the mover only the locals its decision can
+        # read, not what a finished block left in the state).
+        self.in_scope: frozenset[str] = frozenset()
 
     def run(self, state: State) -> None:  # pragma: no cover - overridden
         raise NotImplementedError
@@ -175,6 +178,8 @@ class FlowCompiler:
         self.procs = procs
         self.loop_exits: list[list[Jump]] = []
         self._slot = 0
+        self._scope: dict[str, Type] | None = None  # the scope of the step being compiled
+        self._scopes: dict[frozenset[str], frozenset[str]] = {}
 
     @property
     def here(self) -> int:
@@ -182,6 +187,10 @@ class FlowCompiler:
 
     def emit(self, instr: Instr) -> Instr:
         instr.loc = self.b.loc.loc(instr.path)
+        scope = self._scope
+        if scope is not None:
+            names = frozenset(scope)
+            instr.in_scope = self._scopes.setdefault(names, names)  # one set per distinct scope
         self.prog.code.append(instr)
         return instr
 
@@ -221,6 +230,7 @@ class FlowCompiler:
                     self.b.loc.loc(path),
                 )
             raise DefinitionError("a step is a mapping with one step kind", self.b.loc.loc(path))
+        outer, self._scope = self._scope, scope
         try:
             self._one(st, path, scope)
         except DavinciError:
@@ -230,6 +240,17 @@ class FlowCompiler:
             # mapping where a list belongs); the step builder then trips on it: report the step.
             kind = next(iter(st))
             raise DefinitionError(f"malformed '{kind}' step ({type(e).__name__}: {e})", self.b.loc.loc(path)) from None
+        finally:
+            self._scope = outer
+
+    def flag(self, spec: Mapping[str, Any], key: str, path: Path, default: Any) -> Any:
+        """A step's true/false key (`face_up`, `random`): `default` when absent. Anything else is
+        refused: YAML's `no` or the text "false" would otherwise read as true."""
+        value = spec.get(key, default)
+        if key in spec and not isinstance(value, bool):
+            raise DefinitionError(f"'{key}' must be true or false, got {value!r}", self.b.loc.loc((*path, key)),
+                                  code="DV050")
+        return value
 
     def check_keys(self, mapping: Mapping[str, Any], allowed: Iterable[str], path: Path, what: str) -> None:
         """A misspelt key would silently change the rules (`than:` drops a branch): refuse it."""
@@ -250,6 +271,11 @@ class FlowCompiler:
             allowed = STEP_KEYS.get(kind)
             if allowed is not None and isinstance(st[kind], dict):
                 self.check_keys(st[kind], allowed, (*path, kind), f"the '{kind}' step")
+        if kind in ("break", "return", "end_turn", "end_game") and st[kind] is not True:
+            doing = {"break": "leaves the loop", "return": "leaves the procedure", "end_turn": "ends the turn",
+                     "end_game": "ends the game"}[kind]
+            raise DefinitionError(f"'{kind}' takes true, got {st[kind]!r}: the step always {doing} (for a "
+                                  "condition, put it under an 'if')", self.b.loc.loc((*path, kind)), code="DV050")
         if kind in ("if",):
             self.compile_if(st, path, scope)
             return

@@ -197,14 +197,30 @@ def _public_vars(values: dict[str, Any], state: State, hidden: frozenset[str] | 
             if not hidden or k not in hidden}
 
 
-def _public_locals(values: dict[str, Any], private: frozenset[str]) -> dict[str, Any]:
+def _in_scope(state: State) -> frozenset[str] | Any:
+    """The local names the step asking the pending decision can read: the `choose` or `respond`
+    where it stands, or the step just run when the engine asks in the middle of one (a return over
+    capacity, a free piece's place). A local set inside a block that has ended (a `for_each` over
+    the opponents summing their hidden tiles) stays in the state but is in no scope there."""
+    p = state.pending
+    code = state.game.programs
+    if p is not None and "at" in p:
+        return code[p["at"][0]].code[p["at"][1]].in_scope
+    if state.stack:
+        prog, pc = state.stack[-1]
+        if 0 < pc <= len(code[prog].code):
+            return code[prog].code[pc - 1].in_scope
+    return state.game.turn_vars
+
+
+def _public_locals(values: dict[str, Any], private: frozenset[str], in_scope: Any = None) -> dict[str, Any]:
     """Locals may hold references to hidden pieces: only numbers, flags and none are shown, and a
     list naming records shows as none (what `_public` makes of it), never its refs. The
     arguments of `private` options are never shown: another seat's sealed choice made earlier in
-    the same turn stays in the locals."""
+    the same turn stays in the locals. With `in_scope`, only the locals it names are shown."""
     out: dict[str, Any] = {}
     for k, v in values.items():
-        if k.startswith("@") or k in private:
+        if k.startswith("@") or k in private or (in_scope is not None and k not in in_scope):
             continue
         if v is None or isinstance(v, (int, bool)):
             out[k] = v
@@ -248,7 +264,8 @@ def build_view(state: State, seat: int | None) -> dict[str, Any]:
         "seats": seats,
         "zones": shared,
         "vars": _public_vars(state.vars, state),
-        "locals": _public_locals(state.locals, g.private_locals) if seat is None or seat == state.current else {},
+        "locals": _public_locals(state.locals, g.private_locals, _in_scope(state) if seat is not None else None)
+        if seat is None or seat == state.current else {},
         "events": [t for (to, t) in state.events if sees(to, seat)],
         "to_act": [s + 1 for s in deciding],
     }

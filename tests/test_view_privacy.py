@@ -137,3 +137,47 @@ def test_the_terminal_does_not_show_a_bots_joker_placement() -> None:
     out = console.file.getvalue()
     assert "Random 2: guess" in out or "Random 2: stop" in out  # the bot's other moves are shown
     assert "Random 2: position" not in out
+
+
+LEFTOVER = """\
+kind: game
+id: leftover
+name: Leftover
+description: A local summed from an opponent's hidden hand inside a loop must not reach the mover's view.
+players: {min: 2, max: 2}
+components:
+  card: {fields: {n: int}, product: {n: {from: 1, to: 9}}}
+zones:
+  deck: {kind: deck, visibility: hidden, contents: [card]}
+  hand: {kind: hand, per_seat: true, visibility: owner}
+turn_vars:
+  asked: 0
+flow:
+  setup:
+    - shuffle: deck
+    - for_each: {in: seats, as: s, do: [{draw: {from: deck, to: hand, owner: s, count: 3}}]}
+  turn:
+    - for_each:
+        in: "seats where index != current.index"
+        as: o
+        do:
+          - set: {theirs: "sum(o.hand select n)"}
+          - if: "theirs > 100"
+            then: [{log: "never"}]
+    - set: {asked: asked + 1, mine: "len(current.hand)"}
+    - choose:
+        options:
+          - action: stop
+            do: [{end_game: true}]
+end:
+  when: "false"
+  winners: "seats"
+"""
+
+
+def test_a_local_of_a_finished_block_is_not_in_the_movers_view(tmp_path: Path) -> None:
+    # `theirs` (an opponent's hidden total) outlives its for_each in the state, but no step after
+    # the loop can read it, and the mover's view showed it.
+    st = load_game("leftover", packs=[write_game_pack(tmp_path, "leftover", LEFTOVER)]).new_state(2, seed=1)
+    assert "theirs" in st.locals
+    assert st.view(st.current)["locals"] == {"asked": 1, "mine": 3}

@@ -218,7 +218,7 @@ def _draw(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, 
     count = fc.expr((*p, "count"), scope, INT) if "count" in spec else None
     where = fc.expr((*p, "where"), {**scope, "piece": fc.b.types.piece}, BOOL) if "where" in spec else None  # type: ignore[attr-defined]
     kind = fc.b.zones[src].kind  # type: ignore[attr-defined]
-    rnd = spec.get("random", kind == "bag")
+    rnd = fc.flag(spec, "random", p, kind == "bag")
     piece_t = fc.b.types.piece  # type: ignore[attr-defined]
     var = bind(fc, spec, p, scope, piece_t if "count" not in spec else ListType(piece_t))
     d = Draw(
@@ -228,7 +228,7 @@ def _draw(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, 
         dst=dst,
         dst_owner=dst_owner,
         count=count,
-        face_up=spec.get("face_up"),
+        face_up=fc.flag(spec, "face_up", p, None),
         var=var,
         where=where,
         random=bool(rnd),
@@ -341,8 +341,8 @@ def _move(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, 
             steps=fc.expr((*p, "steps"), scope, INT) if "steps" in spec else None,
             exact=fc.expr((*p, "exact"), scope, BOOL) if "exact" in spec else None,
             index=fc.expr((*p, "index"), scope, INT) if "index" in spec else None,
-            face_up=spec.get("face_up"),
-            bottom=bool(spec.get("bottom", False)),
+            face_up=fc.flag(spec, "face_up", p, None),
+            bottom=fc.flag(spec, "bottom", p, False),
         )
     )
 

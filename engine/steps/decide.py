@@ -336,10 +336,7 @@ def _choose(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str
             lists.append(fn)
         when = fc.expr((*op, "when"), inner, BOOL) if "when" in o else None
         avail = fc.expr((*op, "if"), scope, BOOL) if "if" in o else None
-        private = o.get("private", False)
-        if not isinstance(private, bool):
-            raise DefinitionError(f"'private' must be true or false, got {private!r}", fc.b.loc.loc((*op, "private")),
-                                  code="DV050")
+        private = fc.flag(o, "private", op, False)
         if private:  # its arguments stay in the turn's locals: no view shows them (views.py)
             fc.b.private_locals.update(names)  # type: ignore[attr-defined]
         options.append(Option(verb, names, lists, when, avail, private))
