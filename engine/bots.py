@@ -13,7 +13,7 @@ from typing import Any, Protocol
 
 from davinci.engine.actions import Action
 from davinci.engine.errors import BotError, DavinciError, IllegalAction, UsageError, quoted
-from davinci.engine.rng import Rng
+from davinci.engine.rng import Rng, derive_seed
 
 
 class Bot(Protocol):
@@ -26,10 +26,22 @@ class Bot(Protocol):
         ...
 
 
+def reseed_for_decision(bot: Any, game_seed: int, seat: int, moves: int) -> Any:
+    """`bot`, reseeded (when it can be) from the game's seed, its 0-based seat and the number of
+    moves made so far. `davinci play` and `davinci simulate` both call it before each decision,
+    so a resumed game's bots choose as they would have without a break, and the seed simulate
+    names replays the same game in `davinci play`."""
+    reseed = getattr(bot, "reseed", None)
+    if reseed is not None:
+        reseed(derive_seed(derive_seed(game_seed, 1000 + seat), moves))
+    return bot
+
+
 class SeededBot:
     """A base for bots: the game's settings, and a seeded random source `rng` for every random
-    choice. `davinci play` calls `reseed` before each of the bot's decisions with a seed made
-    from the game's seed, the seat and the number of moves so far, so a resumed game's bots
+    choice. `davinci play` and `davinci simulate` call `reseed` before each of the bot's decisions
+    with a seed made from the game's seed, the seat and the number of moves so far (see
+    `reseed_for_decision`), so a resumed game's bots
     choose as they would have in the game played without a break (a bot that remembers earlier
     views, rather than reading what it needs from the view, may still differ after a resume)."""
 

@@ -23,7 +23,7 @@ from typing import Any
 
 from rich.markup import escape as markup_escape
 
-from davinci.engine.bots import apply_bot, bot_choice, bot_refused
+from davinci.engine.bots import apply_bot, bot_choice, bot_refused, reseed_for_decision
 from davinci.engine.errors import (
     BotError,
     DavinciError,
@@ -550,11 +550,7 @@ class Session:
     def bot(self, seat: int) -> Any:
         """The bot of `seat`, reseeded for this decision from the game's seed, the seat and the
         moves so far: a resumed game's bots choose as in the game played without a break."""
-        bot = self.bots[seat]
-        reseed = getattr(bot, "reseed", None)
-        if reseed is not None:
-            reseed(derive_seed(derive_seed(self.seed, 1000 + seat), len(self.state.history)))
-        return bot
+        return reseed_for_decision(self.bots[seat], self.seed, seat, len(self.state.history))
 
     def save_command(self, name: str) -> None:
         """`save` (to the --save file, or a file name asked for) or `save FILE`: write the game now,

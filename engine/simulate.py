@@ -1,7 +1,9 @@
 """Many seeded games between bots, in one or several processes, with identical results.
 
-Game i uses seed `derive_seed(master, i)` for the game and for each bot, so the outcome of
-every game is independent of how games are split between processes.
+Game i uses seed `derive_seed(master, i)` for the game, and its bots are reseeded before each
+decision from it as `davinci play --seed` reseeds them, so the outcome of every game is
+independent of how games are split between processes, and `davinci play` with the seed a
+failure names replays that game.
 
 Results are aggregated as they arrive into a `Tally` of integer counters and histograms, never
 kept as a list of games: memory stays constant however many games run, and because integer
@@ -20,7 +22,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from davinci.engine.bots import apply_bot, bot_choice
+from davinci.engine.bots import apply_bot, bot_choice, reseed_for_decision
 from davinci.engine.errors import DavinciError, UsageError
 from davinci.engine.rng import derive_seed
 
@@ -90,7 +92,8 @@ def play_one(cfg: SimConfig, index: int, game: Any = None) -> dict[str, Any]:
         st = game.new_state(n, seed=seed)
         while not st.is_terminal():
             for s in st.current_seats:
-                apply_bot(st, s, seat_bots[s], bot_choice(bots[s], seat_bots[s], st, s))
+                bot = reseed_for_decision(bots[s], seed, s, len(st.history))  # as `davinci play --seed` does
+                apply_bot(st, s, seat_bots[s], bot_choice(bot, seat_bots[s], st, s))
                 actions += 1
                 if st.is_terminal():
                     break
@@ -175,11 +178,12 @@ class Tally:
 
 
 def percentile(histogram: Mapping[int, int], q: float) -> int:
-    """The value at index min(n-1, int(q*n)) of the sorted values a histogram counts (0 if empty)."""
+    """The q-th percentile by nearest rank of the values a histogram counts (0 if empty): the
+    smallest value with at least q*n values at or below it (the median of 1..20 is 10, its p95 19)."""
     n = sum(histogram.values())
     if n == 0:
         return 0
-    rank = min(n - 1, int(q * n))
+    rank = min(n - 1, max(0, math.ceil(round(q * n, 9)) - 1))  # round: 0.95 * 20 is not quite 19 in floats
     seen = 0
     for value in sorted(histogram):
         seen += histogram[value]
