@@ -40,13 +40,9 @@ climbs out, no symbolic link pointing elsewhere.
 Why: a pack is untrusted data downloaded from anywhere; letting it name files outside its own
 folder would let it read (and show on screen) arbitrary files of the machine it is installed on.
 
-Failing:
-
-```yaml
-decks:
-  - ../../secrets.yaml
-  - /etc/passwd
-```
+Failing: `decks: [riddles.yaml]` where `riddles.yaml` is a symbolic link to a file outside the
+pack, such as `/home/me/notes.yaml`. (A path written absolute, `/etc/passwd`, or climbing out,
+`../../secrets.yaml`, is refused before that by the manifest's schema: DV015, bad-format.)
 
 Passing:
 

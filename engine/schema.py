@@ -66,24 +66,11 @@ schema.
 Why: the schemas are the contract between authors and the engine; editors use the same files
 (through the `# yaml-language-server: $schema=...` first line) to check while you type.
 
-Failing:
+Failing: the shipped schemas give every ordinary mistake a code of its own below (a card with
+neither a clue nor an anagram is DV013, missing-key), so this code is seen for what they cannot
+name: a document nested too deeply to be validated, or a schema that cannot be used.
 
-```yaml
-kind: deck
-id: riddles
-name: Riddles
-category: riddles
-cards:
-  - id: riddles-001
-    difficulty: 1
-    answer: candle          # neither a clue nor an anagram
-```
-
-Passing:
-
-```yaml
-    clue: Wax and a wick, it lights up the room.
-```
+Passing: a file that its schema validates, or whose mistakes have their own codes.
 """)
 
 _doc_rule(UNKNOWN_KEY, "unknown-key", """

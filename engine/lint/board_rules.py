@@ -307,6 +307,7 @@ def marker_on_track(ctx: LintContext) -> Iterator[Problem]:
     board:
       spaces: [{id: a, type: plain}, {id: bid1, type: bid, number: 1}]
       tracks: [{spaces: [a, bid1]}]
+      start: a
     lint:
       marker_space_types: [bid]
     ```
@@ -317,6 +318,7 @@ def marker_on_track(ctx: LintContext) -> Iterator[Problem]:
     board:
       spaces: [{id: a, type: plain}, {id: b, type: plain}, {id: bid1, type: bid, number: 1}]
       tracks: [{spaces: [a, b]}]
+      start: a
     lint:
       marker_space_types: [bid]
     ```

@@ -164,16 +164,16 @@ def duplicate_card_id(ctx: LintContext) -> Iterator[Problem]:
 
     ```yaml
     cards:
-      - {id: riddles-001, difficulty: 1, clue: "...", answer: candle}
-      - {id: riddles-001, difficulty: 2, clue: "...", answer: kettle}
+      - {id: riddles-001, difficulty: 1, clue: "(the clue)", answer: candle}
+      - {id: riddles-001, difficulty: 2, clue: "(the clue)", answer: kettle}
     ```
 
     Passing:
 
     ```yaml
     cards:
-      - {id: riddles-001, difficulty: 1, clue: "...", answer: candle}
-      - {id: riddles-002, difficulty: 2, clue: "...", answer: kettle}
+      - {id: riddles-001, difficulty: 1, clue: "(the clue)", answer: candle}
+      - {id: riddles-002, difficulty: 2, clue: "(the clue)", answer: kettle}
     ```
     """
     seen: dict[str, int] = {}
@@ -212,16 +212,16 @@ def duplicate_answer(ctx: LintContext) -> Iterator[Problem]:
 
     ```yaml
     cards:
-      - {id: places-001, difficulty: 1, clue: "...", answer: The Louvre}
-      - {id: places-002, difficulty: 2, clue: "...", answer: louvre}
+      - {id: places-001, difficulty: 1, clue: "(the clue)", answer: The Louvre}
+      - {id: places-002, difficulty: 2, clue: "(the clue)", answer: louvre}
     ```
 
     Passing:
 
     ```yaml
     cards:
-      - {id: places-001, difficulty: 1, clue: "...", answer: The Louvre}
-      - {id: places-002, difficulty: 2, clue: "...", answer: The Prado}
+      - {id: places-001, difficulty: 1, clue: "(the clue)", answer: The Louvre}
+      - {id: places-002, difficulty: 2, clue: "(the clue)", answer: The Prado}
     ```
     """
     seen: dict[str, tuple[int, Path]] = {}
@@ -265,7 +265,8 @@ def _card_id(ctx: LintContext, index: int) -> str:
 
 @_deck_rule("DV203", "blank-card-text", "error")
 def blank_card_text(ctx: LintContext) -> Iterator[Problem]:
-    """A card's clue, anagram and hint must not be blank (spaces or empty lines only).
+    """A card's clue, anagram and hint must not be blank: text without a single letter or
+    digit (spaces, empty lines, or only dots and dashes such as "...") says nothing.
 
     The schema already requires a `clue`, or an `anagram` with its `hint` and `lengths`;
     this rule catches text that is present but says nothing.
@@ -326,13 +327,13 @@ def anagram_letters(ctx: LintContext) -> Iterator[Problem]:
     Failing:
 
     ```yaml
-    - {id: anagrams-001, difficulty: 1, anagram: Moon stares, hint: ..., lengths: "(10)", answer: Astronomer}
+    - {id: anagrams-001, difficulty: 1, anagram: Moon stares, hint: "(the hint)", lengths: "(10)", answer: Astronomer}
     ```
 
     Passing:
 
     ```yaml
-    - {id: anagrams-001, difficulty: 1, anagram: Moon starer, hint: ..., lengths: "(10)", answer: Astronomer}
+    - {id: anagrams-001, difficulty: 1, anagram: Moon starer, hint: "(the hint)", lengths: "(10)", answer: Astronomer}
     ```
     """
     for i, card in _cards(ctx.doc.data):
@@ -361,13 +362,13 @@ def anagram_lengths(ctx: LintContext) -> Iterator[Problem]:
     Failing:
 
     ```yaml
-    - {id: anagrams-001, difficulty: 1, anagram: Moon starer, hint: ..., lengths: "(4,6)", answer: Astronomer}
+    - {id: anagrams-001, difficulty: 1, anagram: Moon starer, hint: "(the hint)", lengths: "(4,6)", answer: Astronomer}
     ```
 
     Passing:
 
     ```yaml
-    - {id: anagrams-001, difficulty: 1, anagram: Moon starer, hint: ..., lengths: "(10)", answer: Astronomer}
+    - {id: anagrams-001, difficulty: 1, anagram: Moon starer, hint: "(the hint)", lengths: "(10)", answer: Astronomer}
     ```
     """
     for i, card in _cards(ctx.doc.data):
@@ -393,13 +394,13 @@ def anagram_is_answer(ctx: LintContext) -> Iterator[Problem]:
     Failing:
 
     ```yaml
-    - {id: anagrams-001, difficulty: 1, anagram: "Astro-nomer", hint: ..., lengths: "(10)", answer: Astronomer}
+    - {id: anagrams-001, difficulty: 1, anagram: "Astro-nomer", hint: "(the hint)", lengths: "(10)", answer: Astronomer}
     ```
 
     Passing:
 
     ```yaml
-    - {id: anagrams-001, difficulty: 1, anagram: Moon starer, hint: ..., lengths: "(10)", answer: Astronomer}
+    - {id: anagrams-001, difficulty: 1, anagram: Moon starer, hint: "(the hint)", lengths: "(10)", answer: Astronomer}
     ```
     """
     for i, card in _cards(ctx.doc.data):
@@ -475,13 +476,13 @@ def letter_count(ctx: LintContext) -> Iterator[Problem]:
     Failing:
 
     ```yaml
-    - {id: riddles-001, difficulty: 1, clue: "...", answer: candle, letters: 7}
+    - {id: riddles-001, difficulty: 1, clue: "(the clue)", answer: candle, letters: 7}
     ```
 
     Passing:
 
     ```yaml
-    - {id: riddles-001, difficulty: 1, clue: "...", answer: candle, letters: 6}
+    - {id: riddles-001, difficulty: 1, clue: "(the clue)", answer: candle, letters: 6}
     ```
     """
     for i, card in _cards(ctx.doc.data):
@@ -879,7 +880,7 @@ def card_line_length(ctx: LintContext) -> Iterator[Problem]:
     - id: places-001
       difficulty: 1
       clue: |
-        Where gondolas glide through the water and the tourists all stop and stare,
+        Where gondolas glide through the water and the tourists all stop, point and stare,
         ...
     ```
 
@@ -940,7 +941,7 @@ def overlay_card_id_clash(ctx: LintContext) -> Iterator[Problem]:
     id: my-riddles-extra
     extends: riddles
     cards:
-      - {id: riddles-001, difficulty: 1, clue: "...", answer: lantern}
+      - {id: riddles-001, difficulty: 1, clue: "(the clue)", answer: lantern}
     ```
 
     Passing:
@@ -950,7 +951,7 @@ def overlay_card_id_clash(ctx: LintContext) -> Iterator[Problem]:
     id: my-riddles-extra
     extends: riddles
     cards:
-      - {id: my-pack-riddles-001, difficulty: 1, clue: "...", answer: lantern}
+      - {id: my-pack-riddles-001, difficulty: 1, clue: "(the clue)", answer: lantern}
     ```
     """
     base = _base_index(ctx)
@@ -983,7 +984,7 @@ def overlay_answer_clash(ctx: LintContext) -> Iterator[Problem]:
     id: my-riddles-extra
     extends: riddles
     cards:
-      - {id: my-pack-riddles-001, difficulty: 1, clue: "...", answer: Candle}
+      - {id: my-pack-riddles-001, difficulty: 1, clue: "(the clue)", answer: Candle}
     ```
 
     Passing:
@@ -993,7 +994,7 @@ def overlay_answer_clash(ctx: LintContext) -> Iterator[Problem]:
     id: my-riddles-extra
     extends: riddles
     cards:
-      - {id: my-pack-riddles-001, difficulty: 1, clue: "...", answer: lantern}
+      - {id: my-pack-riddles-001, difficulty: 1, clue: "(the clue)", answer: lantern}
     ```
     """
     base = _base_index(ctx)
