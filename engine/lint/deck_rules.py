@@ -265,8 +265,9 @@ def _card_id(ctx: LintContext, index: int) -> str:
 
 @_deck_rule("DV203", "blank-card-text", "error")
 def blank_card_text(ctx: LintContext) -> Iterator[Problem]:
-    """A card's clue, anagram and hint must not be blank: text without a single letter or
-    digit (spaces, empty lines, or only dots and dashes such as "...") says nothing.
+    """A card's clue, anagram and hint must not be blank (no letter or digit at all).
+
+    Text made of spaces, empty lines, or only dots and dashes such as "..." says nothing.
 
     The schema already requires a `clue`, or an `anagram` with its `hint` and `lengths`;
     this rule catches text that is present but says nothing.
