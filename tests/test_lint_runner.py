@@ -316,3 +316,31 @@ def test_odd_file_names_give_valid_json_sarif_and_a_safe_terminal(tmp_path: Path
     for fmt in ("text", "github"):
         _, text = run(names, fmt=fmt)
         assert "\x1b" not in text and "\x07" not in text and "x\\x1b]2;pwned\\x07.yaml" in text
+
+
+def _twins(tmp_path: Path) -> tuple[Path, Path]:
+    """Two pack folders whose manifests give the same id, each with its own (valid) deck."""
+    a = make_pack(tmp_path / "a", {"riddles.yaml": GOOD_DECK})
+    b = make_pack(tmp_path / "b", {"riddles2.yaml": GOOD_DECK.replace("id: riddles\n", "id: riddles2\n")
+                                   .replace("riddles-001", "riddles2-001")})
+    (b / "pack.yaml").write_text((b / "pack.yaml").read_text().replace("id: b\n", "id: a\n"))
+    return a, b
+
+
+def test_two_linted_packs_with_one_id_are_a_problem(tmp_path: Path) -> None:
+    a, b = _twins(tmp_path)
+    [problem] = lint_paths([str(a), str(b)])
+    assert problem.code == "DV032" and "pack id 'a' is used by both" in problem.message
+    assert problem.location.path.endswith("pack.yaml") and problem.location.line == 2
+
+
+def test_a_context_pack_sharing_the_linted_packs_id_is_a_problem(tmp_path: Path) -> None:
+    a, b = _twins(tmp_path)
+    assert codes(lint_paths([str(a)], packs=(str(a), str(b)))) == ["DV032"]
+    assert lint_paths([str(a)], packs=(str(a),)) == []  # the linted pack named again is no clash
+
+
+def test_a_pack_option_naming_a_folder_without_a_manifest_is_reported_beside_the_linted_files(tmp_path: Path) -> None:
+    a = make_pack(tmp_path / "a", {"riddles.yaml": GOOD_DECK})
+    (tmp_path / "loose").mkdir()
+    assert codes(lint_paths([str(a)], packs=(str(tmp_path / "loose"),))) == ["DV031"]

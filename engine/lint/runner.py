@@ -20,6 +20,7 @@ from davinci.engine.errors import DavinciError, SourceLocation, UsageError
 from davinci.engine.lint.context import SECTION_KINDS, LintContext, Project
 from davinci.engine.lint.registry import Problem, Rule, get_rule, rules_for
 from davinci.engine.packs import (
+    DUPLICATE_PACK,
     MANIFEST,
     MISSING_FILE,
     NOT_A_PACK,
@@ -96,18 +97,26 @@ class _Linter:
     def _installed(self) -> list[Pack]:
         """Installed packs as context for cross-file rules (strictly loaded; broken ones skipped)."""
         packs: list[Pack] = []
-        for _, load in self._pack_sources():
+        given = {pack_folder(p).resolve() for p in self.extra_packs}
+        for folder, load in self._pack_sources():
             try:
                 pack = load()
-            except DavinciError:
+            except DavinciError as e:
+                # A --pack folder that is no pack is the command's mistake; its broken content
+                # is reported when it is linted itself.
+                if e.code == NOT_A_PACK and folder is not None and folder.resolve() in given:
+                    self.problems.append(_problem(e, SourceLocation(display_path(folder))))
                 continue
-            if replaced(pack, self.linted_packs):  # `davinci lint content/DECK.yaml` in a checkout
+            # `davinci lint content/DECK.yaml` in a checkout: the linted pack stands for its
+            # installed copy (a --pack folder the command names is no such copy).
+            if (folder is None or folder.resolve() not in given) and replaced(pack, self.linted_packs):
                 continue
             packs.append(pack)
         packs.extend(self.context_packs)
         try:
             return dedupe_packs(packs)
-        except DavinciError:
+        except DavinciError as e:
+            self.problems.append(_problem(e, SourceLocation("<packs>")))  # two packs, one id (DV032)
             return packs
 
     def _pack_sources(self) -> list[tuple[Path | None, Callable[[], Pack]]]:
@@ -242,7 +251,11 @@ class _Linter:
                     self.problems.append(_problem(e, manifest.loc([])))
         if pack is None:
             pack = _lenient_pack(manifest, root)
-        self.linted_packs.setdefault(pack.id, pack.root)
+        other = self.linted_packs.setdefault(pack.id, pack.root)
+        if other != pack.root:
+            self.problems.append(Problem(manifest.loc(["id"]), DUPLICATE_PACK,
+                                         f"pack id '{pack.id}' is used by both {display_path(other)} and "
+                                         f"{display_path(pack.root)}", _name(DUPLICATE_PACK)))
         flagged = {err.location for err in errors}
         for section, i, rel in pack.files():
             where = manifest.loc([section, i])
