@@ -225,6 +225,11 @@ def play(
         if variant is not None and variant != was:
             raise UsageError(f"--variant {variant}: {resume} is a save of "
                              + (f"the variant '{was}'" if was else "the base game, without a variant"))
+        if game is not None and game != saved["saved"]["game"]:
+            from davinci.engine.errors import SaveError
+
+            raise SaveError(f"{resume}: this save is for game '{saved['saved']['game']}', not '{game}' (name no "
+                            "game to resume it: the save knows its game)")
         # The save knows its game, variant and packs; naming them again is optional.
         game = game or saved["saved"]["game"]
         variant = variant or saved["saved"]["variant"]

@@ -775,3 +775,14 @@ def test_an_option_that_would_change_a_resumed_game_is_a_usage_error(save_file: 
     code, out = cli("play", "--resume", str(save_file), *option, "--no-clear")
     assert code == 2 and option[0] in out
     assert "DV070" not in out  # the file is fine: the option is the mistake
+
+
+@pytest.mark.parametrize("variant", [None, "advanced"])
+def test_a_save_resumed_under_another_games_name_names_both_games(tmp_path: Path, variant: str | None) -> None:
+    # With a variant, the variant was looked for in the named game first: "leonardos-riddle has
+    # no variant 'advanced'" hid what was wrong.
+    save = tmp_path / "s.json"
+    args = ["play", GAME, "--players", "random,random", "--seed", "3", "--save", str(save), "--no-clear"]
+    assert cli(*args, *(["--variant", variant] if variant else []))[0] == 0
+    code, out = cli("play", "leonardos-riddle", "--resume", str(save), "--no-clear")
+    assert code == 1 and "this save is for game 'da-vinci-code', not 'leonardos-riddle'" in out
