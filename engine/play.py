@@ -860,7 +860,11 @@ class Session:
             with deferred_interrupts():
                 st.apply(s, action)
         self.collect()
-        self.show_events(since, self.viewer)  # the answer, who won
+        shown = self.show_events(since, self.viewer)  # the answer, who won
+        if shown and len(self.humans) >= 2 and not self.state.is_terminal():
+            # At a shared screen the next player's turn starts by clearing it: everyone reads the
+            # outcome first (the players' own "press Enter" comes only after their own move).
+            self.input_fn("Press Enter when everyone has read this ")
 
     def bot_action(self, seat: int) -> Any:
         """The action the bot at `seat` chooses now; BotError naming it when it fails."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 from collections.abc import Callable
 
+import pytest
 from rich.console import Console
 
 from davinci.engine.game import load_game
@@ -58,3 +59,30 @@ def test_an_answer_typed_while_an_anagram_waits_is_the_answer() -> None:
     assert asked[wait] == "Write it down, then press Enter when you are ready "
     assert asked[wait + 1] != "answer> "  # the typed line was the answer: nothing more was asked
     assert "Anagram: THRONE" in out and "Team 1: correct bid 1, 3 token(s)" in out
+
+
+def test_at_a_shared_screen_a_races_outcome_waits_for_enter_before_the_next_player_clears_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Hot-seat: after a timed race the next turn went straight to "Pass the keyboard", clearing
+    # the result nobody had read.
+    import davinci.engine.race as race
+
+    monkeypatch.setattr(race, "race_available", lambda: True)
+    monkeypatch.setattr(race, "run_race", lambda humans, *a, **k: {s: (12.0, "bolt") for s in humans})
+    game = load_game("da-vinci-game", settings={"first_team": 1})
+    console = Console(file=io.StringIO(), width=120)
+    prompts: list[tuple[str, str]] = []
+
+    def ask(prompt: str = "") -> str:
+        prompts.append((prompt, console.file.getvalue()))  # type: ignore[attr-defined]
+        if len(prompts) > 4:
+            raise EOFError
+        return "2" if prompt == "> " else ""
+
+    run_play(game, parse_seats("human:Ana,human:Ben,scholar", game), 11, {}, console, ask, clear=False, timer=True)
+    said = [p for p, _ in prompts]
+    assert said[:4] == ["", "> ", "Press Enter when everyone has read this ", ""]  # Ana moves to a clue space
+    screen_at_pause = prompts[2][1]
+    assert screen_at_pause.rstrip().endswith("Ben rolls 4") and "The answer: bolt" in screen_at_pause
+    assert "Pass the keyboard to Ben" in prompts[3][1] and "Pass the keyboard to Ben" not in screen_at_pause
