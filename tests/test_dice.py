@@ -93,3 +93,42 @@ def test_a_list_of_dice_is_not_a_number(tmp_path: Path) -> None:
     pack = write_game_pack(tmp_path, "doubles", DOUBLES.replace("current.total + sum(pair)", "current.total + pair"))
     [problem] = lint_paths([pack])
     assert problem.code == "DV041" and problem.location.line == 13
+
+
+CUPS = """\
+kind: game
+id: cups
+name: Cups
+description: Every seat rolls a hidden cup; the seat with the highest total wins.
+players: {min: 2, max: 4}
+seat_vars: {cup: [], cup_size: 3}
+private_seat_vars: [cup]
+turn_order: {first: "1"}
+flow:
+  setup:
+    - for_each:
+        in: "seats where active"
+        as: s
+        do:
+          - roll: {dice: s.cup_size, as: rolled, to: s}
+          - set: {seat: s, cup: rolled}
+  turn:
+    - choose:
+        options:
+          - action: stop
+            do: [{end_game: true}]
+end:
+  when: "false"
+  winners: "seats where sum(cup) == max(seats select sum(cup))"
+"""
+
+
+def test_dice_rolled_to_a_seat_are_read_by_that_seat_alone(tmp_path: Path) -> None:
+    st = load_game("cups", packs=[write_game_pack(tmp_path, "cups", CUPS)]).new_state(3, seed=4)
+    cups = [st.view(None)["seats"][s]["vars"]["cup"] for s in range(3)]
+    for seat in range(3):
+        view = st.view(seat)
+        mine = f"Player {seat + 1} rolls {', '.join(map(str, cups[seat]))}"
+        assert view["events"] == [mine if s == seat else f"Player {s + 1} rolls 3 dice" for s in range(3)]
+        assert [("cup" in v["vars"]) for v in view["seats"]] == [s == seat for s in range(3)]
+        assert view["locals"] == {}  # `rolled` belongs to the finished for_each

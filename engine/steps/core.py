@@ -520,13 +520,14 @@ MAX_DICE = 100
 
 
 class Roll(Instr):
-    __slots__ = ("sides", "var", "dice")
+    __slots__ = ("sides", "var", "dice", "to")
 
-    def __init__(self, path: Path, sides: Any, var: str, dice: Any = None) -> None:
+    def __init__(self, path: Path, sides: Any, var: str, dice: Any = None, to: Any = None) -> None:
         super().__init__(path)
         self.sides = sides
         self.var = var
         self.dice = dice
+        self.to = to  # a seat expression: the roll is seen by that seat alone (hidden dice)
 
     def run(self, state: State) -> None:
         n = int(self.sides(state.env())) if self.sides is not None else 6
@@ -535,23 +536,34 @@ class Roll(Instr):
         if self.dice is None:
             v = state.rng.randint(1, n)
             state.locals[self.var] = v
-            state.log(f"{state.seat_names[state.current]} rolls {v}")
+            self._tell(state, str(v), "a die")
             return
         k = int(self.dice(state.env()))
         if not 1 <= k <= MAX_DICE:
             raise EvalError(f"'dice' must be from 1 to {MAX_DICE}, got {k}")
         rolled = [state.rng.randint(1, n) for _ in range(k)]
         state.locals[self.var] = rolled
-        state.log(f"{state.seat_names[state.current]} rolls {', '.join(map(str, rolled))}")
+        self._tell(state, ", ".join(map(str, rolled)), f"{k} dice")
+
+    def _tell(self, state: State, shown: str, hidden: str) -> None:
+        if self.to is None:
+            state.log(f"{state.seat_names[state.current]} rolls {shown}")
+            return
+        seat = self.to(state.env()).index
+        state.log(f"{state.seat_names[seat]} rolls {shown}", to=seat)
+        state.log(f"{state.seat_names[seat]} rolls {hidden}", to=~seat)
 
 
-@step("roll", keys=("sides", "dice", "as"))
+@step("roll", keys=("sides", "dice", "as", "to"))
 def _roll(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, Type]) -> None:
     """Roll a die (seeded) and bind the result; with `dice`, roll that many and bind the list.
+    The log says who rolled what; with `to: SEAT` only that seat reads the numbers (the others
+    read "Ana rolls 5 dice"): hidden dice, kept in a `private_seat_vars` variable.
 
     ```yaml
     - roll: {sides: 6, as: roll}
     - roll: {sides: 6, dice: 2, as: pair}
+    - roll: {dice: s.cup_size, as: cup, to: s}
     ```
     """
     spec = st["roll"] if isinstance(st["roll"], dict) else {}
@@ -560,7 +572,8 @@ def _roll(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, 
     dice = fc.expr((*p, "dice"), scope, INT) if "dice" in spec else None
     var = bind(fc, {"as": spec.get("as", "roll")}, p, scope, INT if dice is None else ListType(INT))
     assert var is not None
-    fc.emit(Roll(path, sides, var, dice))
+    to = fc.expr((*p, "to"), scope, fc.b.types.seat) if "to" in spec else None  # type: ignore[attr-defined]
+    fc.emit(Roll(path, sides, var, dice, to))
 
 
 # ---------------------------------------------------------------- log
