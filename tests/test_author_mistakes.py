@@ -264,3 +264,13 @@ def test_an_item_may_give_its_own_number_of_copies(tmp_path: Path) -> None:
     game.write_text((PACK / "pig.yaml").read_text().replace("seat_vars:\n", bad.format() + "seat_vars:\n", 1))
     problems = [p for p in lint_paths([str(copy)]) if p.severity == "error"]
     assert [(p.code, p.message) for p in problems] == [("DV050", "'copies' gave 0: it must be from 1 to 1000")]
+
+
+def test_a_deck_or_hand_without_visibility_is_a_warning(tmp_path: Path) -> None:
+    # Zones are public when they say nothing: a newcomer's dice supply and deck showed every
+    # piece, in order, to every seat, and lint was silent.
+    problems = lint_edited(tmp_path, PACK, "pig.yaml", "seat_vars:", CHIPS.format("{value: {from: 1, to: 3}}")
+                           .replace("box: {kind: bag, visibility: public, contents: [chip]}",
+                                    "box: {kind: bag, contents: [chip]}") + "seat_vars:")
+    assert [(p.code, p.severity) for p in problems] == [("DV063", "warning")]
+    assert problems[0].message.startswith("'box' (bag) has no visibility, so it is public")

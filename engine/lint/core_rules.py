@@ -111,7 +111,7 @@ def overlay_extends_known_deck(ctx: LintContext) -> Iterator[Problem]:
 
     ```yaml
     zones:
-      deck: {kind: deck, contents: [card]}
+      deck: {kind: deck, visibility: hidden, contents: [card]}
     flow:
       setup:
         - shuffle: dek

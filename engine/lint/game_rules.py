@@ -425,6 +425,39 @@ def unused_definition(ctx: LintContext) -> Iterator[Problem]:
                           "unused-definition", "warning")
 
 
+@rule("DV063", "implicit-visibility", severity="warning", kinds=("game",))
+def implicit_visibility(ctx: LintContext) -> Iterator[Problem]:
+    """A bag, deck or hand with no `visibility`: zones are public unless they say otherwise, so
+    every seat would see every piece in it (a deck's whole order). Say which you mean.
+
+    Failing:
+
+    ```yaml
+    zones:
+      deck: {kind: deck, contents: [card]}
+      hand: {kind: hand, per_seat: true}
+    ```
+
+    Passing:
+
+    ```yaml
+    zones:
+      deck: {kind: deck, visibility: hidden, contents: [card]}
+      hand: {kind: hand, per_seat: true, visibility: owner}
+    ```
+    """
+    zones = ctx.doc.data.get("zones") if isinstance(ctx.doc.data, dict) else None
+    if not isinstance(zones, dict):
+        return
+    for name, spec in zones.items():
+        if isinstance(spec, dict) and spec.get("kind") in ("bag", "deck", "hand") and "visibility" not in spec:
+            choices = ("owner (its owner alone), hidden or public" if spec.get("per_seat")
+                       else "hidden (face down), owner or public")
+            yield Problem(ctx.at(["zones", name], key=True), "DV063",
+                          f"'{name}' ({spec['kind']}) has no visibility, so it is public: every seat sees its pieces; "
+                          f"write visibility: {choices}", "implicit-visibility", "warning")
+
+
 @rule("DV059", "private-told", severity="warning", kinds=("game", "variant"))
 def private_told(ctx: LintContext) -> Iterator[Problem]:
     """A public `log` line inside a `private: true` option names one of the option's arguments:
