@@ -127,6 +127,8 @@ TYPE: list[tuple[str, str, int]] = [
     ("1 in roll", "'in' needs a list or a str on its right", 3),
     ('count(row.number, "a")', "count() looks for an int", 1),
     ("flatten(row)", "argument 1 of flatten() must be a list[list[any]]", 9),
+    ("roll == 1 or True", "unknown name 'True': the rules write true", 14),
+    ("roll == None", "unknown name 'None': the rules write none", 9),
 ]
 
 

@@ -100,6 +100,10 @@ def _suggest(name: str, candidates: Iterable[str]) -> str:
     return f"; did you mean '{close[0]}'?" if close else ""
 
 
+# Other languages' words for the literals: named in the message, not guessed at.
+_LITERAL_WORDS = {"True": "true", "TRUE": "true", "False": "false", "FALSE": "false", "None": "none",
+                  "null": "none", "nil": "none", "NULL": "none"}
+
 _ARITH_WORD = {"-": "subtract", "*": "multiply", "//": "divide", "%": "take the remainder of", "**": "raise"}
 
 
@@ -191,12 +195,17 @@ class _Checker:
             return declared
         if node.name == "it":
             raise self.fail("'it' is only defined inside 'where' or 'select'", node.pos)
+        literal = _LITERAL_WORDS.get(node.name)
+        if literal is not None:
+            raise self.fail(f"unknown name '{node.name}': the rules write {literal}", node.pos)
         if node.name in self.functions:
             raise self.fail(f"'{node.name}' is a function: call it as {node.name}(...)", node.pos)
         # A bare field name used where the record itself must be named: suggest `seat.score`. An
         # exact field of a record in scope wins over a look-alike name (`tricks` is not `trick`).
         dotted = [f"{var}.{f}" for var, t in self.scope.items() if isinstance(t, RecordType) for f in t.fields]
-        exact = sorted((d for d in dotted if d.split(".", 1)[1] == node.name), key=lambda d: d != f"current.{node.name}")
+        # The piece a `draw`'s `where` or a row's `sort` tests first, then the current seat.
+        exact = sorted((d for d in dotted if d.split(".", 1)[1] == node.name),
+                       key=lambda d: (d != f"piece.{node.name}", d != f"current.{node.name}"))
         hint = f"; did you mean '{exact[0]}'?" if exact else _suggest(node.name, self.visible(frames))
         if not hint:
             match = difflib.get_close_matches(
