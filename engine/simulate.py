@@ -347,10 +347,11 @@ def summarise(
         "wins": list(t.wins),
         "win_rate": [w / g for w in t.wins] if g else [0.0] * t.seats,
         "win_ci95": [list(wilson(w, g)) for w in t.wins],
-        "bot_wins": {k: round(float(v), 3) for k, v in sorted(bot_wins.items())},
+        "bot_wins": {k: round(float(bot_wins.get(k, 0)), 3) for k in sorted({*bot_wins, *t.bot_seats})},
         "bot_win_rate": {
             k: round(float(bot_wins.get(k, Fraction(0)) / max(1, t.bot_seats[k])), 4) for k in sorted(t.bot_seats)
         },
+        "seat_advantage": seat_advantage(cfg, t),
         "draws": t.draws,
         "shared_wins": t.shared_games,
         "turn_limit_games": t.turn_limit_games,
@@ -369,6 +370,20 @@ def summarise(
     }
 
 
+def seat_advantage(cfg: SimConfig, t: Tally) -> dict[str, Any] | None:
+    """The seat that won most against the seats' average win rate, and whether its 95% interval
+    leaves that average out (a clear advantage). None when the seats hold different bots and do
+    not rotate: a seat's rate then measures its bot as much as its place at the table."""
+    if t.games == 0 or not (cfg.rotate or len(set(cfg.players)) == 1):
+        return None
+    rates = [w / t.games for w in t.wins]
+    average = sum(rates) / len(rates)
+    best = max(range(len(rates)), key=lambda i: (rates[i], -i))
+    lo, hi = wilson(t.wins[best], t.games)
+    return {"seat": best + 1, "win_rate": rates[best], "average": average, "points": round(100 * (rates[best] - average), 1),
+            "clear": not lo <= average <= hi}
+
+
 def report_text(report: Mapping[str, Any]) -> list[str]:
     """The lines `davinci simulate` prints for a report from `run`."""
     variant = " / " + report["variant"] if report["variant"] else ""
@@ -385,9 +400,21 @@ def report_text(report: Mapping[str, Any]) -> list[str]:
             f"  seat {i + 1:<{len(str(len(report['players'])))}} {name:<{width}} wins {report['wins'][i]:>6}  "
             f"{report['win_rate'][i]:6.1%}  (95% CI {lo:.1%}-{hi:.1%})"
         )
+    adv = report.get("seat_advantage")
+    if adv is None:
+        lines.append("  seat advantage: not measured (the seats hold different bots: use --rotate, or one bot in every "
+                     "seat)")
+    else:
+        verdict = "outside its 95% interval: an advantage" if adv["clear"] else "within its 95% interval: none clear"
+        lines.append(f"  seat advantage: seat {adv['seat']} wins {adv['win_rate']:.1%}, {adv['points']:+.1f} points over "
+                     f"the seat average of {adv['average']:.1%} ({verdict})")
     if report["rotate"]:
+        n = len(report["players"])
         for name, rate in report["bot_win_rate"].items():
-            lines.append(f"  bot {name:<{width + 2}} win rate {rate:.1%} (seats rotated)")
+            held = report["players"].count(name)
+            won = report["bot_wins"].get(name, 0) / report["games"] if report["games"] else 0.0
+            per = f", {rate:.1%} per seat it held ({held} of {n} seats)" if held > 1 else ""
+            lines.append(f"  bot {name:<{width + 2}} won {won:.1%} of the games (seats rotated){per}")
     lines.append(
         f"  draws (no winner) / shared wins (several winners) / turn-limit games: "
         f"{report['draws']} / {report['shared_wins']} / {report['turn_limit_games']}"

@@ -141,7 +141,7 @@ def test_the_seat_lines_stay_aligned_with_long_bot_names() -> None:
     tally = Tally(3)
     tally.add(_game(list(names), [1], 3, 3))
     text = report_text(summarise(SimConfig("g", None, names, 1, 0, {}), tally, 1.0, 1))
-    seat_lines = [line for line in text if line.startswith("  seat ")]
+    seat_lines = [line for line in text if line.startswith("  seat ") and " wins " in line and "advantage" not in line]
     assert len(seat_lines) == 3 and len({line.index(" wins ") for line in seat_lines}) == 1
 
 
@@ -246,3 +246,28 @@ def test_sigterm_stops_a_parallel_simulation_and_its_workers_quietly() -> None:
     time.sleep(0.5)
     for pid in children:
         assert not os.path.exists(f"/proc/{pid}") or "zombie" in open(f"/proc/{pid}/status").read()
+
+
+def test_the_seat_advantage_is_measured_only_where_seats_differ_by_place_alone() -> None:
+    tally = Tally(2)
+    for winner in [0] * 70 + [1] * 30:
+        tally.add(_game(["random", "random"], [winner], 10, 5))
+    same = summarise(SimConfig("g", None, ("random", "random"), 100, 0, {}), tally, 1.0, 1)
+    assert same["seat_advantage"] == {"seat": 1, "win_rate": 0.7, "average": 0.5, "points": 20.0, "clear": True}
+    assert "  seat advantage: seat 1 wins 70.0%, +20.0 points over the seat average of 50.0% (outside its 95% " \
+           "interval: an advantage)" in report_text(same)
+    mixed = summarise(SimConfig("g", None, ("random", "naive"), 100, 0, {}), tally, 1.0, 1)
+    assert mixed["seat_advantage"] is None
+    assert any(line.startswith("  seat advantage: not measured") for line in report_text(mixed))
+
+
+def test_a_rotated_bots_line_gives_its_share_of_the_games_and_per_seat() -> None:
+    # Two random seats of three won 2 of 3 games: 66.7% of the games, 33.3% per seat it held.
+    tally = Tally(3)
+    for i, winner in enumerate([0, 1, 2]):
+        bots = [["first", "random", "random"][(s + i) % 3] for s in range(3)]
+        tally.add(_game(bots, [winner], 10, 5))
+    report = summarise(SimConfig("g", None, ("first", "random", "random"), 3, 0, {}, rotate=True), tally, 1.0, 1)
+    lines = report_text(report)
+    assert "  bot random         won 66.7% of the games (seats rotated), 33.3% per seat it held (2 of 3 seats)" in lines
+    assert report["bot_wins"] == {"first": 1.0, "random": 2.0}
