@@ -34,3 +34,10 @@ def test_simulation_results_do_not_depend_on_jobs() -> None:
     one = run(cfg, jobs=1)
     two = run(cfg, jobs=2)
     assert one["wins"] == two["wins"] and one["mean_actions"] == two["mean_actions"]
+
+
+def test_the_guides_listing_is_the_tutorial_file() -> None:
+    # A reader copying the listing gets the file the guide's error messages quote (pig.yaml:44:46).
+    guide = (Path(__file__).parent.parent / "docs" / "authoring.md").read_text(encoding="utf-8")
+    pig = (Path(__file__).parent / "packs" / "tutorial" / "pig.yaml").read_text(encoding="utf-8")
+    assert f"```yaml\n{pig}```" in guide
