@@ -253,7 +253,9 @@ def play(
             if choice in {g["id"] for g in games}:
                 game = choice
                 break
-            console.print(f"Type a number from 1 to {len(games)}.")
+            if choice.lower() in ("quit", "exit", "q"):
+                sys.exit(0)
+            console.print(f"Type a number from 1 to {len(games)} (or quit).")
     sets = parse_settings(settings)
     if saved is not None:
         sets = dict(saved.get("settings_override") or sets)

@@ -114,6 +114,12 @@ def _parse_and_check(source: str) -> Checked:
 
 def main() -> None:
     """Print parse / check / compile / evaluate timings for each sample expression."""
+    if "-h" in sys.argv or "--help" in sys.argv:
+        print(__doc__)
+        return
+    unknown = [a for a in sys.argv[1:] if a != "--wall"]
+    if unknown:
+        sys.exit(f"bench_expr.py: unknown option {unknown[0]} (the only option is --wall)")
     env = _env()
     parse("1")  # build the Lark tables once, outside the timings
     t0 = time.perf_counter()
