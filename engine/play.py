@@ -939,7 +939,7 @@ class Session:
             if watched is not None:
                 self.show_events(watched, self.viewer)
         self.autosave()
-        self.render(self.viewer)
+        self.render(None)  # the game is over: every tile and card shows, as at a table
         if not draws_itself(screen_module(self.game.id)):  # a game's own screen shows the result itself
             r = st.result()
             names = [self.seats[w].name for w in r["winners"]]

@@ -192,3 +192,17 @@ def test_the_pile_colours_are_counted_from_the_backs_in_view() -> None:
     colours = [st.game.pieces[p].attrs["colour"] for p in st.zones["pile"]]
     assert left == {c: colours.count(c) for c in ("black", "white")}
     assert "pieces" not in st.view(0)["zones"]["pile"]  # the view itself shows no tile of the pile
+
+
+def test_at_the_end_against_a_bot_every_tile_shows() -> None:
+    # The hot-seat end screen showed every number, a game against a bot kept the bot's hidden.
+    from davinci.engine.game import load_game
+    from davinci.engine.play import parse_seats
+
+    g = load_game("da-vinci-code")
+    console = Console(file=io.StringIO(), width=100)
+    moves = iter(["1"] * 300)
+    code = run_play(g, parse_seats("human,naive", g), 3, {}, console, lambda prompt="": next(moves), clear=False)
+    final = console.file.getvalue().rsplit("game over after turn", 1)[1]  # type: ignore[attr-defined]
+    assert code == 0 and "Game over - winner: Naive 2" in final
+    assert "█" not in final and "hidden" in final  # "5 hidden" still counts them
