@@ -264,6 +264,13 @@ def play(
     else:
         g = load_recorded_game(game, variant, sets, packs, str(resume), "saved game")
     seats = parse_seats(players, g)
+    if players is None and saved is None:
+        others = ", ".join(f"{s.name} ({s.kind})" for s in seats[1:])
+        console.print(f"[dim]You play {escape(seats[0].name)} against {escape(others)}; choose the seats with "
+                      "--players (hot-seat: --players human:Ana,human:Ben).[/dim]")
+    elif players is not None and no_clear and sum(s.kind == "human" for s in seats) >= 2:
+        console.print("[yellow]--no-clear keeps each player's screen in the scrollback: the next player can scroll "
+                      "up to the last player's hidden pieces.[/yellow]")
     for path, what in ((save_path, "save"), (log_path, "log")):
         if path:  # refused before anything is printed (run_play checks again, as other callers need)
             check_write_target(path, what)

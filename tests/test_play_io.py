@@ -759,3 +759,10 @@ def test_a_seed_of_thousands_of_digits_is_refused_without_echoing_it(command: li
     code, out = cli(*command, "--seed", "7" * 5000)
     assert code == 2 and "(5,000 characters) is not a seed from 0 to 18446744073709551615" in out
     assert len(out) < 1000
+
+
+def test_without_players_the_seating_is_said_and_no_clear_at_hot_seat_is_warned() -> None:
+    code, out = cli("play", GAME, "--no-clear", stdin="quit\n")
+    assert code == 0 and "You play Player 1 against Deducer 2 (deducer); choose the seats with --players" in out
+    code, out = cli("play", GAME, "--players", "human:Ana,human:Ben", "--no-clear", stdin="quit\n")
+    assert code == 0 and "--no-clear keeps each player's screen in the scrollback" in " ".join(out.split())
