@@ -634,10 +634,10 @@ class Session:
         self.wipe()
         self.last_human = seat
 
-    def show_events(self, since: int, seat: int | None) -> bool:
+    def show_events(self, since: int, seat: int | None, skip: frozenset[str] = frozenset()) -> bool:
         """Print the events of this session from index `since` that `seat` may see (public ones
-        for None); True when there were any."""
-        lines = [text for to, text in self.transcript[since:] if sees(to, seat)]
+        for None), but those in `skip` (shown already); True when there were any."""
+        lines = [text for to, text in self.transcript[since:] if sees(to, seat) and text not in skip]
         if lines:
             self.console.print("\n".join(esc(line) for line in lines), style="dim")
         return bool(lines)
@@ -860,7 +860,10 @@ class Session:
             with deferred_interrupts():
                 st.apply(s, action)
         self.collect()
-        shown = self.show_events(since, self.viewer)  # the answer, who won
+        # The answers and who won; the lock-in times were shown live as they happened.
+        times = {**bot_times, **{h: r[0] for h, r in results.items() if r is not None}}
+        live = frozenset(f"{self.seats[s].name} locks in at {t:.1f}s" for s, t in times.items())
+        shown = self.show_events(since, self.viewer, live)
         if shown and len(self.humans) >= 2 and not self.state.is_terminal():
             # At a shared screen the next player's turn starts by clearing it: everyone reads the
             # outcome first (the players' own "press Enter" comes only after their own move).

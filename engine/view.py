@@ -293,8 +293,8 @@ def build_view(state: State, seat: int | None) -> dict[str, Any]:
                 to = p.get("to")
                 where = ("put out of the game" if to is None else
                          f"return to your {to.split('#')[0]}" if "#" in to else f"return to {to}")
-                pend["prompt"] = (f"{'Your' if owned else 'The'} {pend['zone']} holds {len(state.zones[p['zone']])}, at most "
-                                  f"{p['cap']}: choose one to {where}")
+                pend["prompt"] = (f"Too many pieces in {'your' if owned else 'the'} {pend['zone']}: "
+                                  f"{len(state.zones[p['zone']])}, at most {p['cap']}; choose one to {where}")
         if p["type"] == "position" and asked and p.get("queue"):
             kind = g.pieces[int(p["queue"][0])].component
             pend["prompt"] = (f"Choose where your {kind} goes in your {p['zone'].split('#')[0]} "
