@@ -612,6 +612,8 @@ class Session:
                 code = getattr(mod.render, "__code__", None)
                 if self.hints and code is not None and "hints" in code.co_varnames:
                     kwargs["hints"] = True
+                if self.console.is_terminal and code is not None and "height" in code.co_varnames:
+                    kwargs["height"], kwargs["width"] = self.console.height, self.console.width  # fit the window
                 self.console.print(mod.render(view, seat, **kwargs))
                 return
             except DavinciError:

@@ -259,3 +259,29 @@ def test_an_untimed_game_shows_its_challenges_as_untimed() -> None:
              timer=False)
     out = console.file.getvalue()
     assert "Untimed" in out and "Time: 60 s" not in out
+
+
+def test_on_a_short_terminal_fewer_events_are_shown() -> None:
+    import io
+
+    from rich.console import Console
+
+    from davinci.engine.bots import RandomBot
+    from davinci.engine.game import load_game
+    from davinci.games.da_vinci_game import screen
+
+    st = load_game("da-vinci-game").new_state(3, seed=7)
+    bot = RandomBot(1)
+    for _ in range(60):
+        seat = st.current_seats[0]
+        st.apply(seat, bot.choose({}, st.legal_actions(seat)))
+
+    def lines(height: int | None) -> list[str]:
+        console = Console(file=io.StringIO(), width=120)
+        console.print(screen.render(st.view(st.current_seats[0]), st.current_seats[0], height=height))
+        return console.file.getvalue().splitlines()  # type: ignore[attr-defined]
+
+    tall, short = lines(None), lines(45)
+    assert len(short) < len(tall)
+    assert sum(line.startswith("· ") for line in short) == 3  # the fewest events kept
+    assert tall[:30] == short[:30]  # the board and the header stay whole

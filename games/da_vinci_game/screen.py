@@ -466,8 +466,13 @@ def header(view: Mapping[str, Any], seat: int | None) -> Text:
     return out
 
 
-def render(view: dict[str, Any], seat: int | None) -> RenderableType:
-    """The whole screen for `seat` (0-based, None for a spectator)."""
+# Lines the play loop prints under the screen: the prompt, a short list of actions.
+PROMPT_LINES = 8
+
+
+def render(view: dict[str, Any], seat: int | None, height: int | None = None, width: int = 120) -> RenderableType:
+    """The whole screen for `seat` (0-based, None for a spectator). With the terminal's `height`
+    (and `width`), fewer recent events are shown when the screen would not fit (at least 3)."""
     definition = definition_from_view(view)
     style = Style(definition.display or {})
     parts: list[RenderableType] = [header(view, seat), board_text(view, definition, style)]
@@ -477,14 +482,23 @@ def render(view: dict[str, Any], seat: int | None) -> RenderableType:
     card = card_panel(view, style)
     if card is not None:
         parts.append(card)
-    events = events_since_own_move(view)  # a challenge the viewer set, played by the others, included
-    if events:
-        parts.append(Text("\n".join(f"· {e}" for e in events), style="dim"))
     # Last, next to the prompt: what the pending decision's choices mean.
     decision = decision_text(view, definition, style)
-    if decision is not None:
-        parts.append(decision)
-    return Group(*parts)
+    tail = [decision] if decision is not None else []
+    most = 16
+    if height is not None:
+        from io import StringIO
+
+        from rich.console import Console
+
+        probe = Console(file=StringIO(), width=width, color_system=None)
+        probe.print(Group(*parts, *tail))
+        used = len(probe.file.getvalue().splitlines())  # type: ignore[attr-defined]
+        most = max(3, min(most, height - used - PROMPT_LINES))
+    events = events_since_own_move(view, least=min(6, most), most=most)  # a challenge the viewer set, included
+    if events:
+        parts.append(Text("\n".join(f"· {e}" for e in events), style="dim"))
+    return Group(*parts, *tail)
 
 
 __all__ = ["HELP", "render"]
