@@ -233,3 +233,8 @@ def seat_name_problem(name: str) -> str | None:
     if len(name) > MAX_SEAT_NAME:
         return f"'{quoted(name)}' is {len(name):,} characters long (at most {MAX_SEAT_NAME})"
     return None
+
+
+class ShortFormError(ValueError):
+    """Raised by a game screen's `expand` for a short form it recognises but cannot read (the
+    message says how to write it); `davinci play` shows it and asks again."""

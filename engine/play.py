@@ -29,6 +29,7 @@ from davinci.engine.errors import (
     DavinciError,
     IllegalAction,
     SaveError,
+    ShortFormError,
     UsageError,
     did_you_mean,
     printable,
@@ -720,6 +721,9 @@ class Session:
             if expand is not None:
                 try:
                     full = expand(text, st.view(seat))
+                except ShortFormError as e:  # a short form the screen knows, written wrong: its own words
+                    self.console.print(f"[red]could not read '{esc(text)}': {esc(str(e))}[/red] - type ? for help")
+                    continue
                 except Exception:  # a screen's shorthand must never crash the game
                     full = None
                 if full:

@@ -5,9 +5,11 @@ from __future__ import annotations
 import io
 from typing import Any
 
+import pytest
 from rich.console import Console
 from test_dvc_positions import game, play, position
 
+from davinci.engine.errors import ShortFormError
 from davinci.engine.play import SeatSpec, run_play
 from davinci.games.da_vinci_code import screen
 
@@ -134,7 +136,9 @@ def test_short_commands_expand_to_actions() -> None:
     assert screen.expand("2.3 7", three) == "guess row.2.3 7"
     assert screen.expand("g 3 2 j", three) == "guess row.3.2 joker"
     assert screen.expand("2 7", two) == "guess row.2.2 7"
-    assert screen.expand("2 7", three) is None  # with two opponents the seat must be named
+    with pytest.raises(ShortFormError, match="with 2 opponents, name the seat too: SEAT.PLACE VALUE"):
+        screen.expand("2 7", three)  # with two opponents the seat must be named
+    assert screen.expand("2.3 -", three) == screen.expand("2.3 —", three) == "guess row.2.3 joker"  # as drawn
     assert screen.expand("2.1 -1", three) == "guess row.2.1 -1"  # expanded, so the refusal names the -1
     assert screen.expand("s", two) == "stop"
     assert screen.expand("r 2", two) == "reveal row.1.2"

@@ -13,6 +13,7 @@ from typing import Any
 from rich.console import Group, RenderableType
 from rich.text import Text
 
+from davinci.engine.errors import ShortFormError
 from davinci.engine.values import events_since_own_move, turn_text, winners_text
 from davinci.games.da_vinci_code.bots import (
     JOKER,
@@ -241,19 +242,25 @@ def _prompt(view: dict[str, Any]) -> str:
     return ""
 
 
+def _value(word: str) -> str:
+    """A guessed value as typed (`7`, `j`, `-` or `—` as the screen draws a joker) in full."""
+    return "joker" if word in ("j", "joker", "-", "—") else word
+
+
 def expand(text: str, view: dict[str, Any]) -> str | None:
     """A short command in full (`2.3 7` -> `guess row.2.3 7`); None if `text` is not a short form."""
     t = " ".join(text.strip().lower().split())
     me = view.get("seat")
     opponents = [int(s["index"]) for s in view["seats"] if s["index"] != me and s["active"]]
-    m = re.fullmatch(r"(?:g(?:uess)?\s+)?(?:row\.)?(\d+)[.\s](\d+)\s+(-?\d+|j|joker)", t)
+    m = re.fullmatch(r"(?:g(?:uess)?\s+)?(?:row\.)?(\d+)[.\s](\d+)\s+(-?\d+|j|joker|-|—)", t)
     if m:
-        value = "joker" if m.group(3) in ("j", "joker") else m.group(3)
-        return f"guess row.{m.group(1)}.{m.group(2)} {value}"
-    m = re.fullmatch(r"(?:g(?:uess)?\s+)?(\d+)\s+(-?\d+|j|joker)", t)
+        return f"guess row.{m.group(1)}.{m.group(2)} {_value(m.group(3))}"
+    m = re.fullmatch(r"(?:g(?:uess)?\s+)?(\d+)\s+(-?\d+|j|joker|-|—)", t)
     if m and len(opponents) == 1:
-        value = "joker" if m.group(2) in ("j", "joker") else m.group(2)
-        return f"guess row.{opponents[0]}.{m.group(1)} {value}"
+        return f"guess row.{opponents[0]}.{m.group(1)} {_value(m.group(2))}"
+    if m:
+        raise ShortFormError(f"with {len(opponents)} opponents, name the seat too: SEAT.PLACE VALUE "
+                             f"(e.g. {opponents[0]}.{m.group(1)} {m.group(2)})")
     if t in ("s", "stop"):
         return "stop"
     m = re.fullmatch(r"r(?:eveal)?\s+(\d+)", t)
