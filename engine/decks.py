@@ -82,7 +82,7 @@ class Card:
             return lines
         lines = _lines(self.clue)
         if self.letters is not None:
-            lines.append(f"({self.letters})")
+            lines.append(f"({self.letters} letters)")
         return lines
 
 

@@ -112,6 +112,7 @@ def run_practice(
         console.print()
         console.print(Text("No answer given.", style="yellow"))
         _show_solution(console, card)
+        console.print(Text(f"card {card.id}, seed {seed}", style="dim"))
         return 0
 
 

@@ -92,7 +92,7 @@ def play(
 def test_a_right_answer_is_praised_and_the_solution_shown() -> None:
     code, out = play("objects", "Candle")
     assert code == 0
-    assert "I weep wax tears" in out and "(6)" in out
+    assert "I weep wax tears" in out and "(6 letters)" in out
     assert "Right" in out
     assert "Solution: candle" in out
     assert "Also accepted: taper" in out
