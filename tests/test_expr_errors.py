@@ -241,3 +241,9 @@ def test_filter_over_missing_list_or_field_is_an_eval_error() -> None:
         compiled({"hand": [Rec(number=None)]})
     with pytest.raises(EvalError, match="cannot read field 'number' of an element that is not a record"):
         compiled({"hand": [3]})
+
+
+def test_a_number_where_a_seat_is_expected_says_how_to_name_seat_n() -> None:
+    seat = RecordType("seat", {"index": INT}, "a seat")
+    with pytest.raises(ExprTypeError, match=r"expected a seat here, got an int \(seat number N is `first\(seats where index == N\)`"):
+        compile_expr("1", {}, expect=seat)

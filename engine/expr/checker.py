@@ -421,7 +421,12 @@ def check(
     checker.bound = bound
     out = checker.run(node)
     if expect is not None and not assignable(out.type, expect):
-        raise checker.fail(f"expected {describe(expect)} here, got {describe(out.type)}", node.start)
+        hint = ""
+        if out.type is INT and getattr(expect, "name", "") == "seat":
+            hint = " (seat number N is `first(seats where index == N)`; seats number from 1)"
+        elif out.type is STR and getattr(expect, "name", "") == "space":
+            hint = " (a space by its id: `first(spaces(board) where id == 'ID')`)"
+        raise checker.fail(f"expected {describe(expect)} here, got {describe(out.type)}{hint}", node.start)
     return out
 
 
