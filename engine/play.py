@@ -943,6 +943,11 @@ class Session:
                         self.write_failure_log((seat, str(action)) if len(st.history) == recorded else None, e)
                         raise
                 self.collect()
+                if self.seats[seat].kind == "human" and len(self.humans) == 1 and not st.is_terminal() \
+                        and st.current_seats and self.seats[st.current_seats[0]].kind != "human":
+                    # What the player's move led to, before the bots' moves follow it (the next
+                    # screen's recent events may not reach back that far).
+                    self.show_events(self.moved_at, seat, frozenset({f"{self.seats[seat].name}: {action}"}))
                 if st.is_terminal() or (st.turn != turn and self.save_due()):
                     self.autosave()
             if watched is not None:

@@ -766,3 +766,10 @@ def test_without_players_the_seating_is_said_and_no_clear_at_hot_seat_is_warned(
     assert code == 0 and "You play Player 1 against Deducer 2 (deducer); choose the seats with --players" in out
     code, out = cli("play", GAME, "--players", "human:Ana,human:Ben", "--no-clear", stdin="quit\n")
     assert code == 0 and "--no-clear keeps each player's screen in the scrollback" in " ".join(out.split())
+
+
+def test_against_bots_a_players_move_shows_what_it_led_to_before_the_bots_move() -> None:
+    code, out = _screen("da-vinci-code", "human,naive", ["stop", "1", "1", "1", "1", "1"], seed=3)
+    wrong = out.find(": wrong\n")  # the player's first wrong guess ends the turn: the bot moves next
+    assert code == 0 and wrong > 0 and "Naive 2: " in out
+    assert out.rfind("Player 1 guessed", 0, wrong) < wrong < out.find("Naive 2: ")

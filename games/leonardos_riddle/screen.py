@@ -56,7 +56,7 @@ most senior Key (Eclipse is the highest by default).
 In the grid [bold]+[/bold] marks a free cell (a card may go there), [bold]·[/bold] an empty cell
 that touches no card yet (no card may go there now), and [bold]xN[/bold] a stack of N cards.
 Under the grid, [bold]*[/bold] marks the player whose turn it is; [bold]Keys: 2: St Ec[/bold] means two
-Keys held, listed by seniority number from 1 (Mechanism) to 12 (Eclipse); symbols as in the grid."""
+Keys held, in seniority number order, 1 (Mechanism) to 12 (Eclipse)."""
 
 
 def glyph(symbol: str) -> Text:
