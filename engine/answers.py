@@ -74,9 +74,22 @@ _DIGIT_MARK = re.compile(r"(?<=\d)[^\w\s](?=\d)")
 _HAS_DIGIT = re.compile(r"\d")
 
 
-@functools.lru_cache(maxsize=1 << 16)
 def fold(text: str) -> str:
     """Case-fold, strip accents and punctuation, collapse spaces; unlike normalise, keeps articles."""
+    return _fold_cached(text) if len(text) <= _CACHED_CHARS else _fold(text)
+
+
+# Texts up to this long are remembered (answers and replies); a long text would make the cache's
+# memory grow with what the rules build.
+_CACHED_CHARS = 200
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _fold_cached(text: str) -> str:
+    return _fold(text)
+
+
+def _fold(text: str) -> str:
     decomposed = unicodedata.normalize("NFKD", text.casefold())
     if _HAS_DIGIT.search(decomposed):
         # A comma inside a number ("1,000") groups digits; any other mark between digits
@@ -265,15 +278,20 @@ _GROUPED_DIGITS = re.compile(r"\d{1,3}(?: \d{3})+")
 # The longest number an answer may write: in characters, and in words ("nine hundred ninety-nine
 # thousand nine hundred ninety-nine" is 8 words).
 MAX_NUMBER_CHARS = 200
+MAX_ANSWER_CHARS = 500  # the longest answer or typed reply compared (the shipped answers have at most 40)
 MAX_NUMBER_WORDS = 16
 
 
-@functools.lru_cache(maxsize=1 << 16)
 def number_value(text: str) -> int | None:
     """Return the integer written in `text` as digits or English words ("twenty-one"), else None."""
+    if len(text) > MAX_NUMBER_CHARS and len(text.strip()) > MAX_NUMBER_CHARS:
+        return None  # no answer is a number that long (Python reads at most 4,300 digits); not cached
+    return _number_value(text)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _number_value(text: str) -> int | None:
     raw = text.strip()
-    if len(raw) > MAX_NUMBER_CHARS:  # no answer is a number that long (Python reads at most 4,300 digits)
-        return None
     if _DIGITS.fullmatch(raw):
         return int(raw.replace(",", ""))
     folded = fold(raw)
@@ -297,7 +315,8 @@ def _digits_for_number_words(words: Sequence[str]) -> list[str]:
     i = 0
     while i < len(words):
         run_end = i
-        while run_end < len(words) and (words[run_end] in NUMBER_WORDS or words[run_end] == "a"):
+        stop = min(len(words), i + MAX_NUMBER_WORDS)  # no number is read from a longer run at once
+        while run_end < stop and (words[run_end] in NUMBER_WORDS or words[run_end] == "a"):
             run_end += 1
         # Longest prefix of the run that reads as one number, of at most MAX_NUMBER_WORDS words
         # (a run of 3,000 number words made this cubic: minutes for one answer).
@@ -327,6 +346,8 @@ def edit_distance(a: str, b: str, limit: int | None = None) -> int:
         return 0
     if limit is not None and abs(len(a) - len(b)) > limit:
         return limit + 1
+    if limit is not None:
+        return _banded_distance(a, b, limit)
     prev2: list[int] = []
     prev = list(range(len(b) + 1))
     for i in range(1, len(a) + 1):
@@ -341,6 +362,30 @@ def edit_distance(a: str, b: str, limit: int | None = None) -> int:
             return limit + 1
         prev2, prev = prev, cur
     return prev[len(b)]
+
+
+def _banded_distance(a: str, b: str, limit: int) -> int:
+    """`edit_distance` with a limit: only cells within `limit` of the diagonal can stay within
+    it, so each row costs O(limit), not O(len(b)) (two 8,000-letter texts took two minutes)."""
+    far = limit + 1
+    n, m = len(a), len(b)
+    prev2: list[int] = []
+    prev = [j if j <= limit else far for j in range(m + 1)]
+    for i in range(1, n + 1):
+        cur = [far] * (m + 1)
+        if i <= limit:
+            cur[0] = i
+        lo, hi = max(1, i - limit), min(m, i + limit)
+        for j in range(lo, hi + 1):
+            cost = 0 if a[i - 1] == b[j - 1] else 1
+            best = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                best = min(best, prev2[j - 2] + 1)
+            cur[j] = min(best, far)
+        if min(cur[lo - 1 : hi + 1]) > limit:
+            return far
+        prev2, prev = prev, cur
+    return min(prev[m], far)
 
 
 def _one_matches(
@@ -372,7 +417,11 @@ def answer_matches(
     typo_tolerance: int = 1,
     typo_min_length: int = 8,
 ) -> bool:
-    """True when `given` is the answer or an accepted alternate, after normalising (see module doc)."""
+    """True when `given` is the answer or an accepted alternate, after normalising (see module doc).
+    A text longer than MAX_ANSWER_CHARS matches nothing (typed or from the rules, it is no answer,
+    and it would cost time)."""
+    if len(given) > MAX_ANSWER_CHARS:
+        return False
     given_key = match_key(given)
     if not given_key:
         return False
@@ -380,4 +429,5 @@ def answer_matches(
     return any(
         _one_matches(given_key, given_number, candidate, typo_tolerance, typo_min_length)
         for candidate in (answer, *alternates)
+        if not (isinstance(candidate, str) and len(candidate) > MAX_ANSWER_CHARS)
     )

@@ -187,3 +187,28 @@ def test_answers_too_long_to_be_numbers_are_plain_text() -> None:
     assert number_value("9" * 5000) is None
     assert number_value("nine hundred ninety-nine thousand nine hundred ninety-nine") == 999_999
     assert match_key("one " * 3000) == " ".join(["1"] * 3000)
+
+
+def test_edit_distance_with_a_limit_agrees_with_the_full_distance() -> None:
+    import random
+
+    from davinci.engine.answers import edit_distance
+
+    rng = random.Random(1)
+    for _ in range(2000):
+        a = "".join(rng.choice("abc") for _ in range(rng.randrange(0, 9)))
+        b = "".join(rng.choice("abc") for _ in range(rng.randrange(0, 9)))
+        full = edit_distance(a, b)
+        for k in (0, 1, 2, 3):
+            assert edit_distance(a, b, k) == (full if full <= k else k + 1), (a, b, k)
+
+
+def test_long_texts_cost_little_and_match_nothing() -> None:
+    # Quadratic work: two 8,000-letter texts one letter apart took two minutes, and 8,000 number
+    # words typed as an answer 3.5 s. Counted as instructions, not time: each is a single pass.
+    from davinci.engine.answers import MAX_ANSWER_CHARS, edit_distance, match_key
+
+    assert edit_distance("ab" * 4000 + "x", "ab" * 4000 + "y", 1) == 1
+    assert not answer_matches("one " * 50_000, "one")
+    assert not answer_matches("x", "x" * (MAX_ANSWER_CHARS + 1))
+    assert match_key("one " * 3000) == " ".join(["1"] * 3000)  # each word its own number, in one pass
