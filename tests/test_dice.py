@@ -132,3 +132,39 @@ def test_dice_rolled_to_a_seat_are_read_by_that_seat_alone(tmp_path: Path) -> No
         assert view["events"] == [mine if s == seat else f"Player {s + 1} rolls 3 dice" for s in range(3)]
         assert [("cup" in v["vars"]) for v in view["seats"]] == [s == seat for s in range(3)]
         assert view["locals"] == {}  # `rolled` belongs to the finished for_each
+
+
+LONG_LOG = """\
+kind: game
+id: long-log
+name: Long log
+description: One log line repeats a text the setup doubled seventeen times.
+players: {min: 2, max: 2}
+vars: {s: "abcd", done: false}
+flow:
+  setup:
+    - for_each: {in: "range(17)", as: i, do: [{set: {s: s + s}}]}
+  turn:
+    - choose:
+        prompt: "Go ({s})"
+        options:
+          - action: go
+            do:
+              - log: "PARTS"
+              - set: {done: true}
+end:
+  when: "done"
+  winners: "seats"
+""".replace("PARTS", "{s}" * 300)
+
+
+def test_a_log_line_or_prompt_is_cut_at_its_limit(tmp_path: Path) -> None:
+    # 300 copies of a 524,288-character text made a 157 MB log line (2.5 GB with four lines).
+    from davinci.engine.steps.core import MAX_TEXT
+
+    st = load_game("long-log", packs=[write_game_pack(tmp_path, "long-log", LONG_LOG)]).new_state(2, seed=1)
+    mover = st.current_seats[0]
+    assert len(st.view(mover)["pending"]["prompt"]) == MAX_TEXT + len(" [...]")
+    st.apply(mover, "go")
+    line = st.view(mover)["events"][-1]
+    assert len(line) == MAX_TEXT + len(" [...]") and line.endswith("abcd [...]")

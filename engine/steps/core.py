@@ -627,19 +627,32 @@ def template(fc: FlowCompiler, text: Any, path: Path, scope: Mapping[str, Type])
     return parts[0] if len(parts) == 1 else parts
 
 
+# The longest log line or prompt kept: text for people to read, and a bound on what the log
+# (40 lines per state, copied into saves) may hold.
+MAX_TEXT = 4000
+
+
 def fill(parts: str | Sequence[Any], state: State) -> str:
-    """The text of a compiled `template` now (plain text costs nothing)."""
+    """The text of a compiled `template` now (plain text costs nothing). Each filled-in part
+    counts its length against the flow's work between decisions; past MAX_TEXT characters the
+    rest is cut, so a text the rules doubled in a loop cannot fill the memory."""
     if isinstance(parts, str):
         return parts
     env = state.env()
     out: list[str] = []
+    size = 0
     part: Any
     for part in parts:
         if part.__class__ is str:
-            out.append(part)
+            text = part
         else:
             v = part(env)
-            out.append(v if v.__class__ is str else render_value(v))
+            text = v if v.__class__ is str else render_value(v)
+            step_charge(len(text))
+        out.append(text)
+        size += len(text)
+        if size > MAX_TEXT:
+            return "".join(out)[:MAX_TEXT] + " [...]"
     return "".join(out)
 
 
