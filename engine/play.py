@@ -397,7 +397,8 @@ def read_save(path: str) -> dict[str, Any]:
     if doc.get("davinci_save") != 1 or type(doc.get("davinci_save")) is not int or not isinstance(doc.get("saved"), dict):
         raise SaveError(f"{path}: not a davinci save file")
     saved = doc["saved"]
-    if not isinstance(saved.get("game"), str) or not isinstance(saved.get("variant"), (str, type(None))):
+    if not isinstance(saved.get("game"), str) or "variant" not in saved \
+            or not isinstance(saved["variant"], (str, type(None))):
         raise SaveError(f"{path}: the save does not name its game and variant")
     check_recorded_fields(doc, path, "save")
     if not isinstance(doc.setdefault("timer", True), bool):

@@ -429,6 +429,7 @@ EDITS: dict[str, tuple[Callable[[dict[str, Any]], Any], bool, str]] = {
     "unknown game": (_set("saved.game", "chess"), False, "cannot be loaded: unknown game 'chess'"),
     "other variant": (_set("saved.variant", "advanced"), False, "other game content"),
     "variant not text": (_set("saved.variant", ["advanced"]), False, "does not name its game and variant"),
+    "variant left out": (lambda d: d["saved"].pop("variant"), False, "does not name its game and variant"),
     "settings not a mapping": (_set("settings_override", "fast"), False, "settings are damaged"),
     "settings written as 0": (_set("settings_override", 0), False, "settings are damaged"),
     "settings written as an empty list": (_set("settings_override", []), False, "settings are damaged"),
