@@ -20,7 +20,8 @@ class Action:
     args: tuple[str, ...] = ()
 
     def __str__(self) -> str:
-        return " ".join((self.verb, *self.args)) if self.args else self.verb
+        # str() of each part: a bot's Action("guess", ("row.1.1", 0)) is refused with its text shown.
+        return " ".join(map(str, (self.verb, *self.args))) if self.args else str(self.verb)
 
     @property
     def text(self) -> str:

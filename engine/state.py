@@ -640,6 +640,10 @@ class State:
         if seat.__class__ is not int or action.__class__ is not Action:
             raise IllegalAction(f"apply takes a seat number and an action (or its text), got {type(seat).__name__} "
                                 f"and {type(action).__name__}")
+        if action.verb.__class__ is not str or action.args.__class__ is not tuple \
+                or any(a.__class__ is not str for a in action.args):
+            raise IllegalAction(f"an action's verb and arguments are text: {action!r} (write each argument as "
+                                "the action's text has it, e.g. '7', not 7)")
         if self.terminal:
             raise IllegalAction("the game is over")
         if seat not in self.current_seats:

@@ -79,9 +79,19 @@ class Typist(bots.SeededBot):
         return str(legal[self.rng.below(len(legal))])
 
 
+class Numeric(bots.SeededBot):
+    """Returns a legal action rebuilt with a number where the text has one (an int, not '7')."""
+
+    name = "numeric"
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Any:
+        a = legal[0]
+        return Action(a.verb, tuple(int(x) if x.isdigit() else x for x in a.args))
+
+
 @pytest.fixture(autouse=True)
 def _registered(monkeypatch: pytest.MonkeyPatch) -> None:
-    for bot in (Exploding, Flying, Silent, Typist, Awkward, Quitter, Moody):
+    for bot in (Exploding, Flying, Silent, Typist, Awkward, Quitter, Moody, Numeric):
         monkeypatch.setitem(bots.BUILTIN, bot.name, bot)
 
 
@@ -95,6 +105,8 @@ def _run(*args: str) -> tuple[int, str]:
     ("exploding", "bot 'exploding' (seat 1) raised KeyError: 'exploded on purpose'"),
     ("flying", "bot 'flying' (seat 1) chose 'fly', which the rules refuse:"),
     ("silent", "bot 'silent' (seat 1) returned NoneType, not one of the legal actions"),
+    ("numeric", "bot 'numeric' (seat 1) chose 'guess row.2.1 0', which the rules refuse: an action's verb and "
+                "arguments are text"),
 ])
 def test_simulate_names_the_failing_bot_and_the_game(bot: str, words: str) -> None:
     code, out = _run("simulate", "da-vinci-code", "-n", "2", "-p", f"{bot},random", "--seed", "1",
