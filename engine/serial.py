@@ -164,9 +164,18 @@ def _probe(st: State) -> None:
         if not st.terminal and not seats:
             raise SaveError("the save is damaged: the game is not over, but nobody is to act")
         for seat in seats:
-            st.legal_actions(seat)
+            if len(st.legal_actions(seat)) == 0 and st.pending and st.pending.get("type") == "choose":
+                raise SaveError(f"the save is damaged: seat {seat + 1} must decide, but has nothing to choose from")
         for seat in (None, *range(len(st.seat_names))):
             st.view(seat)
+        if seats:
+            # The first move, tried on a copy: a variable or position of the wrong kind breaks the
+            # step that reads it. The game's own rules failing there is not the file's doing.
+            trial = st.clone()
+            try:
+                trial.apply(seats[0], trial.legal_actions(seats[0])[0])
+            except DavinciError:
+                pass
     except SaveError:
         raise
     except DavinciError as e:

@@ -787,3 +787,24 @@ def test_a_save_resumed_under_another_games_name_names_both_games(tmp_path: Path
     assert cli(*args, *(["--variant", variant] if variant else []))[0] == 0
     code, out = cli("play", "leonardos-riddle", "--resume", str(save), "--no-clear")
     assert code == 1 and "this save is for game 'da-vinci-code', not 'leonardos-riddle'" in out
+
+
+@pytest.mark.parametrize(("edit", "words"), [
+    (lambda s: s["locals"].__setitem__("roll", []), "TypeError"),  # a die roll that is a list
+    (lambda s: s["locals"].__setitem__("dests", ""), "seat 3 must decide, but has nothing to choose from"),
+])
+def test_a_doctored_state_is_refused_when_loaded_not_at_its_first_move(edit: Any, words: str) -> None:
+    # Loaded, then the first apply raised a bare TypeError, or a bot loop waited on no action.
+    import copy
+
+    from davinci.engine.errors import SaveError
+    from davinci.engine.serial import checksum
+
+    game = load_game("da-vinci-game")
+    doc = game.new_state(3, seed=2).to_json()  # team 3 chooses where its roll takes it
+    assert doc["state"]["locals"]["roll"] == 1 and doc["state"]["pending"]["type"] == "choose"
+    forged = copy.deepcopy(doc)
+    edit(forged["state"])
+    forged["checksum"] = checksum(forged["state"])
+    with pytest.raises(SaveError, match=words):
+        game.state_from_json(forged)
