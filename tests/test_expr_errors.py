@@ -129,6 +129,7 @@ TYPE: list[tuple[str, str, int]] = [
     ("flatten(row)", "argument 1 of flatten() must be a list[list[any]]", 9),
     ("roll == 1 or True", "unknown name 'True': the rules write true", 14),
     ("roll == None", "unknown name 'None': the rules write none", 9),
+    ('index_of(row.number, "a")', "index_of() looks for an int", 1),
 ]
 
 

@@ -93,6 +93,8 @@ def test_missing_context_file_is_a_usage_error(tmp_path: Path) -> None:
         ("[1, 2]", "must hold a JSON object"),
         ('{"x": 1.5}', "numbers must be whole"),
         ('{"x": 99999999999999999999999}', "integer is too large"),
+        # `true == 1` held in a list the tool typed list[bool]: the rules have no mixed lists.
+        ('{"y": [true, 1]}', "context value y[1]: is an int, but the items before it are a bool: a list's items have one type"),
     ],
 )
 def test_bad_context_is_a_usage_error(tmp_path: Path, text: str, fragment: str) -> None:

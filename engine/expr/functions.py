@@ -211,18 +211,17 @@ def _contains_rule(args: list[Type]) -> Type:
     return BOOL
 
 
-def _count_rule(args: list[Type]) -> Type:
-    elem = _list_elem(args[0], "count")
+def _count_rule(args: list[Type], fname: str = "count") -> Type:
+    elem = _list_elem(args[0], fname)
     if len(args) == 2 and args[1] is not NONE and join(elem, args[1]) is None:
         raise ExprTypeError(
-            f"count() looks for {describe(elem)} in {describe(args[0])}, got {describe(args[1])}"
+            f"{fname}() looks for {describe(elem)} in {describe(args[0])}, got {describe(args[1])}"
         )
     return INT
 
 
 def _index_of_rule(args: list[Type]) -> Type:
-    _count_rule(args)
-    return INT
+    return _count_rule(args, "index_of")
 
 
 def _truth_rule(fname: str) -> TypeRule:

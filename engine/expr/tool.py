@@ -24,6 +24,7 @@ from davinci.engine.expr.types import (
     RecordType,
     Type,
     Value,
+    describe,
     join,
 )
 from davinci.engine.files import DuplicateKey, FileProblem, read_regular_text, unique_members
@@ -88,7 +89,11 @@ class _ContextBuilder:
                     continue
                 t, v = self.convert(item, f"{name}[{i}]")
                 items.append(v)
-                elem = t if elem is None else (join(elem, t) or ANY)
+                joined = t if elem is None else join(elem, t)
+                if joined is None:  # the rules have no list of mixed items: `true == 1` would hold
+                    raise self.fail(f"{name}[{i}]", f"is {describe(t)}, but the items before it are "
+                                    f"{describe(elem)}: a list's items have one type")  # type: ignore[arg-type]
+                elem = joined
             if records:
                 rtype = RecordType(name, _merge(records))
                 elem = rtype if elem is None else ANY
