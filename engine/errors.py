@@ -121,6 +121,11 @@ class IllegalAction(DavinciError):
     code = "DV060"
 
 
+class NoSuchSeat(IllegalAction, ValueError):
+    """A seat number that is not one of the table's (0-based) seats; also a ValueError, as
+    `State.view` raised before it was a DavinciError."""
+
+
 class BotError(DavinciError):
     """A bot failed: it raised an exception, returned something that is not an action, or chose
     an action the rules refuse. The message names the bot and its seat."""

@@ -257,6 +257,7 @@ def load_game(
     packs: Sequence[str] = (),
 ) -> Game:
     """Build a game from the installed packs (plus `packs` paths), with a variant and settings."""
+    packs = _pack_list(packs)
     key = (game_id, variant, json.dumps(dict(settings or {}), sort_keys=True, default=str), tuple(packs))
     hit = _CACHE.get(key)
     if hit is not None:
@@ -380,3 +381,16 @@ def catalogue(packs: Sequence[str] = ()) -> list[dict[str, Any]]:
 
 
 _unused = (DavinciError, SaveError)
+
+
+def _pack_list(packs: Any) -> tuple[str, ...]:
+    """`packs` as a tuple of folder paths: None is none; one path given alone is refused (a text
+    would be read as a list of one-letter folders)."""
+    import os
+
+    if packs is None:
+        return ()
+    if isinstance(packs, (str, bytes, os.PathLike)):
+        raise UsageError(f"packs is a list of pack folders, got the single path {str(packs)!r}: write "
+                         f"packs=[{str(packs)!r}]")
+    return tuple(str(p) for p in packs)

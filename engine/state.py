@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from davinci.engine.actions import Action, parse_action
-from davinci.engine.errors import DavinciError, EvalError, IllegalAction
+from davinci.engine.errors import DavinciError, EvalError, IllegalAction, NoSuchSeat
 from davinci.engine.expr.budget import METER as _WORK
 from davinci.engine.expr.budget import ceiling_error, decision_end, decision_start, step_charge
 from davinci.engine.legal import LegalActions
@@ -624,6 +624,9 @@ class State:
             if not cs:
                 return LegalActions([])
             seat = cs[0]
+        elif type(seat) is not int:  # True and 1.0 read as seat 1 in the table below
+            raise NoSuchSeat(f"legal_actions takes a seat number (0 to {len(self.seat_names) - 1}) or None, "
+                             f"got {seat!r}")
         return self._options().get(seat) or LegalActions([])
 
     def parse_action(self, text: str) -> Action:
@@ -792,7 +795,7 @@ class State:
         from davinci.engine.view import build_view
 
         if seat is not None and not (type(seat) is int and 0 <= seat < len(self.seat_names)):
-            raise ValueError(f"no seat {seat!r} at this table: seats are 0 to {len(self.seat_names) - 1}, or None")
+            raise NoSuchSeat(f"no seat {seat!r} at this table: seats are 0 to {len(self.seat_names) - 1}, or None")
         return build_view(self, seat)
 
     def clone_apply(self, seat: int, action: Action | str) -> State:

@@ -97,3 +97,9 @@ def test_a_hand_edited_state_the_engine_cannot_play_on_is_refused_when_loaded(ch
 
     with pytest.raises(SaveError, match=words):
         load_game("da-vinci-code").state_from_json(_forged(change))
+
+
+def test_packs_is_a_list_of_folders_or_none() -> None:
+    assert load_game("da-vinci-code", packs=None).definition.id == "da-vinci-code"
+    with pytest.raises(UsageError, match=r"packs is a list of pack folders, got the single path 'abc': write packs=\['abc'\]"):
+        load_game("da-vinci-code", packs="abc")  # read as the folders 'a', 'b' and 'c'

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from helpers import write_game_pack
 
+from davinci.engine.errors import DavinciError
 from davinci.engine.game import load_game
 
 SECRET_HAND = """\
@@ -91,6 +92,11 @@ def test_a_view_of_a_seat_that_is_not_at_the_table_is_refused(game) -> None:  # 
     for bad in (2, -1, True, "1"):
         with pytest.raises(ValueError, match="seats are 0 to 1"):
             st.view(bad)  # type: ignore[arg-type]
+        with pytest.raises(DavinciError):  # an API user's mistake, reported like every other
+            st.view(bad)  # type: ignore[arg-type]
+    for bad in (True, 1.0, "0"):
+        with pytest.raises(DavinciError, match=r"legal_actions takes a seat number \(0 to 1\) or None"):
+            st.legal_actions(bad)  # type: ignore[arg-type]
     assert st.view(None)["seat"] is None and st.view(1)["seat"] == 2  # a view counts seats from 1
 
 
