@@ -263,6 +263,9 @@ def play(
         g = load_game(game, variant, sets, packs)
     else:
         g = load_recorded_game(game, variant, sets, packs, str(resume), "saved game")
+    if players is not None and not players.strip():
+        raise UsageError("--players needs at least one seat, e.g. --players human,random (leave it out for one "
+                         "human against bots)")
     seats = parse_seats(players, g)
     if players is None and saved is None:
         others = ", ".join(f"{s.name} ({s.kind})" for s in seats[1:])
@@ -425,6 +428,10 @@ def schema(out: str | None, name: str | None) -> None:
     """Print a JSON Schema (or write them all with --out) for editors and CI."""
     from davinci.engine.schema import schema_names, schema_text, write_schemas
 
+    if out is not None and not out.strip():
+        from davinci.engine.errors import UsageError
+
+        raise UsageError("--out needs a folder name (the schemas are written there)")
     if out:
         for p in write_schemas(out):
             click.echo(str(p))

@@ -25,6 +25,8 @@ from rich.markup import escape as markup_escape
 
 from davinci.engine.bots import apply_bot, bot_choice, bot_refused, reseed_for_decision
 from davinci.engine.errors import (
+    BIDI_CONTROLS,
+    CONTROL_CHARS,
     BotError,
     DavinciError,
     IllegalAction,
@@ -156,8 +158,13 @@ def check_write_target(path: str, what: str) -> None:
 
     Allowed: nothing there yet, an empty file, or a davinci file of that kind (recognised by its
     format marker, so that a resumed game saves over its own save). Anything else at the path
-    is someone's data, or a device or pipe, and is never replaced.
+    is someone's data, or a device or pipe, and is never replaced. A name holding a control or
+    direction character is refused: the resume command printed for it would name another file.
     """
+    bad = CONTROL_CHARS.search(path) or BIDI_CONTROLS.search(path)
+    if bad is not None:
+        raise SaveError(f"cannot write the {what} to {printable(path)}: the name holds the character "
+                        f"{printable(bad.group())}; give a plain file name")
     try:
         exists = check_replaceable(path)
     except FileProblem as e:
@@ -563,7 +570,7 @@ class Session:
             if not name or name.lower() in ("quit", "exit"):  # a command typed where a name was asked
                 self.console.print("not saved")
                 return
-        path = name or self.save_path
+        path = os.path.expanduser(name) if name else self.save_path  # `save ~/game.json`, as a shell reads it
         assert path is not None
         try:
             if self.log_path and os.path.realpath(path) == os.path.realpath(self.log_path):

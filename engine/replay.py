@@ -80,6 +80,9 @@ def replay_log(
         _show_new_events(st, 0, "", echo)
     for i, (seat, text) in enumerate(actions, 1):
         shown = quoted(text)
+        if not 0 <= seat < len(names):
+            raise SaveError(f"{path}: action {i} ('{shown}') names seat index {seat}, but the log's seats are "
+                            f"0 to {len(names) - 1}")
         before = st.logged
         try:
             st.apply(seat, text)

@@ -651,7 +651,10 @@ class State:
             raise IllegalAction("the game is over")
         if seat not in self.current_seats:
             who = ", ".join(self.seat_names[s] for s in self.current_seats)
-            raise IllegalAction(f"it is not {self.seat_names[seat] if 0 <= seat < len(self.seat_names) else seat}'s decision (waiting for {who})")
+            if not 0 <= seat < len(self.seat_names):
+                raise NoSuchSeat(f"there is no seat {seat} at this table (seats are 0 to {len(self.seat_names) - 1}; "
+                                 f"waiting for {who})")
+            raise IllegalAction(f"it is not {self.seat_names[seat]}'s decision (waiting for {who})")
         p = self.pending
         assert p is not None
         if p["type"] == "respond" and action.verb in ("answer", "claim"):

@@ -651,7 +651,7 @@ def test_save_without_a_file_asks_for_one_and_an_empty_answer_saves_nothing(tmp_
 
 def test_save_to_a_name_with_a_nul_byte_is_refused_and_the_game_goes_on() -> None:
     code, out = _screen(GAME, "human,random", ["save a\x00b", "guess row.2.1 3"])  # was an internal error
-    assert code == 0 and "a file name cannot hold a NUL byte" in out and "Player 1 guessed row.2.1 = 3" in out
+    assert code == 0 and "the name holds the character \\x00; give a plain file name" in out and "Player 1 guessed row.2.1 = 3" in out
 
 
 def test_save_refuses_a_file_that_is_not_a_save_and_the_game_goes_on(tmp_path: Path) -> None:
@@ -773,3 +773,16 @@ def test_against_bots_a_players_move_shows_what_it_led_to_before_the_bots_move()
     wrong = out.find(": wrong\n")  # the player's first wrong guess ends the turn: the bot moves next
     assert code == 0 and wrong > 0 and "Naive 2: " in out
     assert out.rfind("Player 1 guessed", 0, wrong) < wrong < out.find("Naive 2: ")
+
+
+def test_save_expands_the_home_folder_and_refuses_control_characters(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    code, out = _screen(GAME, "human,random", ["save ~/g.json", "save a\x01b.json", "guess row.2.1 3"])
+    assert code == 0 and (tmp_path / "g.json").is_file()
+    assert "cannot write the save to a\\x01b.json: the name holds the character \\x01" in out
+
+
+@pytest.mark.parametrize("args", [["play", GAME, "-p", ""], ["schema", "--out", ""]])
+def test_an_empty_option_value_is_refused(args: list[str]) -> None:
+    code, out = cli(*args)
+    assert code == 2 and "needs" in out
