@@ -765,6 +765,22 @@ def _defined_function(body: Any, names: tuple[str, ...]) -> Any:
     return impl
 
 
+def _display(b: Builder, zones: Mapping[str, ZoneDef]) -> dict[str, Any]:
+    """`display`: hints for screens. The engine checks only `hide`, the zones the generic screen
+    leaves out, which must name zones of the game."""
+    display = dict(b.data.get("display") or {})
+    hide = display.get("hide")
+    if hide is not None:
+        if not isinstance(hide, list) or not all(isinstance(z, str) for z in hide):
+            b.errors.append(b.fail("'hide' is a list of zone names", ("display", "hide")))
+        else:
+            for i, name in enumerate(hide):
+                if name not in zones:
+                    b.errors.append(b.fail(f"'{name}' is not a zone of the game{_known(name, list(zones))}",
+                                           ("display", "hide", i)))
+    return display
+
+
 def _private_seat_vars(b: Builder, svars: Mapping[str, VarDef]) -> frozenset[str]:
     """`private_seat_vars`: seat variables each seat sees only for itself (a sealed bid)."""
     names = b.data.get("private_seat_vars") or []
@@ -978,7 +994,7 @@ def _build_game(
         piece_fields=piece_fields,
         rest_verbs=dict(b.rest_verbs),  # type: ignore[attr-defined]
         deck_sources=deck_sources,
-        display=dict(data.get("display") or {}),
+        display=_display(b, zones),
         private_seat_vars=_private_seat_vars(b, svars),
         private_locals=frozenset(b.private_locals),  # type: ignore[attr-defined]
         variants=tuple(variants),

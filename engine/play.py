@@ -629,7 +629,8 @@ class Session:
                 raise
             except Exception as e:  # a broken screen must not lose the game
                 self.console.print(f"[dim](screen failed: {type(e).__name__}: {esc(str(e))}; showing the plain view)[/dim]")
-        self.console.print(generic_render(view), markup=False)
+        hide = (self.game.definition.display or {}).get("hide") or ()
+        self.console.print(generic_render(view, frozenset(hide)), markup=False)
 
     def privacy(self, seat: int) -> None:
         """Between different humans at one screen: clear and wait, so no private view leaks. The
@@ -1013,18 +1014,24 @@ def _ask_and_save(console: Any, data: str) -> str | None:
         return answer
 
 
-def generic_render(view: dict[str, Any]) -> str:
-    """A plain text picture of any game's view: seats with their variables and zones, the shared
-    zones (a grid drawn as rows and columns), the latest events. Pieces in a seat's zones carry
-    their place (`3:20`), the number actions use (`play hand.1.3`)."""
+def generic_render(view: dict[str, Any], hide: frozenset[str] = frozenset()) -> str:
+    """A plain text picture of any game's view: the game's variables, seats with their variables
+    and zones, the shared zones (a grid drawn as rows and columns), the latest events. Pieces in a
+    seat's zones carry their place (`3:20`), the number actions use (`play hand.1.3`). Zones named
+    in `hide` (the game's `display.hide`: a supply, a tray) are left out."""
     lines = [f"{view['game']} - {turn_text(view, view['seats'][view['current'] - 1]['name'])}"]
+    shown_vars = {k: v for k, v in (view.get("vars") or {}).items() if v is not None}
+    if shown_vars:
+        lines.append("table: " + ", ".join(f"{k}={display(v, 'yes', 'no')}" for k, v in shown_vars.items()))
     for s in view["seats"]:
         status = "" if s["active"] else " (out)"
         lines.append(f"{s['name']}{status}: " + ", ".join(f"{k}={display(v, 'yes', 'no')}" for k, v in s["vars"].items()))
         for zname, z in s["zones"].items():
-            lines.extend(_zone_lines(f"   {zname}", z, numbered=True))
+            if zname not in hide:
+                lines.extend(_zone_lines(f"   {zname}", z, numbered=True))
     for zname, z in view["zones"].items():
-        lines.extend(_zone_lines(zname, z, numbered=False))
+        if zname not in hide:
+            lines.extend(_zone_lines(zname, z, numbered=False))
     for e in events_since_own_move(view):  # what happened since the viewer's last move
         lines.append(f"  . {e}")
     return "\n".join(lines)

@@ -786,3 +786,36 @@ def test_save_expands_the_home_folder_and_refuses_control_characters(tmp_path: P
 def test_an_empty_option_value_is_refused(args: list[str]) -> None:
     code, out = cli(*args)
     assert code == 2 and "needs" in out
+
+
+def test_the_generic_screen_shows_the_games_vars_and_leaves_out_hidden_zones(tmp_path: Path) -> None:
+    from helpers import STOP_AT_ONCE
+
+    from davinci.engine.lint.runner import lint_paths
+    from davinci.engine.play import generic_render
+
+    game = """\
+kind: game
+id: tray
+name: Tray
+description: A supply nobody needs to see.
+players: {min: 2, max: 2}
+vars: {round: 3}
+components:
+  chip: {fields: {n: int}, product: {n: {from: 1, to: 3}}}
+zones:
+  supply: {kind: pile, visibility: public, contents: [chip]}
+  table: {kind: pile, visibility: public}
+display:
+  hide: [supply]
+flow:
+  setup:
+    - draw: {from: supply, to: table}
+""" + STOP_AT_ONCE
+    g = load_game("tray", packs=[write_game_pack(tmp_path, "tray", game)])
+    view = g.new_state(2, seed=1).view(0)
+    shown = generic_render(view, frozenset(g.definition.display["hide"]))
+    assert "table: round=3" in shown and "supply" not in shown and "supply" in generic_render(view)
+    broken = write_game_pack(tmp_path / "b", "tray", game.replace("hide: [supply]", "hide: [suply]"))
+    [problem] = lint_paths([broken])
+    assert problem.code == "DV050" and "'suply' is not a zone of the game" in problem.message
