@@ -643,10 +643,6 @@ class State:
         if seat.__class__ is not int or action.__class__ is not Action:
             raise IllegalAction(f"apply takes a seat number and an action (or its text), got {type(seat).__name__} "
                                 f"and {type(action).__name__}")
-        if action.verb.__class__ is not str or action.args.__class__ is not tuple \
-                or any(a.__class__ is not str for a in action.args):
-            raise IllegalAction(f"an action's verb and arguments are text: {action!r} (write each argument as "
-                                "the action's text has it, e.g. '7', not 7)")
         if self.terminal:
             raise IllegalAction("the game is over")
         if seat not in self.current_seats:
@@ -658,12 +654,17 @@ class State:
         p = self.pending
         assert p is not None
         if p["type"] == "respond" and action.verb in ("answer", "claim"):
+            _text_only(action)
             return _parse_response(action, bool(p.get("claims", True)))
         legal = self._options().get(seat)
         if legal is not None:
-            binding = legal.binding(action)
+            try:
+                binding = legal.binding(action)
+            except TypeError:  # an argument that cannot even be looked up (a list): refused below
+                binding = None
             if binding is not None or (p["type"] == "respond" and action.verb == "pass"):
                 return binding
+        _text_only(action)  # checked only here, off the path of every legal move
         verbs = sorted(self.legal_actions(seat).verbs())
         if p["type"] == "respond":
             verbs = sorted({*verbs, "answer", *(["claim"] if p.get("claims", True) else [])})
@@ -900,6 +901,15 @@ class SettingsView:
 
 def iter_records(values: Iterable[Any]) -> list[Any]:
     return [v for v in values if isinstance(v, (PieceV, SeatV, CellV, SpaceV))]
+
+
+def _text_only(action: Action) -> None:
+    """IllegalAction unless the action's verb and arguments are text (a bot's Action("guess",
+    ("row.1.1", 0)) would otherwise read as not legal for a reason nobody could see)."""
+    if action.verb.__class__ is not str or action.args.__class__ is not tuple \
+            or any(a.__class__ is not str for a in action.args):
+        raise IllegalAction(f"an action's verb and arguments are text: {action!r} (write each argument as "
+                            "the action's text has it, e.g. '7', not 7)")
 
 
 def _why_not(action: Action, legal: Any) -> str:

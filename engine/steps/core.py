@@ -633,9 +633,9 @@ MAX_TEXT = 4000
 
 
 def fill(parts: str | Sequence[Any], state: State) -> str:
-    """The text of a compiled `template` now (plain text costs nothing). Each filled-in part
-    counts its length against the flow's work between decisions; past MAX_TEXT characters the
-    rest is cut, so a text the rules doubled in a loop cannot fill the memory."""
+    """The text of a compiled `template` now (plain text costs nothing). Past MAX_TEXT characters
+    the rest is cut (and what was built counts as work of the flow), so a text the rules doubled
+    in a loop cannot fill the memory."""
     if isinstance(parts, str):
         return parts
     env = state.env()
@@ -648,10 +648,10 @@ def fill(parts: str | Sequence[Any], state: State) -> str:
         else:
             v = part(env)
             text = v if v.__class__ is str else render_value(v)
-            step_charge(len(text))
         out.append(text)
         size += len(text)
         if size > MAX_TEXT:
+            step_charge(size)
             return "".join(out)[:MAX_TEXT] + " [...]"
     return "".join(out)
 
