@@ -20,8 +20,10 @@ class Action:
     args: tuple[str, ...] = ()
 
     def __str__(self) -> str:
-        # str() of each part: a bot's Action("guess", ("row.1.1", 0)) is refused with its text shown.
-        return " ".join(map(str, (self.verb, *self.args))) if self.args else str(self.verb)
+        try:
+            return " ".join((self.verb, *self.args)) if self.args else str(self.verb)
+        except TypeError:  # a bot's Action("guess", ("row.1.1", 0)): shown, then refused as not text
+            return " ".join(map(str, (self.verb, *self.args)))
 
     @property
     def text(self) -> str:
