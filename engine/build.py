@@ -656,9 +656,10 @@ def type_named(types: Types, text: str) -> Type | None:
 
 def build_definitions(b: Builder, scope: dict[str, Type], types: Types) -> dict[str, Any]:
     """`define`: named expressions, each checked once where it is written and usable by every
-    later definition and every expression of the game. One without `args` is a name (`alive`);
-    one with `args` a function (`hidden(s)`). A definition may use only those written before it,
-    so none can call itself. Adds the names to `scope` and the functions to `b.functions`."""
+    expression of the game. One without `args` is a name (`alive`); one with `args` a function
+    (`hidden(s)`). Definitions may use each other in any order, but none may use itself, even
+    through others, and chains are at most MAX_DEFINE_DEPTH deep. Adds the names to `scope` and
+    the functions to `b.functions`."""
     from davinci.engine.expr.functions import Function
 
     defined: dict[str, Any] = {}
@@ -667,12 +668,12 @@ def build_definitions(b: Builder, scope: dict[str, Type], types: Types) -> dict[
     for name in _definition_order(b, specs):
         spec = specs[name]
         path: Path = ("define", name)
-        clash = hidden_name(b, name) or (
-            "a function of the rule language" if name in b.functions else None)
+        clash = hidden_name(b, name) or _engine_word(b, name)
         if clash is not None:
             b.errors.append(b.fail(f"'{name}' is {clash}: give the definition another name", path, key=True))
             continue
         params: dict[str, Type] = {}
+        is_function = isinstance(spec, Mapping) and "args" in spec  # `args: {}`: a function of no arguments
         args = spec.get("args") or {} if isinstance(spec, Mapping) else {}
         for pname, tname in args.items():
             t = type_named(types, str(tname))
@@ -680,13 +681,20 @@ def build_definitions(b: Builder, scope: dict[str, Type], types: Types) -> dict[
                 b.errors.append(b.fail(f"'{tname}' is not a type: write one of int, bool, str, "
                                        f"{', '.join(_RECORD_WORDS)}, or list[...] of one", (*path, "args", pname)))
                 t = ANY
-            hidden = hidden_name(b, pname) or ("a name the game defines" if pname in scope else None)
+            hidden = hidden_name(b, pname) or _engine_word(b, pname) or (
+                "a name the game defines" if pname in scope else None)
             if hidden is not None:
                 b.errors.append(b.fail(f"argument '{pname}' would hide {hidden}: give it another name",
                                        (*path, "args", pname), key=True))
             params[pname] = t
+        before = len(b.errors)
         body = b.expr((*path, "value") if isinstance(spec, Mapping) else path, {**scope, **params})
-        if not params:
+        for err in b.errors[before:]:
+            if err.message.startswith("unknown name '"):
+                first, _, rest = err.message.partition("\n")
+                err.message = (f"{first} (a definition reads only the game's own names: pass a name a step binds, "
+                               f"or the seat of end.score, as an argument)\n{rest}").rstrip("\n")
+        if not is_function:
             scope[name] = body.type
             defined[name] = body
             continue
@@ -696,7 +704,7 @@ def build_definitions(b: Builder, scope: dict[str, Type], types: Types) -> dict[
         b.functions = b.functions.extend([fn])
         defined[name] = fn
     for name in specs:  # left out (it uses itself): stand-ins, so that its uses raise no more errors
-        if name not in defined and hidden_name(b, name) is None and name not in b.functions:
+        if name not in defined and hidden_name(b, name) is None and _engine_word(b, name) is None:
             broken = _Broken(str(name), ANY, DefinitionError(f"'{name}' is defined in terms of itself"))
             if isinstance(specs[name], Mapping) and specs[name].get("args"):
                 b.functions = b.functions.extend([Function(name, "", (), (ANY,), ANY, _defined_function(broken, ()),
@@ -705,6 +713,28 @@ def build_definitions(b: Builder, scope: dict[str, Type], types: Types) -> dict[
                 scope[name] = ANY
             defined[name] = broken
     return {n: d for n, d in defined.items() if not hasattr(d, "with_env")}
+
+
+# The longest chain of definitions using definitions (each level is a call while evaluating).
+MAX_DEFINE_DEPTH = 32
+
+# Words an expression reads as something else, and names the engine binds in some expressions.
+_RESERVED = {"true", "false", "none", "and", "or", "not", "in", "if", "else", "where", "select", "it", "seat",
+             "piece", "given"}
+
+
+def _engine_word(b: Builder, name: str) -> str | None:
+    """What a definition's (or argument's) name would clash with besides the game's own names
+    (`hidden_name`): a word of the language, a name the engine binds, a function, or a field
+    every seat has (inside a query over seats, the seat's own field would win)."""
+    if name in _RESERVED:
+        return "a word of the rule language, or a name the engine binds (it, seat, piece, given)"
+    if name in b.functions:
+        return "a function of the rule language"
+    if name in SEAT_FIELDS or name in getattr(b, "svars", {}) or (
+            name in getattr(b, "zones", {}) and b.zones[name].per_seat):  # type: ignore[attr-defined]
+        return "a field every seat has (a seat variable or zone), which a query over seats would read instead"
+    return None
 
 
 def _definition_order(b: Builder, specs: Mapping[str, Any]) -> list[str]:
@@ -729,6 +759,7 @@ def _definition_order(b: Builder, specs: Mapping[str, Any]) -> list[str]:
         uses[name] = found
     order: list[str] = []
     state: dict[str, int] = {}  # 1: being visited, 2: placed, 3: left out
+    too_deep: list[str] = []
 
     def visit(name: str, trail: tuple[str, ...]) -> bool:
         if state.get(name, 1) != 1:
@@ -737,6 +768,15 @@ def _definition_order(b: Builder, specs: Mapping[str, Any]) -> list[str]:
             loop = " -> ".join((*trail[trail.index(name):], name))
             b.errors.append(b.fail(f"'{name}' is defined in terms of itself ({loop}): a definition may use others, "
                                    "but not itself", ("define", name), key=True))
+            return False
+        if len(trail) >= MAX_DEFINE_DEPTH:
+            chain = " -> ".join((*trail[:3], "...", name))
+            state[name] = 3
+            if too_deep:
+                return False  # said once
+            too_deep.append(name)
+            b.errors.append(b.fail(f"definitions use each other more than {MAX_DEFINE_DEPTH} deep ({chain}): "
+                                   "shorten the chain", ("define", trail[0]), key=True))
             return False
         state[name] = 1
         ok = all([visit(used, (*trail, name)) for used in uses[name]])
@@ -826,8 +866,11 @@ def _per_piece(b: Builder, compiled: Any, piece_fields: Mapping[str, Type], path
                 dynamic.append(f"piece.{parent.name}" if isinstance(parent, Field) else "the piece itself")
         stack.extend((c, n) for c in children(n))
     if dynamic:
+        what = (f"uses '{dynamic[0]}', a definition (it may read what changes during play): write its "
+                "expression out here" if dynamic[0] in getattr(b, "defined", {})
+                else f"reads {dynamic[0]}, which changes during play")
         b.errors.append(b.fail(f"'{path[-1]}' is computed once for each piece, so it may read only the piece's own "
-                               f"fields and the settings; it reads {dynamic[0]}, which changes during play", path))
+                               f"fields and the settings; it {what}", path))
     return compiled
 
 

@@ -1022,10 +1022,10 @@ def generic_render(view: dict[str, Any], hide: frozenset[str] = frozenset()) -> 
     lines = [f"{view['game']} - {turn_text(view, view['seats'][view['current'] - 1]['name'])}"]
     shown_vars = {k: v for k, v in (view.get("vars") or {}).items() if v is not None}
     if shown_vars:
-        lines.append("table: " + ", ".join(f"{k}={display(v, 'yes', 'no')}" for k, v in shown_vars.items()))
+        lines.append("table: " + _vars_text(shown_vars))
     for s in view["seats"]:
         status = "" if s["active"] else " (out)"
-        lines.append(f"{s['name']}{status}: " + ", ".join(f"{k}={display(v, 'yes', 'no')}" for k, v in s["vars"].items()))
+        lines.append(f"{s['name']}{status}" + (f": {_vars_text(s['vars'])}" if s["vars"] else ""))
         for zname, z in s["zones"].items():
             if zname not in hide:
                 lines.extend(_zone_lines(f"   {zname}", z, numbered=True))
@@ -1035,6 +1035,12 @@ def generic_render(view: dict[str, Any], hide: frozenset[str] = frozenset()) -> 
     for e in events_since_own_move(view):  # what happened since the viewer's last move
         lines.append(f"  . {e}")
     return "\n".join(lines)
+
+
+def _vars_text(values: dict[str, Any]) -> str:
+    """`round=3, cup=[5, 5, 4], done=no`: a list in brackets, so its commas read as its own."""
+    return ", ".join(f"{k}=[{display(v, 'yes', 'no')}]" if isinstance(v, list) else f"{k}={display(v, 'yes', 'no')}"
+                     for k, v in values.items())
 
 
 def _piece_text(p: dict[str, Any]) -> str:

@@ -406,8 +406,11 @@ def report_text(report: Mapping[str, Any]) -> list[str]:
                      "seat)")
     else:
         verdict = "outside its 95% interval: an advantage" if adv["clear"] else "within its 95% interval: none clear"
-        lines.append(f"  seat advantage: seat {adv['seat']} wins {adv['win_rate']:.1%}, {adv['points']:+.1f} points over "
-                     f"the seat average of {adv['average']:.1%} ({verdict})")
+        if adv["points"] == 0:
+            lines.append(f"  seat advantage: none, every seat wins {adv['average']:.1%}")
+        else:
+            lines.append(f"  seat advantage: seat {adv['seat']} wins {adv['win_rate']:.1%}, {adv['points']:+.1f} points "
+                         f"over the seat average of {adv['average']:.1%} ({verdict})")
     if report["rotate"]:
         n = len(report["players"])
         for name, rate in report["bot_win_rate"].items():

@@ -137,6 +137,13 @@ def test_a_function_of_typed_arguments_is_called_like_a_library_function(tmp_pat
         ('  f:\n    args: {current: int}\n    value: "current"\n', "argument 'current' would hide a built-in name"),
         ('  f:\n    args: {x: int}\n    value: "x"\n  g: "f(true) + 1"\n', "argument 1 of f() must be an int, got a bool"),
         ('  f:\n    args: {x: int}\n    value: "x"\n    extra: 1\n', "unknown key 'extra' (allowed: value, args, doc)"),
+        ('  it: "1"\n', "'it' is a word of the rule language, or a name the engine binds"),
+        ('  "true": "1"\n', "'true' is a word of the rule language"),
+        ('  index: "1"\n', "'index' is a field every seat has (a seat variable or zone)"),
+        ('  f:\n    args: {seat: int}\n    value: "1"\n', "argument 'seat' would hide a word of the rule language"),
+        ('  g: "n + 1"\n', "unknown name 'n' (a definition reads only the game's own names: pass a name a step binds"),
+        ("".join(f'  a{i}: "a{i + 1} + 1"\n' for i in range(40)) + '  a40: "1"\n',
+         "definitions use each other more than 32 deep (a0 -> a1 -> a2 -> ... -> a32): shorten the chain"),
     ],
 )
 def test_a_wrong_definition_is_named_where_it_is_written(tmp_path: Path, definitions: str, message: str) -> None:
@@ -177,3 +184,23 @@ def test_a_variant_may_redefine_a_name(tmp_path: Path) -> None:
     st.apply(st.current_seats[0], "add 2")
     st.apply(st.current_seats[0], "add 2")
     assert st.is_terminal()
+
+
+def test_definitions_that_each_use_the_next_twice_stop_at_the_work_budget(tmp_path: Path) -> None:
+    # 2**20 evaluations of `a20` took a minute; 40 levels would never end.
+    chain = "".join(f'  a{i}: "a{i + 1} + a{i + 1}"\n' for i in range(20)) + '  a20: "1"\n'
+    pack = _counting(tmp_path, chain, when="total >= a0")
+    [(code, message)] = _problems(pack)
+    assert code == "DV042" and "the expression does too much work" in message
+
+
+def test_a_function_with_empty_args_is_called_with_no_arguments(tmp_path: Path) -> None:
+    pack = _counting(tmp_path, '  goal:\n    args: {}\n    value: "10"\n', when="total >= goal()")
+    assert _problems(pack) == []
+
+
+def test_a_failure_of_a_definitions_own_operation_is_located_in_it(tmp_path: Path) -> None:
+    # `maybe + 1` with maybe none failed at the use (`{g}`), not at the definition that adds.
+    pack = _counting(tmp_path, '  maybe: "1 if total > 100 else none"\n  g: "maybe + 1"\n', when="total >= 10 or g > 99")
+    [(code, message)] = _problems(pack)
+    assert code == "DV042" and "cannot apply + to none and int" in message and "maybe + 1" in message

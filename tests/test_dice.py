@@ -168,3 +168,13 @@ def test_a_log_line_or_prompt_is_cut_at_its_limit(tmp_path: Path) -> None:
     st.apply(mover, "go")
     line = st.view(mover)["events"][-1]
     assert len(line) == MAX_TEXT + len(" [...]") and line.endswith("abcd [...]")
+
+
+def test_a_roll_for_another_seat_is_in_no_view_even_at_the_movers_next_decision(tmp_path: Path) -> None:
+    text = CUPS.replace("""  turn:
+    - choose:""", """  turn:
+    - roll: {as: theirs, to: "first(seats where index != current.index)"}
+    - choose:""")
+    st = load_game("cups", packs=[write_game_pack(tmp_path, "cups", text)]).new_state(2, seed=4)
+    assert "theirs" in st.locals
+    assert all("theirs" not in st.view(s)["locals"] for s in range(2))

@@ -484,7 +484,7 @@ def test_the_generic_screen_shows_everything_since_the_viewers_move_and_flags_as
         "events": ["Ana: go m2", *(f"Ben does thing {i}" for i in range(9))],
     }
     text = generic_render(view)
-    assert "Ana: finished=no, path=1, 2" in text and "Ben: finished=yes, path=none" in text
+    assert "Ana: finished=no, path=[1, 2]" in text and "Ben: finished=yes, path=none" in text
     assert all(f"  . Ben does thing {i}" in text for i in range(9))
 
 

@@ -84,6 +84,10 @@ class _Fail(Exception):
         self.offset = offset
 
 
+# Work units one use of a game's definition costs (as many as a query over 20 elements).
+DEFINITION_WORK = 20
+
+
 class Compiled:
     """A checked, compiled expression. Call it with an environment to evaluate it."""
 
@@ -105,26 +109,37 @@ class Compiled:
         _METER[1] = _METER[0] + MAX_WORK  # a fresh work allowance (budget.start, inlined)
         try:
             return self._fn(env, ())
-        except _Fail as exc:
-            raise self._error(exc.reason, exc.offset) from None
-        except EvalError as exc:
-            if exc.location is not None:
-                raise
-            raise self._error(exc.message, 0) from None
-        except KeyError as exc:
-            raise self._error(f"no value for {exc.args[0]!r} while evaluating", 0) from None
-        except (TypeError, AttributeError, ValueError, IndexError, ZeroDivisionError, OverflowError) as exc:
-            # Only reachable when the environment breaks its declared types (a value the scope
-            # called an int is a str, say); report it as an evaluation error all the same.
-            raise self._error(f"evaluation failed: {_in_words(exc)}", 0) from None
+        except (_Fail, EvalError, KeyError, TypeError, AttributeError, ValueError, IndexError, ZeroDivisionError,
+                OverflowError) as exc:
+            raise self._located(exc) from None
 
     def inner(self, env: Env) -> Value:
         """Evaluate inside another expression's evaluation (a name or function the game defines):
-        the work counts against the outer expression's allowance; failures are located here."""
+        each use counts DEFINITION_WORK units against the outer expression's allowance (a chain of
+        definitions each using the next twice would otherwise take forever), and failures are
+        located here, in the definition."""
+        meter = _METER
+        meter[0] += DEFINITION_WORK
+        if meter[0] > meter[1]:
+            charge(0)
         try:
             return self._fn(env, ())
-        except _Fail as exc:
-            raise self._error(exc.reason, exc.offset) from None
+        except (_Fail, EvalError, KeyError, TypeError, AttributeError, ValueError, IndexError, ZeroDivisionError,
+                OverflowError) as exc:
+            raise self._located(exc) from None
+
+    def _located(self, exc: Exception) -> EvalError:
+        """A failure during evaluation as an EvalError located in this expression (one located
+        already, in a definition it used, is kept as it is)."""
+        if isinstance(exc, _Fail):
+            return self._error(exc.reason, exc.offset)
+        if isinstance(exc, EvalError):
+            return exc if exc.location is not None else self._error(exc.message, 0)
+        if isinstance(exc, KeyError):
+            return self._error(f"no value for {exc.args[0]!r} while evaluating", 0)
+        # Only reachable when the environment breaks its declared types (a value the scope
+        # called an int is a str, say); report it as an evaluation error all the same.
+        return self._error(f"evaluation failed: {_in_words(exc)}", 0)
 
     def error(self, reason: str) -> EvalError:
         """An evaluation error about this expression's value, located at it and showing it."""

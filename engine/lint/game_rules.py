@@ -425,10 +425,11 @@ def unused_definition(ctx: LintContext) -> Iterator[Problem]:
                           "unused-definition", "warning")
 
 
-@rule("DV063", "implicit-visibility", severity="warning", kinds=("game",))
+@rule("DV063", "implicit-visibility", severity="warning", kinds=("game", "variant"))
 def implicit_visibility(ctx: LintContext) -> Iterator[Problem]:
     """A bag, deck or hand with no `visibility`: zones are public unless they say otherwise, so
-    every seat would see every piece in it (a deck's whole order). Say which you mean.
+    every seat would see every piece in it (a deck's whole order). Say which you mean. (In a
+    variant, only the zones it adds, with their `kind`, are checked.)
 
     Failing:
 

@@ -573,6 +573,8 @@ def _roll(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, 
     var = bind(fc, {"as": spec.get("as", "roll")}, p, scope, INT if dice is None else ListType(INT))
     assert var is not None
     to = fc.expr((*p, "to"), scope, fc.b.types.seat) if "to" in spec else None  # type: ignore[attr-defined]
+    if to is not None:  # another seat's secret: no view shows the bound name (the mover may be someone else)
+        fc.b.private_locals.add(var)  # type: ignore[attr-defined]
     fc.emit(Roll(path, sides, var, dice, to))
 
 
