@@ -355,8 +355,11 @@ class State:
         self._put(pid, key, index, where)
         if face_up is not None:
             self.turn_face(pid, face_up)
-        elif self.face_down and came_from != key:
-            self.face_down.discard(pid)  # it takes its new zone's visibility
+        elif came_from != key:
+            if self.face_down:
+                self.face_down.discard(pid)  # it takes its new zone's visibility
+            if z is not None and z.visibility == "hidden" and pid in self.revealed:
+                self.revealed.discard(pid)  # back into a face-down deck or bag: unknown again
 
     def turn_face(self, pid: int, up: bool) -> None:
         """Turn a piece face up (every seat sees it) or face down (every seat sees only its public fields)."""

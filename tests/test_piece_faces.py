@@ -103,6 +103,22 @@ def test_a_face_down_piece_moved_to_another_zone_takes_that_zones_visibility(mem
     assert not st.face_down.intersection(st.zones["pairs#" + str(me)])
 
 
+def test_a_revealed_piece_put_back_into_a_hidden_deck_is_unknown_again(tmp_path: Path) -> None:
+    # A played card shuffled back stayed revealed: every seat saw where it lay in the deck, and
+    # it was dealt face up into a hand in the next round.
+    game = MEMORY.replace("id: memory", "id: memory-back").replace("""                else:
+                  - hide: a""", """                else:
+                  - move: {piece: a, to: box}""")
+    st = load_game("memory-back", packs=[write_game_pack(tmp_path, "memory-back", game)]).new_state(2, seed=1)
+    me = st.current_seats[0]
+    st.apply(me, "flip table.1")
+    moved = st.zones["table"][0]
+    miss = next(a for a in st.legal_actions(me) if st.clone_apply(me, a).zones["pairs#" + str(me)] == [])
+    st.apply(me, miss)
+    assert st.zone_of[moved] == "box" and moved not in st.revealed
+    assert "revealed" not in st.view(1 - me)["zones"]["box"]
+
+
 def test_face_down_pieces_survive_save_and_load(memory) -> None:  # type: ignore[no-untyped-def]
     st = memory.new_state(2, seed=1)
     back = memory.state_from_json(st.to_json())
