@@ -221,15 +221,15 @@ def play(
             if given:
                 raise UsageError(f"{option} cannot be used with --resume: a resumed game keeps the seats, seed "
                                  "and settings of its save")
-        was = saved["saved"]["variant"]
-        if variant is not None and variant != was:
-            raise UsageError(f"--variant {variant}: {resume} is a save of "
-                             + (f"the variant '{was}'" if was else "the base game, without a variant"))
         if game is not None and game != saved["saved"]["game"]:
             from davinci.engine.errors import SaveError
 
             raise SaveError(f"{resume}: this save is for game '{saved['saved']['game']}', not '{game}' (name no "
                             "game to resume it: the save knows its game)")
+        was = saved["saved"]["variant"]
+        if variant is not None and variant != was:
+            raise UsageError(f"--variant {variant}: {resume} is a save of "
+                             + (f"the variant '{was}'" if was else "the base game, without a variant"))
         # The save knows its game, variant and packs; naming them again is optional.
         game = game or saved["saved"]["game"]
         variant = variant or saved["saved"]["variant"]

@@ -639,18 +639,18 @@ def hidden_name(b: Builder, name: str) -> str | None:
     return None
 
 
-_TYPE_WORDS = {"int": INT, "bool": BOOL, "str": STR}
 _RECORD_WORDS = ("seat", "piece", "cell", "space", "zone")
 
 
-def type_named(types: Types, text: str) -> Type | None:
-    """The type an argument of a defined function declares (`seat`, `int`, `list[piece]`), or None."""
+def type_named(types: Types, text: str, depth: int = 0) -> Type | None:
+    """The type an argument of a defined function declares (`seat`, `int`, `list[piece]`), or None
+    (also for lists nested more than 8 deep)."""
     text = text.strip()
+    if text in FIELD_TYPES:  # the words a component's fields are declared with
+        return FIELD_TYPES[text]
     if text.startswith("list[") and text.endswith("]"):
-        elem = type_named(types, text[5:-1])
+        elem = type_named(types, text[5:-1], depth + 1) if depth < 8 else None
         return None if elem is None else ListType(elem)
-    if text in _TYPE_WORDS:
-        return _TYPE_WORDS[text]
     return getattr(types, text) if text in _RECORD_WORDS else None
 
 
@@ -678,8 +678,9 @@ def build_definitions(b: Builder, scope: dict[str, Type], types: Types) -> dict[
         for pname, tname in args.items():
             t = type_named(types, str(tname))
             if t is None:
-                b.errors.append(b.fail(f"'{tname}' is not a type: write one of int, bool, str, "
-                                       f"{', '.join(_RECORD_WORDS)}, or list[...] of one", (*path, "args", pname)))
+                shown = str(tname) if len(str(tname)) <= 40 else str(tname)[:37] + "..."
+                b.errors.append(b.fail(f"'{shown}' is not a type: write one of int, bool, str, "
+                                       f"{', '.join(_RECORD_WORDS)}, or list[...] of one (at most 8 deep)", (*path, "args", pname)))
                 t = ANY
             hidden = hidden_name(b, pname) or _engine_word(b, pname) or (
                 "a name the game defines" if pname in scope else None)
@@ -739,8 +740,16 @@ def _engine_word(b: Builder, name: str) -> str | None:
 
 def _definition_order(b: Builder, specs: Mapping[str, Any]) -> list[str]:
     """The definitions in an order where each comes after those it uses (YAML order otherwise);
-    one that uses itself, directly or through others, is an error and left out."""
-    from davinci.engine.expr.parser import Call, Name, children, parse
+    one that uses itself, directly or through others, is an error and left out. A bare name
+    inside a `where` or `select` that is a field of some record (`seats where active`) is read
+    as the element's field, not as a use."""
+    from davinci.engine.expr.parser import Call, Name, Select, Where, children, parse
+
+    types = getattr(b, "types", None)
+    fields: set[str] = set()
+    if types is not None:
+        for record in (types.seat, types.piece, types.cell, types.space, types.zone):
+            fields.update(record.fields)
 
     uses: dict[str, list[str]] = {}
     for name, spec in specs.items():
@@ -750,12 +759,19 @@ def _definition_order(b: Builder, specs: Mapping[str, Any]) -> list[str]:
             stack = [parse(src)] if isinstance(src, str) else []
         except DavinciError:
             stack = []  # reported when the definition is compiled
-        while stack:
-            node = stack.pop()
+        pending: list[tuple[Any, bool]] = [(n, False) for n in stack]  # (node, inside a where/select's right side)
+        while pending:
+            node, inner = pending.pop()
             word = node.name if isinstance(node, Name) else node.func if isinstance(node, Call) else None
-            if word is not None and word in specs and word not in found:
+            if word is not None and word in specs and word not in found and not (
+                    inner and isinstance(node, Name) and word in fields):
                 found.append(word)
-            stack.extend(children(node))
+            if isinstance(node, (Where, Select)):
+                first, *rest = children(node)
+                pending.append((first, inner))
+                pending.extend((c, True) for c in rest)
+            else:
+                pending.extend((c, inner) for c in children(node))
         uses[name] = found
     order: list[str] = []
     state: dict[str, int] = {}  # 1: being visited, 2: placed, 3: left out

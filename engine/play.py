@@ -47,7 +47,7 @@ from davinci.engine.files import (
     unique_members,
 )
 from davinci.engine.rng import MAX_SEED, derive_seed
-from davinci.engine.values import display, events_since_own_move, sees, turn_text, winners_text
+from davinci.engine.values import display, events_since_own_move, lock_in_text, sees, turn_text, winners_text
 
 InputFn = Callable[[str], str]
 
@@ -877,7 +877,7 @@ class Session:
         self.collect()
         # The answers and who won; the lock-in times were shown live as they happened.
         times = {**bot_times, **{h: r[0] for h, r in results.items() if r is not None}}
-        live = frozenset(f"{self.seats[s].name} locks in at {t:.1f}s" for s, t in times.items())
+        live = frozenset(lock_in_text(self.seats[s].name, t) for s, t in times.items())
         shown = self.show_events(since, self.viewer, live)
         if shown and len(self.humans) >= 2 and not self.state.is_terminal():
             # At a shared screen the next player's turn starts by clearing it: everyone reads the

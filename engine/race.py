@@ -17,6 +17,8 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from davinci.engine.values import lock_in_text
+
 
 def race_available() -> bool:
     """True when stdin is an interactive POSIX terminal (raw key reads are possible)."""
@@ -143,7 +145,7 @@ def run_race(
             for s, t in sorted(bot_times.items(), key=lambda kv: kv[1]):
                 if s not in announced and t <= elapsed and (t <= limit or not limit):
                     announced.add(s)
-                    write(f"\r{names[s]} locks in at {t:.1f} s\n")
+                    write(f"\r{lock_in_text(names[s], t)}\n")
             if not limit:
                 write(f"\r{elapsed:5.1f} s ")
             elif limit - elapsed <= 0:
@@ -173,7 +175,7 @@ def run_race(
             answer = term.masked_line(write).strip()
             t = clock() - start
             if answer:
-                write(f"{names[seat]} locks in at {t:.1f} s" + (" - too late\n" if limit and t > limit else "\n"))
+                write(lock_in_text(names[seat], t) + (" - too late\n" if limit and t > limit else "\n"))
             results[seat] = (t, answer) if answer else None
     for s in humans:
         results.setdefault(s, None)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import os
 import signal
+import statistics
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -371,15 +372,19 @@ def summarise(
 
 
 def seat_advantage(cfg: SimConfig, t: Tally) -> dict[str, Any] | None:
-    """The seat that won most against the seats' average win rate, and whether its 95% interval
-    leaves that average out (a clear advantage). None when the seats hold different bots and do
+    """The seat that won most against the seats' average win rate, and whether its interval
+    (95% for the whole table: 1 - 5%/n for each of n seats) leaves that average out (a clear
+    advantage). None when the seats hold different bots and do
     not rotate: a seat's rate then measures its bot as much as its place at the table."""
     if t.games == 0 or not (cfg.rotate or len(set(cfg.players)) == 1):
         return None
     rates = [w / t.games for w in t.wins]
     average = sum(rates) / len(rates)
     best = max(range(len(rates)), key=lambda i: (rates[i], -i))
-    lo, hi = wilson(t.wins[best], t.games)
+    # The best of n seats is tested, so each gets 5% / n of the chance of a false alarm (Bonferroni):
+    # with a plain 95% interval, six equal seats showed "an advantage" in 14% of simulations.
+    z = statistics.NormalDist().inv_cdf(1 - 0.025 / len(rates))
+    lo, hi = wilson(t.wins[best], t.games, z)
     return {"seat": best + 1, "win_rate": rates[best], "average": average, "points": round(100 * (rates[best] - average), 1),
             "clear": not lo <= average <= hi}
 
@@ -405,8 +410,10 @@ def report_text(report: Mapping[str, Any]) -> list[str]:
         lines.append("  seat advantage: not measured (the seats hold different bots: use --rotate, or one bot in every "
                      "seat)")
     else:
-        verdict = "outside its 95% interval: an advantage" if adv["clear"] else "within its 95% interval: none clear"
-        if adv["points"] == 0:
+        verdict = "outside its interval: an advantage" if adv["clear"] else "within its interval: none clear"
+        if adv["average"] == 0:
+            lines.append("  seat advantage: not measured (no game had a winner)")
+        elif adv["points"] == 0:
             lines.append(f"  seat advantage: none, every seat wins {adv['average']:.1%}")
         else:
             lines.append(f"  seat advantage: seat {adv['seat']} wins {adv['win_rate']:.1%}, {adv['points']:+.1f} points "

@@ -627,7 +627,7 @@ class State:
             if not cs:
                 return LegalActions([])
             seat = cs[0]
-        elif type(seat) is not int:  # True and 1.0 read as seat 1 in the table below
+        elif type(seat) is not int or not 0 <= seat < len(self.seat_names):  # True and 1.0 read as seat 1 below
             raise NoSuchSeat(f"legal_actions takes a seat number (0 to {len(self.seat_names) - 1}) or None, "
                              f"got {seat!r}")
         return self._options().get(seat) or LegalActions([])

@@ -474,6 +474,11 @@ class Env(Mapping[str, Any]):
         return len(self.locals)
 
 
+def lock_in_text(name: str, seconds: float) -> str:
+    """How a seat locking in its answer reads, in the log and live during a race: `Ana locks in at 5.6s`."""
+    return f"{name} locks in at {seconds:.1f}s"
+
+
 def turn_text(view: Mapping[str, Any], current_name: str) -> str:
     """A screen's header part for whose turn it is: "turn 7, Ana to play", or "game over after
     turn 12" once the view carries the game's result ("game over before the first move" when

@@ -250,8 +250,10 @@ def build_view(state: State, seat: int | None) -> dict[str, Any]:
     shared = {zone.name: zone_view(state, zone, seat) for zone in shared_zones}
     deciding = state.current_seats
     # A prompt is written for the seats who decide (it may quote their hidden pieces). The turn's
-    # locals, often worked out from the mover's hidden pieces, go to the mover alone: the other
-    # seats answering a challenge on its turn would learn what its hidden pieces add up to.
+    # locals, often worked out from the mover's hidden pieces, go to the mover alone, and only
+    # while it decides: the other seats answering a challenge on its turn would learn what its
+    # hidden pieces add up to, and the mover, while another seat chooses in its turn (a sealed
+    # bid, a die rolled for that seat), what that seat's step bound.
     asked = seat is None or seat in deciding
     view: dict[str, Any] = {
         "game": g.id,
@@ -265,7 +267,7 @@ def build_view(state: State, seat: int | None) -> dict[str, Any]:
         "zones": shared,
         "vars": _public_vars(state.vars, state),
         "locals": _public_locals(state.locals, g.private_locals, _in_scope(state) if seat is not None else None)
-        if seat is None or seat == state.current else {},
+        if seat is None or (seat == state.current and seat in deciding) else {},
         "events": [t for (to, t) in state.events if sees(to, seat)],
         "to_act": [s + 1 for s in deciding],
     }

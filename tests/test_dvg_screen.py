@@ -285,3 +285,20 @@ def test_on_a_short_terminal_fewer_events_are_shown() -> None:
     assert len(short) < len(tall)
     assert sum(line.startswith("· ") for line in short) == 3  # the fewest events kept
     assert tall[:30] == short[:30]  # the board and the header stay whole
+
+
+def test_the_movers_header_shows_the_die_at_every_choice_of_its_turn() -> None:
+    from davinci.engine.bots import RandomBot
+    from davinci.engine.game import load_game
+    from davinci.games.da_vinci_game import screen
+
+    st = load_game("da-vinci-game").new_state(3, seed=0)
+    bot = RandomBot(1)
+    shown = 0
+    for _ in range(300):
+        seat = st.current_seats[0]
+        if st.pending["type"] == "choose" and seat == st.current and st.locals.get("die"):
+            assert f"die: {st.locals['die']}" in screen.header(st.view(seat), seat).plain
+            shown += 1
+        st.apply(seat, bot.choose({}, st.legal_actions(seat)))
+    assert shown > 20  # moves, Triskel choices and Treasure tries after a throw

@@ -337,6 +337,7 @@ def test_two_linted_packs_with_one_id_are_a_problem(tmp_path: Path) -> None:
 def test_a_context_pack_sharing_the_linted_packs_id_is_a_problem(tmp_path: Path) -> None:
     a, b = _twins(tmp_path)
     assert codes(lint_paths([str(a)], packs=(str(a), str(b)))) == ["DV032"]
+    assert codes(lint_paths([str(a)], packs=(str(b),))) == ["DV032"]
     assert lint_paths([str(a)], packs=(str(a),)) == []  # the linted pack named again is no clash
 
 

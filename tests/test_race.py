@@ -47,7 +47,7 @@ def test_humans_lock_in_with_their_key_and_bots_are_announced() -> None:
     assert res[1] is not None and res[1][1] == "rome" and abs(res[1][0] - 3.5) < 0.01
     assert res[0] is None  # locked in, but gave an empty answer: counts as a pass
     text = "".join(out)
-    assert "Bot locks in at 5.0 s" in text
+    assert "Bot locks in at 5.0s" in text
     assert "rome" not in text  # the answer was masked
 
 
@@ -66,7 +66,7 @@ def test_thinking_after_taking_the_keyboard_costs_time() -> None:
     out: list[str] = []
     res = run_race([0], ["Ana"], {}, 5, out.append, FakeTerminal(clock, events), lambda: clock[0])
     assert res[0] is not None and res[0][0] == 16.0
-    assert "Ana locks in at 16.0 s - too late" in "".join(out)
+    assert "Ana locks in at 16.0s - too late" in "".join(out)
 
 
 def test_typing_the_answer_before_taking_the_keyboard_says_to_press_the_number_first() -> None:
@@ -89,7 +89,7 @@ def test_a_limit_of_zero_is_an_untimed_race() -> None:
                    lambda: clock[0])
     text = "".join(out)
     assert "Clock started (untimed" in text and "Time is up" not in text and "too late" not in text
-    assert "Bot locks in at 300.0 s" in text
+    assert "Bot locks in at 300.0s" in text
     assert res == {1: None, 0: (402.0, "x")}
 
 

@@ -787,6 +787,8 @@ def test_a_save_resumed_under_another_games_name_names_both_games(tmp_path: Path
     assert cli(*args, *(["--variant", variant] if variant else []))[0] == 0
     code, out = cli("play", "leonardos-riddle", "--resume", str(save), "--no-clear")
     assert code == 1 and "this save is for game 'da-vinci-code', not 'leonardos-riddle'" in out
+    code, out = cli("play", "leonardos-riddle", "--variant", "diagonals", "--resume", str(save), "--no-clear")
+    assert code == 1 and "this save is for game 'da-vinci-code', not 'leonardos-riddle'" in out
 
 
 @pytest.mark.parametrize(("edit", "words"), [

@@ -254,7 +254,7 @@ def test_the_seat_advantage_is_measured_only_where_seats_differ_by_place_alone()
         tally.add(_game(["random", "random"], [winner], 10, 5))
     same = summarise(SimConfig("g", None, ("random", "random"), 100, 0, {}), tally, 1.0, 1)
     assert same["seat_advantage"] == {"seat": 1, "win_rate": 0.7, "average": 0.5, "points": 20.0, "clear": True}
-    assert "  seat advantage: seat 1 wins 70.0%, +20.0 points over the seat average of 50.0% (outside its 95% " \
+    assert "  seat advantage: seat 1 wins 70.0%, +20.0 points over the seat average of 50.0% (outside its " \
            "interval: an advantage)" in report_text(same)
     mixed = summarise(SimConfig("g", None, ("random", "naive"), 100, 0, {}), tally, 1.0, 1)
     assert mixed["seat_advantage"] is None

@@ -79,7 +79,7 @@ def test_the_seats_answering_on_the_movers_turn_do_not_get_its_locals(tmp_path: 
     assert text != SECRET_HAND
     st = load_game("secret-hand", packs=[write_game_pack(tmp_path, "secret", text)]).new_state(3, seed=2)
     mover = st.current
-    assert st.view(mover)["locals"]["best"] > 0
+    assert st.locals["best"] > 0 and st.view(mover)["locals"] == {}  # the mover, not deciding now, gets none either
     answering = list(st.current_seats)
     assert len(answering) == 2 and mover not in answering
     for seat in answering:
@@ -187,3 +187,43 @@ def test_a_local_of_a_finished_block_is_not_in_the_movers_view(tmp_path: Path) -
     st = load_game("leftover", packs=[write_game_pack(tmp_path, "leftover", LEFTOVER)]).new_state(2, seed=1)
     assert "theirs" in st.locals
     assert st.view(st.current)["locals"] == {"asked": 1, "mine": 3}
+
+
+def test_while_another_seat_chooses_in_the_movers_turn_the_mover_gets_no_locals(tmp_path: Path) -> None:
+    # Each seat keeps or rerolls its own secret die in the current seat's turn: while seat 2
+    # decided, seat 1 (the mover) read seat 2's die in its locals.
+    game = """\
+kind: game
+id: secret-dice
+name: Secret dice
+description: Every seat rolls a secret die and keeps it or rerolls once.
+players: {min: 2, max: 3}
+seat_vars: {die: 0}
+private_seat_vars: [die]
+turn_order: {first: "1"}
+vars: {rounds: 0}
+flow:
+  turn:
+    - for_each:
+        in: seats
+        as: s
+        do:
+          - roll: {as: rolled, to: s}
+          - set: {seat: s, die: rolled}
+          - set: {chosen: rolled}
+          - choose:
+              seat: s
+              options:
+                - action: keep
+                - action: reroll
+                  do: [{set: {seat: s, die: 7 - s.die}}]
+    - set: {rounds: rounds + 1}
+end:
+  when: "rounds >= 2"
+  winners: "seats where die == max(seats select die)"
+"""
+    st = load_game("secret-dice", packs=[write_game_pack(tmp_path, "secret-dice", game)]).new_state(2, seed=3)
+    st.apply(0, "keep")
+    assert st.current == 0 and st.current_seats == [1]
+    assert st.locals["chosen"] == st.view(None)["seats"][1]["vars"]["die"]  # seat 2's die, bound in seat 1's turn
+    assert st.view(0)["locals"] == {}

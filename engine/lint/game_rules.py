@@ -427,7 +427,7 @@ def unused_definition(ctx: LintContext) -> Iterator[Problem]:
 
 @rule("DV063", "implicit-visibility", severity="warning", kinds=("game", "variant"))
 def implicit_visibility(ctx: LintContext) -> Iterator[Problem]:
-    """A bag, deck or hand with no `visibility`: zones are public unless they say otherwise, so
+    """A bag, deck, hand or row with no `visibility`: zones are public unless they say otherwise, so
     every seat would see every piece in it (a deck's whole order). Say which you mean. (In a
     variant, only the zones it adds, with their `kind`, are checked.)
 
@@ -451,7 +451,7 @@ def implicit_visibility(ctx: LintContext) -> Iterator[Problem]:
     if not isinstance(zones, dict):
         return
     for name, spec in zones.items():
-        if isinstance(spec, dict) and spec.get("kind") in ("bag", "deck", "hand") and "visibility" not in spec:
+        if isinstance(spec, dict) and spec.get("kind") in ("bag", "deck", "hand", "row") and "visibility" not in spec:
             choices = ("owner (its owner alone), hidden or public" if spec.get("per_seat")
                        else "hidden (face down), owner or public")
             yield Problem(ctx.at(["zones", name], key=True), "DV063",

@@ -109,8 +109,15 @@ class _Linter:
                 continue
             # `davinci lint content/DECK.yaml` in a checkout: the linted pack stands for its
             # installed copy (a --pack folder the command names is no such copy).
-            if (folder is None or folder.resolve() not in given) and replaced(pack, self.linted_packs):
+            named = folder is not None and folder.resolve() in given
+            if not named and replaced(pack, self.linted_packs):
                 continue
+            linted = self.linted_packs.get(pack.id)
+            if named and linted is not None and linted != pack.root:  # `lint A --pack B`, one id
+                self.problems.append(Problem(
+                    pack.manifest.loc(["id"]), DUPLICATE_PACK,
+                    f"pack id '{pack.id}' is used by both {display_path(linted)} and {display_path(pack.root)}",
+                    _name(DUPLICATE_PACK)))
             packs.append(pack)
         packs.extend(self.context_packs)
         try:

@@ -14,7 +14,7 @@ from davinci.engine.expr.types import ANY, BOOL, INT, STR, ListType, Type
 from davinci.engine.flow import FlowCompiler, Instr, Jump, Path, step
 from davinci.engine.legal import Block, LegalActions
 from davinci.engine.steps.core import fill, template
-from davinci.engine.values import Env, PieceV, SeatV, Struct, decode, encode, pref
+from davinci.engine.values import Env, PieceV, SeatV, Struct, decode, encode, lock_in_text, pref
 
 if TYPE_CHECKING:  # pragma: no cover
     from davinci.engine.state import State
@@ -402,7 +402,7 @@ class Respond(Instr):
             if claim is False:  # a simulated team that did not solve it places no bid
                 state.log(f"{state.seat_names[seat]} passes")
             else:
-                state.log(f"{state.seat_names[seat]} locks in at {ms / 1000:.1f}s")
+                state.log(lock_in_text(state.seat_names[seat], ms / 1000))
         if any(str(s) not in p["answers"] for s in p["seats"]):
             return
         self._resolve(state, p)

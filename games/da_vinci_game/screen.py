@@ -453,7 +453,7 @@ def header(view: Mapping[str, Any], seat: int | None) -> Text:
     cur = int(view.get("current", 1))
     name = str(view["seats"][cur - 1]["name"]) if view.get("seats") else "?"
     out = Text(f"The Da Vinci Game - {turn_text(view, name)}", style="bold")
-    roll = (view.get("locals") or {}).get("roll")
+    roll = (view.get("locals") or {}).get("die")  # a turn variable: every decision of the mover can read it
     if roll:
         out.append(f"   die: {roll}", style="bold yellow")
     if seat is not None:
