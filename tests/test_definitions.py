@@ -204,3 +204,14 @@ def test_a_failure_of_a_definitions_own_operation_is_located_in_it(tmp_path: Pat
     pack = _counting(tmp_path, '  maybe: "1 if total > 100 else none"\n  g: "maybe + 1"\n', when="total >= 10 or g > 99")
     [(code, message)] = _problems(pack)
     assert code == "DV042" and "cannot apply + to none and int" in message and "maybe + 1" in message
+
+
+def test_a_mistake_a_variant_causes_in_its_games_file_names_the_variant(tmp_path: Path) -> None:
+    pack = _counting(tmp_path, '  target: "10"\n', when="total >= target")
+    (Path(pack) / "words.yaml").write_text(
+        'kind: variant\nid: words\nname: Words\nextends: counting\ndefine:\n  target: "\'ten\'"\n', encoding="utf-8")
+    manifest = Path(pack) / "pack.yaml"
+    manifest.write_text(manifest.read_text(encoding="utf-8") + "variants: [words.yaml]\n", encoding="utf-8")
+    [problem] = lint_paths([str(Path(pack) / "words.yaml")])
+    assert problem.location.path.endswith("counting.yaml")  # where `total >= target` is written
+    assert problem.message.splitlines()[0].endswith("(with the variant words.yaml applied)")

@@ -3,6 +3,7 @@ parsed and type-checked at its line:col), then play a few seeded random games.""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -256,6 +257,26 @@ def _build(ctx: LintContext) -> Any:
     return hit
 
 
+def _base_problems(ctx: LintContext) -> set[Problem]:
+    """The problems the game a variant extends has without the variant (its own lint reports
+    them): a problem in the game's file that is not among them is the variant's doing."""
+    from davinci.engine.build import build_game
+    from davinci.engine.definition import Locator
+
+    base = ctx.project.games().get(str((ctx.doc.data or {}).get("extends", "")).split("/")[0])
+    if base is None or not isinstance(base.data, dict) or id(base) in ctx.project.failed_schema:
+        return set()
+    try:
+        decks = _decks_for(ctx) if any(isinstance(c, dict) and c.get("from_deck")
+                                       for c in (base.data.get("components") or {}).values()) else {}
+        build_game(base.data, Locator([base]), decks=decks)
+    except DavinciError as e:
+        return {_as_problem(err, ctx.at([])) for err in getattr(e, "problems", [e])}
+    except Exception:  # noqa: BLE001 - a base its own rules report as broken: nothing to compare with
+        return set()
+    return set()
+
+
 def _unreadable_games(ctx: LintContext) -> list[str]:
     """Game files of this file's pack that do not load (their own problems say why)."""
     from davinci.engine.packs import read_doc
@@ -344,8 +365,15 @@ def game_builds(ctx: LintContext) -> Iterator[Problem]:
     try:
         gdef = _build(ctx)
     except DavinciError as e:
+        own = _base_problems(ctx) if ctx.kind == "variant" else set()
         for err in getattr(e, "problems", [e]):  # every wrong expression of the file, not only the first
-            yield _as_problem(err, ctx.at([]))
+            problem = _as_problem(err, ctx.at([]))
+            if ctx.kind == "variant" and problem.location.path != ctx.doc.path and problem not in own:
+                # A mistake the variant causes in its game's file (a definition it changed): say so.
+                first, _, rest = problem.message.partition("\n")
+                said = f"{first} (with the variant {Path(ctx.doc.path).name} applied)"
+                problem = dataclasses.replace(problem, message=f"{said}\n{rest}" if rest else said)
+            yield problem
         return
     yield from _playouts(ctx, gdef)
 
