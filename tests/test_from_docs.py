@@ -3,7 +3,9 @@ the documented vocabulary is enough for new games: Nim (and its normal-play vari
 on a grid laid out with blank pieces (and a 4x4 variant), a hidden-hand card game, a roll-and-move
 race on a board with a shortcut track (and a d4 variant), a tile-guessing game where the other
 players bet at once (a `respond` step) and players are eliminated, and the trick-taking game of
-docs/authoring.md, whose trick winner leads the next trick (`turn_order.next`).
+docs/authoring.md, whose trick winner leads the next trick (`turn_order.next`). Three more came
+with named expressions (`define`): liar's dice with secret cups (`roll` with `to:`), a market
+set-collection game with a hand limit, and a trick-taking game with sealed bids (`private`).
 
 The grid mistakes below are the ones such a newcomer can make; each is reported by lint at its
 place instead of failing later with an engine message.
@@ -32,7 +34,8 @@ def test_the_pack_lints_clean() -> None:
 @pytest.mark.parametrize(("game", "variant"), [("nim", None), ("nim", "normal"), ("tictactoe", None),
                                                ("tictactoe", "four"), ("higher-card", None), ("shortcut-race", None),
                                                ("shortcut-race", "d4"), ("tile-hunt", None),
-                                               ("follow-suit", None)])
+                                               ("follow-suit", None), ("cup-liars", None), ("spice-stall", None),
+                                               ("sealed-trumps", None)])
 def test_every_game_plays_to_its_end(game: str, variant: str | None) -> None:
     report = run(SimConfig(game, variant, ("random", "random"), 30, 5, {}, (str(PACK),)))
     assert report["games"] == 30
