@@ -173,12 +173,19 @@ def test_a_definition_nothing_uses_is_a_warning(tmp_path: Path) -> None:
     assert code == "DV062" and message == "'spare' is defined but no expression of the game uses it"
 
 
-def test_a_variant_may_redefine_a_name(tmp_path: Path) -> None:
+def _with_variant(tmp_path: Path, name: str, target: str) -> str:
+    """The counting game with `target: "10"`, and a variant `name` that redefines it as `target`."""
     pack = _counting(tmp_path, '  target: "10"\n', when="total >= target")
-    (Path(pack) / "short.yaml").write_text(
-        'kind: variant\nid: short\nname: Short\nextends: counting\ndefine:\n  target: "4"\n', encoding="utf-8")
+    (Path(pack) / f"{name}.yaml").write_text(
+        f"kind: variant\nid: {name}\nname: {name.title()}\nextends: counting\ndefine:\n  target: {target}\n",
+        encoding="utf-8")
     manifest = Path(pack) / "pack.yaml"
-    manifest.write_text(manifest.read_text(encoding="utf-8") + "variants: [short.yaml]\n", encoding="utf-8")
+    manifest.write_text(manifest.read_text(encoding="utf-8") + f"variants: [{name}.yaml]\n", encoding="utf-8")
+    return pack
+
+
+def test_a_variant_may_redefine_a_name(tmp_path: Path) -> None:
+    pack = _with_variant(tmp_path, "short", '"4"')
     assert _problems(pack) == []
     st = load_game("counting", variant="short", packs=[pack]).new_state(2, seed=0)
     st.apply(st.current_seats[0], "add 2")
@@ -207,11 +214,7 @@ def test_a_failure_of_a_definitions_own_operation_is_located_in_it(tmp_path: Pat
 
 
 def test_a_mistake_a_variant_causes_in_its_games_file_names_the_variant(tmp_path: Path) -> None:
-    pack = _counting(tmp_path, '  target: "10"\n', when="total >= target")
-    (Path(pack) / "words.yaml").write_text(
-        'kind: variant\nid: words\nname: Words\nextends: counting\ndefine:\n  target: "\'ten\'"\n', encoding="utf-8")
-    manifest = Path(pack) / "pack.yaml"
-    manifest.write_text(manifest.read_text(encoding="utf-8") + "variants: [words.yaml]\n", encoding="utf-8")
+    pack = _with_variant(tmp_path, "words", '"\'ten\'"')
     [problem] = lint_paths([str(Path(pack) / "words.yaml")])
     assert problem.location.path.endswith("counting.yaml")  # where `total >= target` is written
     assert problem.message.splitlines()[0].endswith("(with the variant words.yaml applied)")

@@ -257,6 +257,18 @@ def _build(ctx: LintContext) -> Any:
     return hit
 
 
+def _in_this_file(ctx: LintContext, what: str) -> list[tuple[str, SourceLocation]]:
+    """The (name, place) entries of the built game's list `what` (`unread_locals`...) that lie in
+    this file; none when the game does not build (DV055 reports why)."""
+    if not isinstance(ctx.doc.data, dict):
+        return []
+    try:
+        gdef = _build(ctx)
+    except DavinciError:
+        return []
+    return [(name, at) for name, at in getattr(gdef, what) if at.path == ctx.doc.path]
+
+
 def _base_problems(ctx: LintContext) -> set[Problem]:
     """The problems the game a variant extends has without the variant (its own lint reports
     them): a problem in the game's file that is not among them is the variant's doing."""
@@ -404,16 +416,9 @@ def unread_local(ctx: LintContext) -> Iterator[Problem]:
         - set: {best_seat: current.index}
     ```
     """
-    if not isinstance(ctx.doc.data, dict):
-        return
-    try:
-        gdef = _build(ctx)
-    except DavinciError:
-        return  # reported by DV055
-    for name, at in gdef.unread_locals:
-        if at.path == ctx.doc.path:
-            yield Problem(at, "DV058", f"'{name}' is set here but never read: a misspelt variable? (variables are "
-                          "declared under vars, seat_vars or turn_vars)", "unread-local", "warning")
+    for name, at in _in_this_file(ctx, "unread_locals"):
+        yield Problem(at, "DV058", f"'{name}' is set here but never read: a misspelt variable? (variables are "
+                      "declared under vars, seat_vars or turn_vars)", "unread-local", "warning")
 
 
 @rule("DV062", "unused-definition", severity="warning", kinds=("game", "variant"))
@@ -441,16 +446,9 @@ def unused_definition(ctx: LintContext) -> Iterator[Problem]:
       winners: "alive"
     ```
     """
-    if not isinstance(ctx.doc.data, dict):
-        return
-    try:
-        gdef = _build(ctx)
-    except DavinciError:
-        return  # reported by DV055
-    for name, at in gdef.unused_definitions:
-        if at.path == ctx.doc.path:
-            yield Problem(at, "DV062", f"'{name}' is defined but no expression of the game uses it",
-                          "unused-definition", "warning")
+    for name, at in _in_this_file(ctx, "unused_definitions"):
+        yield Problem(at, "DV062", f"'{name}' is defined but no expression of the game uses it",
+                      "unused-definition", "warning")
 
 
 @rule("DV063", "implicit-visibility", severity="warning", kinds=("game", "variant"))
