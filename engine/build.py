@@ -646,7 +646,7 @@ def type_named(types: Types, text: str, depth: int = 0) -> Type | None:
     """The type an argument of a defined function declares (`seat`, `int`, `list[piece]`), or None
     (also for lists nested more than 8 deep)."""
     text = text.strip()
-    if text in FIELD_TYPES:  # the words a component's fields are declared with
+    if text in FIELD_TYPES and (depth < 8 or not text.startswith("list[")):  # the words fields are declared with
         return FIELD_TYPES[text]
     if text.startswith("list[") and text.endswith("]"):
         elem = type_named(types, text[5:-1], depth + 1) if depth < 8 else None
@@ -683,7 +683,7 @@ def build_definitions(b: Builder, scope: dict[str, Type], types: Types) -> dict[
                                        f"{', '.join(_RECORD_WORDS)}, or list[...] of one (at most 8 deep)", (*path, "args", pname)))
                 t = ANY
             hidden = hidden_name(b, pname) or _engine_word(b, pname) or (
-                "a name the game defines" if pname in scope else None)
+                "a name the game defines" if pname in scope or pname in specs else None)
             if hidden is not None:
                 b.errors.append(b.fail(f"argument '{pname}' would hide {hidden}: give it another name",
                                        (*path, "args", pname), key=True))
@@ -754,6 +754,8 @@ def _definition_order(b: Builder, specs: Mapping[str, Any]) -> list[str]:
     uses: dict[str, list[str]] = {}
     for name, spec in specs.items():
         src = spec.get("value") if isinstance(spec, Mapping) else spec
+        args = spec.get("args") if isinstance(spec, Mapping) else None
+        own = set(args) if isinstance(args, Mapping) else set()  # its arguments, read by name, are no uses
         found: list[str] = []
         try:
             stack = [parse(src)] if isinstance(src, str) else []
@@ -764,7 +766,8 @@ def _definition_order(b: Builder, specs: Mapping[str, Any]) -> list[str]:
             node, inner = pending.pop()
             word = node.name if isinstance(node, Name) else node.func if isinstance(node, Call) else None
             if word is not None and word in specs and word not in found and not (
-                    inner and isinstance(node, Name) and word in fields):
+                    inner and isinstance(node, Name) and word in fields) and not (
+                    isinstance(node, Name) and word in own):
                 found.append(word)
             if isinstance(node, (Where, Select)):
                 first, *rest = children(node)

@@ -356,10 +356,18 @@ class State:
         if face_up is not None:
             self.turn_face(pid, face_up)
         elif came_from != key:
-            if self.face_down:
-                self.face_down.discard(pid)  # it takes its new zone's visibility
-            if z is not None and z.visibility == "hidden" and pid in self.revealed:
-                self.revealed.discard(pid)  # back into a face-down deck or bag: unknown again
+            self.entered(pid, key)
+
+    def entered(self, pid: int, key: str) -> None:
+        """A piece moved (or swapped) into another zone `key` without `face_up`: it takes that
+        zone's visibility. Face-down ends; a revealed piece put into a hidden zone (a card back
+        into the deck) is unknown again."""
+        if self.face_down:
+            self.face_down.discard(pid)
+        if pid in self.revealed:
+            z = self.game.zones.get(key.split("#")[0])
+            if z is not None and z.visibility == "hidden":
+                self.revealed.discard(pid)
 
     def turn_face(self, pid: int, up: bool) -> None:
         """Turn a piece face up (every seat sees it) or face down (every seat sees only its public fields)."""

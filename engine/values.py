@@ -210,9 +210,11 @@ class Record:
         return str(self.ref())
 
 
-def display(v: Any, yes: str = "true", no: str = "false") -> str:
+def display(v: Any, yes: str = "true", no: str = "false", limit: int | None = None) -> str:
     """A value as text for people: `none`, a seat by its name, a piece, cell or space by its label,
-    a list as its items joined by commas (never Python's own forms such as `None` or `(1, 2)`)."""
+    a list as its items joined by commas (never Python's own forms such as `None` or `(1, 2)`).
+    With `limit`, a list stops growing past about that many characters (ten thousand copies of a
+    long text would otherwise be joined whole)."""
     if v is None:
         return "none"
     if isinstance(v, bool):
@@ -222,7 +224,17 @@ def display(v: Any, yes: str = "true", no: str = "false") -> str:
     if isinstance(v, Record):
         return v.label()
     if isinstance(v, (list, tuple)):
-        return ", ".join(display(x, yes, no) for x in v)
+        if limit is None:
+            return ", ".join(display(x, yes, no) for x in v)
+        parts: list[str] = []
+        size = 0
+        for x in v:
+            part = display(x, yes, no, limit - size)
+            parts.append(part)
+            size += len(part) + 2
+            if size > limit:
+                break
+        return ", ".join(parts)
     return str(v)
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from davinci.engine.steps.core import render_value
-from davinci.engine.values import decode, sees
+from davinci.engine.values import PieceV, decode, sees
 
 if TYPE_CHECKING:  # pragma: no cover
     from davinci.engine.state import State
@@ -188,7 +188,12 @@ def _public(value: Any, state: State) -> Any:
         return value
     if isinstance(value, tuple):
         return list(value) if all(isinstance(x, (int, str, bool)) for x in value) else None
-    return render_value(decode(value, state))
+    record = decode(value, state)
+    if record.__class__ is PieceV and record.pid not in state.revealed:
+        zone = state.game.zones.get(state.zone_of[record.pid].split("#")[0])
+        if zone is not None and zone.visibility == "hidden":
+            return None  # its place in a shuffled deck or a bag is the secret (a remembered ace)
+    return render_value(record)
 
 
 def _public_vars(values: dict[str, Any], state: State, hidden: frozenset[str] | None = None) -> dict[str, Any]:

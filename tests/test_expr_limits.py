@@ -155,3 +155,24 @@ def test_a_call_over_the_work_budget_is_an_eval_error_at_the_call() -> None:
         assert info.value.location is not None and info.value.location.col == 29
 
     _quick(attempt)
+
+
+def test_comparing_long_texts_counts_their_length_as_work() -> None:
+    # 168,000 comparisons of two 500,000-character texts in one expression took minutes, each
+    # comparison free of charge.
+    from davinci.engine.expr import STR
+
+    env = {"s": "x" * 500_000, "t": "x" * 500_000 + "y"}
+    assert compile_expr("s < t", {"s": STR, "t": STR})(env) is True  # one is within the allowance
+    with pytest.raises(EvalError, match="does too much work"):
+        compile_expr("[s < t, s < t, s == t]", {"s": STR, "t": STR})(env)
+    assert compile_expr("[s < 'y', s == 'x']", {"s": STR})(env) == (True, False)  # against a short text: free
+
+
+def test_text_of_a_huge_list_stops_at_the_work_budget(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # text() of ten thousand copies of a 500,000-character text built 5 GB.
+    from davinci.engine.functions import _text
+
+    budget.start()
+    with pytest.raises(EvalError, match="does too much work"):
+        _text(("y" * 500_000,) * 10_000)

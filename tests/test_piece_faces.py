@@ -225,3 +225,39 @@ def test_the_end_is_checked_before_a_decision_nobody_can_make(tmp_path: Path) ->
     for _ in range(3):
         st.apply(me, "take table.1")
     assert st.is_terminal() and st.result()["winners"] == [me] and st.result()["reason"] == "end"
+
+
+SWAP_BACK = """\
+kind: game
+id: swap-back
+name: Swap back
+description: A card shown to all is swapped into the deck, then the deck deals to the other seat.
+players: {min: 2, max: 2}
+components:
+  card: {fields: {rank: int}, product: {rank: {from: 1, to: 10}}}
+zones:
+  deck: {kind: deck, visibility: hidden, contents: [card]}
+  hand: {kind: hand, per_seat: true, visibility: owner}
+vars: {ace: null}
+flow:
+  setup:
+    - set: {ace: "first(deck where rank == 1)"}
+    - shuffle: deck
+    - draw: {from: deck, to: hand, owner: "first(seats)"}
+    - reveal: "first(first(seats).hand)"
+    - swap: {a: "first(first(seats).hand)", b: "first(deck)"}
+    - draw: {from: deck, to: hand, owner: "last(seats)"}
+""" + STOP_AT_ONCE
+
+
+def test_a_revealed_card_swapped_into_the_deck_is_unknown_and_a_remembered_card_gives_away_no_place(
+    tmp_path: Path,
+) -> None:
+    # The swapped card stayed revealed, was dealt and showed in the other seat's hand; a variable
+    # naming the ace showed every seat its place in the shuffled deck (`deck.7`).
+    st = load_game("swap-back", packs=[write_game_pack(tmp_path, "swap-back", SWAP_BACK)]).new_state(2, seed=1)
+    [dealt] = st.zones["hand#1"]
+    assert dealt not in st.revealed
+    assert "rank" not in st.view(0)["seats"][1]["zones"]["hand"]["pieces"][0]
+    ace = next(p for p in range(len(st.game.pieces)) if st.game.pieces[p].attrs["rank"] == 1)
+    assert st.zone_of[ace] == "deck" and st.view(0)["vars"]["ace"] is None

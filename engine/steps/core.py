@@ -371,6 +371,9 @@ class Swap(Instr):
         state.zones[ka][ia] = b
         state.zones[kb][ib] = a
         state.zone_of[a], state.zone_of[b] = kb, ka
+        if ka != kb:  # each takes the other's zone's visibility, as a move would give it
+            state.entered(a, kb)
+            state.entered(b, ka)
         state.moved()
         state.pos.pop(a, None)
         state.pos.pop(b, None)
@@ -649,7 +652,7 @@ def fill(parts: str | Sequence[Any], state: State) -> str:
             text = part
         else:
             v = part(env)
-            text = v if v.__class__ is str else render_value(v)
+            text = v if v.__class__ is str else display(v, "yes", "no", MAX_TEXT + 1)
         out.append(text)
         size += len(text)
         if size > MAX_TEXT:
