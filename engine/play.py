@@ -475,6 +475,9 @@ class Session:
     packs: Sequence[dict[str, str]] = ()
     transcript: list[tuple[int | None, str]] = field(default_factory=list)  # every event of this session
     moved_at: int = 0  # the transcript's length when a human last acted
+    told: int = 0  # the transcript's length when the last human's outcome was printed
+    unread: bool = False  # an outcome was printed that the player leaving the keyboard has not confirmed
+    live: set[str] = field(default_factory=set)  # bots' moves printed as they were made, since a human's move
     _last_event: Any = None
     too_big: set[str] = field(default_factory=set)  # "save" / "log": grown past what davinci reads back
     last_fit: dict[str, int] = field(default_factory=dict)  # the turn each was last written at
@@ -638,8 +641,10 @@ class Session:
         if len(self.humans) < 2 or self.last_human == seat:
             return
         leaving = self.last_human
-        if leaving is not None and self.show_events(self.moved_at, leaving):
+        if leaving is not None and (self.show_events(max(self.moved_at, self.told), leaving, frozenset(self.live))
+                                    or self.unread):
             self.input_fn(f"{self.seats[leaving].name}: press Enter when you have read this ")
+        self.unread = False
         self.wipe()
         self.console.print(f"\n[bold]Pass the keyboard to {esc(self.seats[seat].name)}[/bold] and press Enter.")
         self.input_fn("")
@@ -927,6 +932,7 @@ class Session:
                 if self.seats[seat].kind == "human":
                     action = self.ask_human(seat)
                     self.moved_at = len(self.transcript)
+                    self.live.clear()
                 else:
                     action = self.bot_action(seat)
                     # Not shown: answers in a race (their own screen), and where a bot puts a free
@@ -936,6 +942,7 @@ class Session:
                     if self.humans and (st.pending or {}).get("type") not in ("respond", "position") \
                             and not st.is_private(action) and st.is_legal(seat, action):
                         self.console.print(f"[dim]{esc(self.seats[seat].name)}: {esc(str(action))}[/dim]")
+                        self.live.add(f"{self.seats[seat].name}: {action}")
                 turn = st.turn
                 recorded = len(st.history)
                 with deferred_interrupts():
@@ -952,11 +959,13 @@ class Session:
                         self.write_failure_log((seat, str(action)) if len(st.history) == recorded else None, e)
                         raise
                 self.collect()
-                if self.seats[seat].kind == "human" and len(self.humans) == 1 and not st.is_terminal() \
-                        and st.current_seats and self.seats[st.current_seats[0]].kind != "human":
-                    # What the player's move led to, before the bots' moves follow it (the next
-                    # screen's recent events may not reach back that far).
-                    self.show_events(self.moved_at, seat, frozenset({f"{self.seats[seat].name}: {action}"}))
+                if self.seats[seat].kind == "human" and not st.is_terminal():
+                    # What the player's move led to, at once: before the bots' moves follow it, and
+                    # before a challenge or the next screen, whose recent events may not reach back
+                    # that far. At a shared screen the player confirms it before the keyboard passes.
+                    if self.show_events(self.moved_at, seat, frozenset({f"{self.seats[seat].name}: {action}"})):
+                        self.unread = len(self.humans) > 1
+                    self.told = len(self.transcript)
                 if st.is_terminal() or (st.turn != turn and self.save_due()):
                     self.autosave()
             if watched is not None:

@@ -819,3 +819,17 @@ flow:
     broken = write_game_pack(tmp_path / "b", "tray", game.replace("hide: [supply]", "hide: [suply]"))
     [problem] = lint_paths([broken])
     assert problem.code == "DV050" and "'suply' is not a zone of the game" in problem.message
+
+
+def test_hot_seat_with_a_bot_shows_the_players_outcome_first_and_each_bot_move_once() -> None:
+    # With two humans and a bot, the bot's move was printed before the human's outcome, then
+    # again in the outcome the human confirmed.
+    game = load_game(GAME)
+    console = Console(file=io.StringIO(), width=120)
+    code = run_play(game, parse_seats("human:Ana,human:Ben,deducer", game), 11, {}, console,
+                    typed(["", "", "guess row.1.1 0", "", ""]), clear=False, timer=False)
+    out = console.file.getvalue()  # type: ignore[attr-defined]
+    after = out[out.index("Ben guessed row.1.1 = 0"):]
+    bot_moves = [line for line in after.splitlines() if line.startswith("Deducer 3: ")]
+    assert code == 0 and bot_moves and len(bot_moves) == len(set(bot_moves))
+    assert out.index("Ben guessed row.1.1 = 0") < out.index(bot_moves[0])
