@@ -269,8 +269,9 @@ def play(
     seats = parse_seats(players, g)
     if players is None and saved is None:
         others = ", ".join(f"{s.name} ({s.kind})" for s in seats[1:])
+        names = ["Ana", "Ben", "Cy", "Di", "Ed", "Flo"][:max(2, g.definition.min_players)]
         console.print(f"[dim]You play {escape(seats[0].name)} against {escape(others)}; choose the seats with "
-                      "--players (hot-seat: --players human:Ana,human:Ben).[/dim]")
+                      f"--players (hot-seat: --players {','.join('human:' + n for n in names)}).[/dim]")
     elif players is not None and no_clear and sum(s.kind == "human" for s in seats) >= 2:
         console.print("[yellow]--no-clear keeps each player's screen in the scrollback: the next player can scroll "
                       "up to the last player's hidden pieces.[/yellow]")

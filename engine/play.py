@@ -864,7 +864,8 @@ class Session:
             sys.stdout.write(text)
             sys.stdout.flush()
 
-        results = run_race(humans, [s.name for s in self.seats], bot_times, limit, write)
+        announced: set[int] = set()
+        results = run_race(humans, [s.name for s in self.seats], bot_times, limit, write, shown=announced)
         for s, a in bot_actions.items():
             with deferred_interrupts():
                 apply_bot(st, s, self.seats[s].kind, a)
@@ -881,7 +882,8 @@ class Session:
                 st.apply(s, action)
         self.collect()
         # The answers and who won; the lock-in times were shown live as they happened.
-        times = {**bot_times, **{h: r[0] for h, r in results.items() if r is not None}}
+        times = {**{b: t for b, t in bot_times.items() if b in announced},
+                 **{h: r[0] for h, r in results.items() if r is not None}}
         live = frozenset(lock_in_text(self.seats[s].name, t) for s, t in times.items())
         shown = self.show_events(since, self.viewer, live)
         if shown and len(self.humans) >= 2 and not self.state.is_terminal():

@@ -123,12 +123,14 @@ def run_race(
     write: Callable[[str], None],
     terminal: Any = None,
     clock: Callable[[], float] = time.monotonic,
+    shown: set[int] | None = None,
 ) -> dict[int, tuple[float, str] | None]:
     """Run the lock-in race; returns, per human seat, (seconds, answer) or None (no answer).
 
-    `bot_times` maps bot seats to the second at which they lock in (shown as they happen). A
-    `limit` of 0 is an untimed race: it ends when every human has locked in (an empty answer
-    passes), and the clock counts up only to order the bids.
+    `bot_times` maps bot seats to the second at which they lock in (shown as they happen; the
+    bots shown are added to `shown` when it is given). A `limit` of 0 is an untimed race: it ends
+    when every human has locked in, and the clock counts up only to order the bids. An empty
+    answer passes, and says so.
     """
     term = terminal if terminal is not None else RawTerminal()
     keys = {str(s + 1): s for s in humans}
@@ -136,7 +138,8 @@ def run_race(
     announced: set[int] = set()
     hinted = False
     start = clock()
-    length = f"{limit} s" if limit else "untimed: the race ends when every team has locked in; an empty answer passes"
+    length = (f"{limit} s; an empty answer passes" if limit
+              else "untimed: the race ends when every team has locked in; an empty answer passes")
     write(f"Clock started ({length}). Teams, press your number to lock in: "
           + ", ".join(f"[{s + 1}] {names[s]}" for s in humans) + "\n")
     with term:
@@ -176,7 +179,11 @@ def run_race(
             t = clock() - start
             if answer:
                 write(lock_in_text(names[seat], t) + (" - too late\n" if limit and t > limit else "\n"))
+            else:
+                write(f"{names[seat]} passes (an empty answer)\n")
             results[seat] = (t, answer) if answer else None
     for s in humans:
         results.setdefault(s, None)
+    if shown is not None:
+        shown.update(announced)
     return results

@@ -299,9 +299,9 @@ def build_view(state: State, seat: int | None) -> dict[str, Any]:
                 owned = state.zone_owner(p["zone"]) == seat
                 to = p.get("to")
                 where = ("put out of the game" if to is None else
-                         f"return to your {to.split('#')[0]}" if "#" in to else f"return to {to}")
-                pend["prompt"] = (f"Too many pieces in {'your' if owned else 'the'} {pend['zone']}: "
-                                  f"{len(state.zones[p['zone']])}, at most {p['cap']}; choose one to {where}")
+                         f"return to your {to.split('#')[0]}" if "#" in to else f"return to the {to}")
+                pend["prompt"] = (f"{len(state.zones[p['zone']])} pieces in {'your' if owned else 'the'} "
+                                  f"{pend['zone']}, at most {p['cap']}: choose one to {where}")
         if p["type"] == "position" and asked and p.get("queue"):
             kind = g.pieces[int(p["queue"][0])].component
             pend["prompt"] = (f"Choose where your {kind} goes in your {p['zone'].split('#')[0]} "

@@ -49,6 +49,18 @@ def test_humans_lock_in_with_their_key_and_bots_are_announced() -> None:
     text = "".join(out)
     assert "Bot locks in at 5.0s" in text
     assert "rome" not in text  # the answer was masked
+    assert "Ana passes (an empty answer)" in text and "an empty answer passes" in text  # said at once, and before
+
+
+def test_the_bots_shown_during_the_race_are_reported() -> None:
+    # After the race, lock-ins shown live are not repeated; a bot the race ended before was never
+    # shown, and its lock-in must stay in the summary.
+    clock = [0.0]
+    shown: set[int] = set()
+    events = [(1.0, "1"), (1.2, "x"), (1.5, "\n")]
+    run_race([0], ["Ana", "Early", "Late"], {1: 0.5, 2: 30.0}, 60, [].append, FakeTerminal(clock, events),
+             lambda: clock[0], shown=shown)
+    assert shown == {1}
 
 
 def test_nobody_answers_before_the_limit() -> None:
