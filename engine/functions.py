@@ -316,7 +316,8 @@ def _text(v: Any) -> str:
     """text(): its length counts as work, and a list stops growing at the work allowance (text()
     of ten thousand copies of a 500,000-character text built 5 GB)."""
     out = display(v, limit=budget.MAX_WORK)
-    budget.charge(len(out))
+    if len(out) > 64:
+        budget.charge(len(out))
     return out
 
 

@@ -550,6 +550,17 @@ class _Compiler:
                 if test is _ge:
                     return lambda env, el: lf(env, el) >= const
             rf = self.compile(right)
+            base = getattr(test, "base", None)
+            if base is not None:  # two texts: their comparison is charged, inline (every guess compares)
+                free = _FREE_TEXT
+
+                def texts(env: Env, el: Any) -> Value:
+                    a, b = lf(env, el), rf(env, el)
+                    if a.__class__ is str and b.__class__ is str and len(a) > free and len(b) > free:
+                        charge(min(len(a), len(b)))
+                    return base(a, b)
+
+                return texts
             if test is _eq:
                 return lambda env, el: lf(env, el) == rf(env, el)
             if test is _lt:
@@ -1079,6 +1090,7 @@ def _text_charged(test: Callable[[Value, Value], bool]) -> Callable[[Value, Valu
                 charge(n)
         return test(a, b)
 
+    compare_texts.base = test  # type: ignore[attr-defined]  # for `compare`'s inlined closure
     return compare_texts
 
 
