@@ -14,9 +14,9 @@ def _board() -> None:
     bots.register_definition("da-vinci-game", None, new_game({"first_team": 1}).definition)
 
 
-def shown(t: Table, team: int | None) -> str:
+def shown(t: Table, team: int | None, width: int = 100) -> str:
     seat = None if team is None else team - 1
-    console = Console(width=100, record=True, color_system=None)
+    console = Console(width=width, record=True, color_system=None)
     console.print(screen.render(t.st.view(seat), seat))
     return console.export_text()
 
@@ -83,7 +83,7 @@ def test_destinations_are_numbered_as_the_prompt_lists_them() -> None:
     assert "5 = o4 Triskel" in listing
 
 
-def test_the_destination_list_names_treasures_and_teams_and_fits_80_columns() -> None:
+def test_the_destination_list_names_treasures_and_teams_and_fits_the_terminal() -> None:
     t = Table()
     t.put(1, "x5")
     t.start_turn(1, 5)
@@ -95,7 +95,10 @@ def test_the_destination_list_names_treasures_and_teams_and_fits_80_columns() ->
     n = legal.index("go o1") + 1
     assert f"{n} = o1 Treasure (Codex)" in listing
     assert "1 = ankh Ankh, team 2+3" in listing
-    assert max(len(line) for line in listing.splitlines()) <= 80
+    narrow = shown(t, 1, width=80).split("Where each move lands")[1]
+    assert max(len(line) for line in narrow.splitlines()) <= 80
+    wide = shown(t, 1, width=160).split("Where each move lands")[1].split("\n\n")[0]
+    assert len(wide.splitlines()) < len(narrow.split("\n\n")[0].splitlines())  # a wide terminal, fewer rows
     assert "Where each move lands" not in shown(t, 2)  # only the team that moves has the list
 
 

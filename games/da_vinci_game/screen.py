@@ -203,16 +203,34 @@ def space_name(sp: Any, style: Style) -> str:
     return str(sp.type).capitalize()
 
 
-def _columns(title: str, entries: Sequence[str]) -> Text:
-    """A bold title, then the entries in columns (read downwards) within 80 characters."""
-    width = max(len(e) for e in entries) + 3
-    cols = max(1, 78 // width)
-    rows = -(-len(entries) // cols)
-    out = Text(title, style="bold")
-    for r in range(rows):
-        line = "".join(entries[i].ljust(width) for i in range(r, len(entries), rows)).rstrip()
-        out.append(f"\n  {line}")
-    return out
+class _Columns:
+    """A bold title, then the entries in columns (read downwards) as wide as the terminal allows
+    (25 destinations took 14 rows at 78 columns on a 160-column terminal)."""
+
+    def __init__(self, title: str, entries: Sequence[str]) -> None:
+        self.title = title
+        self.entries = list(entries)
+
+    def text(self, width: int = 80) -> Text:
+        cell = max(len(e) for e in self.entries) + 3
+        cols = max(1, (width - 2) // cell)
+        rows = -(-len(self.entries) // cols)
+        out = Text(self.title, style="bold")
+        for r in range(rows):
+            line = "".join(self.entries[i].ljust(cell) for i in range(r, len(self.entries), rows)).rstrip()
+            out.append(f"\n  {line}")
+        return out
+
+    def __rich_console__(self, console: Any, options: Any) -> Any:
+        yield self.text(options.max_width)
+
+    @property
+    def plain(self) -> str:
+        return self.text().plain
+
+
+def _columns(title: str, entries: Sequence[str]) -> _Columns:
+    return _Columns(title, entries)
 
 
 def moves_text(view: Mapping[str, Any], definition: Any, style: Style) -> Text | None:
