@@ -687,7 +687,7 @@ def test_the_da_vinci_game_shows_the_challenge_the_player_set_and_its_result() -
     screen = out[out.rfind("The Da Vinci Game - turn"):]
     assert code == 0
     lines = [line[2:] for line in screen.splitlines() if line.startswith("· ")]
-    assert lines[:6] == ["Team 1 reads a rose card to the other teams", "Scholar 2 passes", "Scholar 3 locks in at 29.6s",
+    assert lines[:6] == ["Team 1 reads a Rose card to the other teams", "Scholar 2 passes", "Scholar 3 locks in at 29.6s",
                          "Scholar 3 answered (simulated): right", "The answer: Paris", "Scholar 3: correct bid 1, 3 token(s)"]
 
 
