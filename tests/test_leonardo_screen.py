@@ -95,3 +95,18 @@ def test_a_seats_keys_are_counted_and_listed_by_seniority() -> None:
             {"symbol": "cat", "seniority": 6}]
     assert _keys_line(keys).plain == "3: Me Ca Ec"
     assert _keys_line([]).plain == "no Keys"
+
+
+def test_the_game_over_screen_lists_every_hand() -> None:
+    import io
+
+    from rich.console import Console
+
+    from davinci.engine.game import load_game
+    from davinci.engine.play import parse_seats, run_play
+
+    g = load_game("leonardos-riddle")
+    console = Console(file=io.StringIO(), width=100)
+    assert run_play(g, parse_seats("random,random", g), 3, {}, console, lambda prompt="": "", clear=False) == 0
+    final = console.file.getvalue().rsplit("game over after turn", 1)[1]  # type: ignore[attr-defined]
+    assert "Random 1's hand:" in final and "Random 2's hand:" in final

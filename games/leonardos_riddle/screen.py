@@ -201,10 +201,16 @@ def render(view: dict[str, Any], seat: int | None = None) -> RenderableType:
         line.append_text(_keys_line(s["zones"]["keys"].get("pieces", [])))
         parts.append(line)
     parts.append(_supply_line(view))
-    if me:
+    # Your hand; at the end of the game (the all-seeing view) every hand, as the table shows them.
+    hands = [("Your hand:", seats[me - 1])] if me else (
+        [(f"{s['name']}'s hand:", s) for s in seats] if view.get("result") else [])
+    for title, holder in hands:
+        cards = holder["zones"]["hand"].get("pieces", ())
+        if not cards:
+            continue
         parts.append(Text(""))
-        parts.append(Text("Your hand:", style="bold"))
-        for i, p in enumerate(seats[me - 1]["zones"]["hand"].get("pieces", ()), 1):
+        parts.append(Text(title, style="bold"))
+        for i, p in enumerate(cards, 1):
             t = Text(f"  {i}. ")
             t.append_text(card_text(p.get("symbols", [])))
             parts.append(t)
