@@ -272,7 +272,10 @@ def play(
         names = ["Ana", "Ben", "Cy", "Di", "Ed", "Flo"][:max(2, g.definition.min_players)]
         console.print(f"[dim]You play {escape(seats[0].name)} against {escape(others)}; choose the seats with "
                       f"--players (hot-seat: --players {','.join('human:' + n for n in names)}).[/dim]")
-    elif players is not None and no_clear and sum(s.kind == "human" for s in seats) >= 2:
+    recorded = saved.get("seats") if saved is not None else None  # checked later; only read here
+    kinds = ([str(s.get("kind")) for s in recorded if isinstance(s, dict)] if isinstance(recorded, list)
+             else [s.kind for s in seats])
+    if no_clear and kinds.count("human") >= 2:
         console.print("[yellow]--no-clear keeps each player's screen in the scrollback: the next player can scroll "
                       "up to the last player's hidden pieces.[/yellow]")
     for path, what in ((save_path, "save"), (log_path, "log")):

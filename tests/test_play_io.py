@@ -833,3 +833,10 @@ def test_hot_seat_with_a_bot_shows_the_players_outcome_first_and_each_bot_move_o
     bot_moves = [line for line in after.splitlines() if line.startswith("Deducer 3: ")]
     assert code == 0 and bot_moves and len(bot_moves) == len(set(bot_moves))
     assert out.index("Ben guessed row.1.1 = 0") < out.index(bot_moves[0])
+
+
+def test_resuming_a_hot_seat_save_with_no_clear_warns_too(tmp_path: Path) -> None:
+    save = tmp_path / "hot.json"
+    assert cli("play", GAME, "--players", "human:Ana,human:Ben", "--save", str(save), "--no-clear", stdin="quit\n")[0] == 0
+    code, out = cli("play", "--resume", str(save), "--no-clear", stdin="\nquit\n")
+    assert code == 0 and "--no-clear keeps each player's screen in the scrollback" in " ".join(out.split())
