@@ -372,7 +372,8 @@ def list_(as_json: bool, packs: tuple[str, ...]) -> None:
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Master seed.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1, max=64), default=1, show_default=True, help="Processes.")
 @click.option("--rotate", is_flag=True, help="Rotate the bots through the seats game by game (game i shifts the seat order by i: "
-              "every bot plays every seat equally often).")
+              "every bot plays every seat equally often when the number of games is a multiple of the "
+              "number of seats).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @setting_option
 @pack_option

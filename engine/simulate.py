@@ -420,6 +420,11 @@ def report_text(report: Mapping[str, Any]) -> list[str]:
                          f"over the seat average of {adv['average']:.1%} ({verdict})")
     if report["rotate"]:
         n = len(report["players"])
+        if report["games"] % n:
+            extra = report["games"] % n
+            orders = "seat order was" if extra == 1 else f"{extra} seat orders were"
+            lines.append(f"  (rotation: {report['games']} games is not a multiple of {n} seats: the first {orders} "
+                         "played once more)")
         for name, rate in report["bot_win_rate"].items():
             held = report["players"].count(name)
             won = report["bot_wins"].get(name, 0) / report["games"] if report["games"] else 0.0

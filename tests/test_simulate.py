@@ -271,3 +271,11 @@ def test_a_rotated_bots_line_gives_its_share_of_the_games_and_per_seat() -> None
     lines = report_text(report)
     assert "  bot random         won 66.7% of the games (seats rotated), 33.3% per seat it held (2 of 3 seats)" in lines
     assert report["bot_wins"] == {"first": 1.0, "random": 2.0}
+
+
+def test_a_rotation_that_does_not_come_round_evenly_says_so() -> None:
+    tally = Tally(3)
+    for i in range(4):
+        tally.add(_game([["a", "b", "c"][(s + i) % 3] for s in range(3)], [0], 10, 5))
+    lines = report_text(summarise(SimConfig("g", None, ("a", "b", "c"), 4, 0, {}, rotate=True), tally, 1.0, 1))
+    assert "  (rotation: 4 games is not a multiple of 3 seats: the first seat order was played once more)" in lines
