@@ -359,6 +359,12 @@ def replaced(installed: Pack, linted: Mapping[str, Path]) -> bool:
     return linted.get(installed.id, installed.root) != installed.root
 
 
+def duplicate_pack(pack_id: str, first: Path, second: Path, where: SourceLocation) -> PackError:
+    """DV032: two folders give the same pack id (at `where`, the second one's `id`)."""
+    return PackError(f"pack id '{pack_id}' is used by both {display_path(first)} and {display_path(second)}",
+                     where, DUPLICATE_PACK)
+
+
 def dedupe_packs(packs: Sequence[Pack]) -> list[Pack]:
     """Drop repeats of the same folder; PackError when two different folders share a pack id."""
     by_root: dict[Path, Pack] = {}
@@ -369,10 +375,7 @@ def dedupe_packs(packs: Sequence[Pack]) -> list[Pack]:
             continue
         other = by_id.get(pack.id)
         if other is not None:
-            raise PackError(
-                f"pack id '{pack.id}' is used by both {display_path(other.root)} and {display_path(pack.root)}",
-                pack.manifest.loc(["id"]), DUPLICATE_PACK,
-            )
+            raise duplicate_pack(pack.id, other.root, pack.root, pack.manifest.loc(["id"]))
         by_root[pack.root] = pack
         by_id[pack.id] = pack
         result.append(pack)
@@ -386,6 +389,7 @@ __all__ = [
     "builtin_root",
     "clear_cache",
     "dedupe_packs",
+    "duplicate_pack",
     "display_path",
     "entry_point_packs",
     "load_cached",

@@ -47,7 +47,15 @@ from davinci.engine.files import (
     unique_members,
 )
 from davinci.engine.rng import MAX_SEED, derive_seed
-from davinci.engine.values import display, events_since_own_move, lock_in_text, sees, turn_text, winners_text
+from davinci.engine.values import (
+    action_line,
+    display,
+    events_since_own_move,
+    lock_in_text,
+    sees,
+    turn_text,
+    winners_text,
+)
 
 InputFn = Callable[[str], str]
 
@@ -944,7 +952,7 @@ class Session:
                     if self.humans and (st.pending or {}).get("type") not in ("respond", "position") \
                             and not st.is_private(action) and st.is_legal(seat, action):
                         self.console.print(f"[dim]{esc(self.seats[seat].name)}: {esc(str(action))}[/dim]")
-                        self.live.add(f"{self.seats[seat].name}: {action}")
+                        self.live.add(action_line(self.seats[seat].name, action))
                 turn = st.turn
                 recorded = len(st.history)
                 with deferred_interrupts():
@@ -965,7 +973,7 @@ class Session:
                     # What the player's move led to, at once: before the bots' moves follow it, and
                     # before a challenge or the next screen, whose recent events may not reach back
                     # that far. At a shared screen the player confirms it before the keyboard passes.
-                    if self.show_events(self.moved_at, seat, frozenset({f"{self.seats[seat].name}: {action}"})):
+                    if self.show_events(self.moved_at, seat, frozenset({action_line(self.seats[seat].name, action)})):
                         self.unread = len(self.humans) > 1
                     self.told = len(self.transcript)
                 if st.is_terminal() or (st.turn != turn and self.save_due()):

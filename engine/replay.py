@@ -14,7 +14,7 @@ from davinci.engine.errors import (
     UsageError,
     quoted,
 )
-from davinci.engine.values import sees
+from davinci.engine.values import action_line, sees
 
 
 def _show_new_events(st: Any, before: int, action_line: str, echo: Callable[[str], Any]) -> None:
@@ -90,9 +90,9 @@ def replay_log(
             raise ReplayMismatch(f"{path}: action {i} ('{shown}' by seat {seat + 1}) diverges: {e.message}") from None
         except DavinciError as e:  # the game's own rules fail on this action (as they did in play)
             raise ReplayMismatch(f"{path}: action {i} ('{shown}' by seat {seat + 1}) fails: {e}") from None
-        echo(f"{i:>4}. {names[seat]}: {text}")
+        echo(f"{i:>4}. {action_line(names[seat], text)}")
         if events:
-            _show_new_events(st, before, f"{names[seat]}: {st.history[-1][1]}", echo)
+            _show_new_events(st, before, action_line(names[seat], st.history[-1][1]), echo)
     result = st.result() if st.is_terminal() else None
     if verify:
         logged = doc.get("result")

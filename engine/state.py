@@ -26,6 +26,7 @@ from davinci.engine.values import (
     SeatV,
     SpaceV,
     ZoneV,
+    action_line,
     decode,
     encode,
 )
@@ -356,18 +357,21 @@ class State:
         if face_up is not None:
             self.turn_face(pid, face_up)
         elif came_from != key:
-            self.entered(pid, key)
+            self.entered(pid)
 
-    def entered(self, pid: int, key: str) -> None:
-        """A piece moved (or swapped) into another zone `key` without `face_up`: it takes that
+    def entered(self, pid: int) -> None:
+        """A piece just moved (or swapped) into another zone without `face_up`: it takes that
         zone's visibility. Face-down ends; a revealed piece put into a hidden zone (a card back
         into the deck) is unknown again."""
         if self.face_down:
             self.face_down.discard(pid)
-        if pid in self.revealed:
-            z = self.game.zones.get(key.split("#")[0])
-            if z is not None and z.visibility == "hidden":
-                self.revealed.discard(pid)
+        if pid in self.revealed and self.in_hidden_zone(pid):
+            self.revealed.discard(pid)
+
+    def in_hidden_zone(self, pid: int) -> bool:
+        """Whether the piece lies in a zone whose visibility is `hidden` (a deck, a bag)."""
+        z = self.game.zones.get(self.zone_of[pid].split("#")[0])  # none for the supply
+        return z is not None and z.visibility == "hidden"
 
     def turn_face(self, pid: int, up: bool) -> None:
         """Turn a piece face up (every seat sees it) or face down (every seat sees only its public fields)."""
@@ -708,10 +712,10 @@ class State:
             instr = self.game.programs[p["at"][0]].code[p["at"][1]]
             instr.resume(self, binding, action)
             if instr.options[binding[0]].private:  # a sealed choice: the others learn only that it was made
-                self.log(f"{self.seat_names[seat]}: {text}", to=seat)
+                self.log(action_line(self.seat_names[seat], text), to=seat)
                 self.log(f"{self.seat_names[seat]} has chosen", to=~seat)
             else:
-                self.log(f"{self.seat_names[seat]}: {text}")
+                self.log(action_line(self.seat_names[seat], text))
         elif p["type"] == "overflow":
             self.pending = None
             to = p["to"]

@@ -486,6 +486,11 @@ class Env(Mapping[str, Any]):
         return len(self.locals)
 
 
+def action_line(name: str, action: object) -> str:
+    """The log's line for a seat's action, as the engine writes it: `Ana: guess row.2.1 7`."""
+    return f"{name}: {action}"
+
+
 def lock_in_text(name: str, seconds: float) -> str:
     """How a seat locking in its answer reads, in the log and live during a race: `Ana locks in at 5.6s`."""
     return f"{name} locks in at {seconds:.1f}s"

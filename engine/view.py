@@ -189,10 +189,8 @@ def _public(value: Any, state: State) -> Any:
     if isinstance(value, tuple):
         return list(value) if all(isinstance(x, (int, str, bool)) for x in value) else None
     record = decode(value, state)
-    if record.__class__ is PieceV and record.pid not in state.revealed:
-        zone = state.game.zones.get(state.zone_of[record.pid].split("#")[0])
-        if zone is not None and zone.visibility == "hidden":
-            return None  # its place in a shuffled deck or a bag is the secret (a remembered ace)
+    if record.__class__ is PieceV and record.pid not in state.revealed and state.in_hidden_zone(record.pid):
+        return None  # its place in a shuffled deck or a bag is the secret (a remembered ace)
     return render_value(record)
 
 

@@ -20,7 +20,6 @@ from davinci.engine.errors import DavinciError, SourceLocation, UsageError
 from davinci.engine.lint.context import SECTION_KINDS, LintContext, Project
 from davinci.engine.lint.registry import Problem, Rule, get_rule, rules_for
 from davinci.engine.packs import (
-    DUPLICATE_PACK,
     MANIFEST,
     MISSING_FILE,
     NOT_A_PACK,
@@ -29,6 +28,7 @@ from davinci.engine.packs import (
     builtin_root,
     dedupe_packs,
     display_path,
+    duplicate_pack,
     entry_point_folder,
     entry_point_pack,
     entry_point_targets,
@@ -114,10 +114,8 @@ class _Linter:
                 continue
             linted = self.linted_packs.get(pack.id)
             if named and linted is not None and linted != pack.root:  # `lint A --pack B`, one id
-                self.problems.append(Problem(
-                    pack.manifest.loc(["id"]), DUPLICATE_PACK,
-                    f"pack id '{pack.id}' is used by both {display_path(linted)} and {display_path(pack.root)}",
-                    _name(DUPLICATE_PACK)))
+                at = pack.manifest.loc(["id"])
+                self.problems.append(_problem(duplicate_pack(pack.id, linted, pack.root, at), at))
             packs.append(pack)
         packs.extend(self.context_packs)
         try:
@@ -260,9 +258,8 @@ class _Linter:
             pack = _lenient_pack(manifest, root)
         other = self.linted_packs.setdefault(pack.id, pack.root)
         if other != pack.root:
-            self.problems.append(Problem(manifest.loc(["id"]), DUPLICATE_PACK,
-                                         f"pack id '{pack.id}' is used by both {display_path(other)} and "
-                                         f"{display_path(pack.root)}", _name(DUPLICATE_PACK)))
+            at = manifest.loc(["id"])
+            self.problems.append(_problem(duplicate_pack(pack.id, other, pack.root, at), at))
         flagged = {err.location for err in errors}
         for section, i, rel in pack.files():
             where = manifest.loc([section, i])

@@ -372,8 +372,8 @@ class Swap(Instr):
         state.zones[kb][ib] = a
         state.zone_of[a], state.zone_of[b] = kb, ka
         if ka != kb:  # each takes the other's zone's visibility, as a move would give it
-            state.entered(a, kb)
-            state.entered(b, ka)
+            state.entered(a)
+            state.entered(b)
         state.moved()
         state.pos.pop(a, None)
         state.pos.pop(b, None)
