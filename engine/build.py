@@ -668,7 +668,7 @@ def build_definitions(b: Builder, scope: dict[str, Type], types: Types) -> dict[
     for name in _definition_order(b, specs):
         spec = specs[name]
         path: Path = ("define", name)
-        clash = hidden_name(b, name) or _engine_word(b, name)
+        clash = _clash(b, name)
         if clash is not None:
             b.errors.append(b.fail(f"'{name}' is {clash}: give the definition another name", path, key=True))
             continue
@@ -682,8 +682,7 @@ def build_definitions(b: Builder, scope: dict[str, Type], types: Types) -> dict[
                 b.errors.append(b.fail(f"'{shown}' is not a type: write one of int, bool, str, "
                                        f"{', '.join(_RECORD_WORDS)}, or list[...] of one (at most 8 deep)", (*path, "args", pname)))
                 t = ANY
-            hidden = hidden_name(b, pname) or _engine_word(b, pname) or (
-                "a name the game defines" if pname in scope or pname in specs else None)
+            hidden = _clash(b, pname) or ("a name the game defines" if pname in scope or pname in specs else None)
             if hidden is not None:
                 b.errors.append(b.fail(f"argument '{pname}' would hide {hidden}: give it another name",
                                        (*path, "args", pname), key=True))
@@ -705,7 +704,7 @@ def build_definitions(b: Builder, scope: dict[str, Type], types: Types) -> dict[
         b.functions = b.functions.extend([fn])
         defined[name] = fn
     for name in specs:  # left out (it uses itself): stand-ins, so that its uses raise no more errors
-        if name not in defined and hidden_name(b, name) is None and _engine_word(b, name) is None:
+        if name not in defined and _clash(b, name) is None:
             broken = _Broken(str(name), ANY, DefinitionError(f"'{name}' is defined in terms of itself"))
             if isinstance(specs[name], Mapping) and specs[name].get("args"):
                 b.functions = b.functions.extend([Function(name, "", (), (ANY,), ANY, _defined_function(broken, ()),
@@ -722,6 +721,11 @@ MAX_DEFINE_DEPTH = 32
 # Words an expression reads as something else, and names the engine binds in some expressions.
 _RESERVED = {"true", "false", "none", "and", "or", "not", "in", "if", "else", "where", "select", "it", "seat",
              "piece", "given"}
+
+
+def _clash(b: Builder, name: str) -> str | None:
+    """What a definition's or argument's name would hide or be hidden by, or None when it is free."""
+    return hidden_name(b, name) or _engine_word(b, name)
 
 
 def _engine_word(b: Builder, name: str) -> str | None:
