@@ -141,7 +141,8 @@ def run_race(
     length = (f"{limit} s; an empty answer passes" if limit
               else "untimed: the race ends when every team has locked in; an empty answer passes")
     write(f"Clock started ({length}). Teams, press your number to lock in: "
-          + ", ".join(f"[{s + 1}] {names[s]}" for s in humans) + "\n")
+          + ", ".join(f"[{s + 1}] {names[s]}" for s in humans)
+          + ". Commands are not read during the race; Ctrl-C stops the game (and offers to save it).\n")
     with term:
         while len(results) < len(humans):
             elapsed = clock() - start

@@ -101,6 +101,7 @@ def test_a_limit_of_zero_is_an_untimed_race() -> None:
                    lambda: clock[0])
     text = "".join(out)
     assert "Clock started (untimed" in text and "Time is up" not in text and "too late" not in text
+    assert "Ctrl-C stops the game" in text  # the way out, since typing "quit" would be an answer
     assert "Bot locks in at 300.0s" in text
     assert res == {1: None, 0: (402.0, "x")}
 

@@ -103,6 +103,23 @@ def test_a_public_log_naming_a_private_argument_is_a_lint_warning(tmp_path: Path
     assert lint_paths([write_game_pack(tmp_path / "quiet", "sealed-bid", quiet)]) == []
 
 
+def test_a_public_log_naming_a_local_set_from_a_private_argument_is_a_lint_warning(tmp_path: Path) -> None:
+    # The argument passed on through a local name (and a second one) is told all the same.
+    told = SEALED.replace("              - set: {seat: current, bid: n}\n",
+                          "              - set: {seat: current, bid: n}\n              - set: {twice: n * 2}\n"
+                          "              - set: {shown: twice + 1}\n"
+                          "              - log: \"{current.name} wrote {shown}\"\n")
+    assert told != SEALED
+    problems = lint_paths([write_game_pack(tmp_path, "sealed-bid", told)])
+    assert [(p.code, p.location.line, p.message) for p in problems] == [
+        ("DV059", 26, "this log line is public and names 'shown', set from 'n', an argument of a private option: "
+                      "every seat reads it (add `to:`, or log it when all have chosen)")]
+    # A local that does not come from an argument may be told.
+    apart = told.replace("{shown: twice + 1}", "{shown: 1}")
+    assert [p.name for p in lint_paths([write_game_pack(tmp_path / "apart", "sealed-bid", apart)])] == [
+        "unread-local"]  # 'twice', now read by nothing
+
+
 def test_a_private_seat_variable_must_be_declared(tmp_path: Path) -> None:
     bad = SEALED.replace("private_seat_vars: [bid]", "private_seat_vars: [bids]")
     problems = lint_paths([write_game_pack(tmp_path, "sealed-bid", bad)])

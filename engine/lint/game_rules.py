@@ -487,8 +487,8 @@ def implicit_visibility(ctx: LintContext) -> Iterator[Problem]:
 
 @rule("DV059", "private-told", severity="warning", kinds=("game", "variant"))
 def private_told(ctx: LintContext) -> Iterator[Problem]:
-    """A public `log` line inside a `private: true` option names one of the option's arguments:
-    every seat reads what the choice was meant to keep sealed.
+    """A public `log` line inside a `private: true` option names one of the option's arguments,
+    or a name the option `set` from one: every seat reads what the choice was meant to keep sealed.
 
     Failing:
 
@@ -519,14 +519,30 @@ def private_told(ctx: LintContext) -> Iterator[Problem]:
     if not isinstance(data, dict):
         return
     for option, opath in _private_options(data.get("flow"), ["flow"]):
-        names = [str(n) for n in (option.get("args") or {})]
-        if not names:
+        args = [str(n) for n in (option.get("args") or {})]
+        if not args:
             continue
-        told = re.compile(r"\{[^{}]*\b(" + "|".join(re.escape(n) for n in names) + r")\b[^{}]*\}")
+        # A name `set` from an argument carries it too (`set: {pick: n}`, then "{pick}").
+        held = {n: n for n in args}
+        sets = [m["set"] for m, _ in _mappings(option.get("do"), []) if isinstance(m.get("set"), dict)]
+        grew = True
+        while grew:
+            grew = False
+            uses = re.compile(r"\b(" + "|".join(re.escape(n) for n in held) + r")\b")
+            for assigned in sets:
+                for k, v in assigned.items():
+                    m = uses.search(v) if isinstance(v, str) and k != "seat" else None
+                    if m and str(k) not in held:
+                        held[str(k)] = held[m.group(1)]
+                        grew = True
+        told = re.compile(r"\{[^{}]*\b(" + "|".join(re.escape(n) for n in held) + r")\b[^{}]*\}")
         for text, tpath in _public_logs(option.get("do"), [*opath, "do"]):
             m = told.search(text)
             if m:
-                yield Problem(ctx.at(tpath), "DV059", f"this log line is public and names '{m.group(1)}', an argument "
+                name = m.group(1)
+                what = (f"'{name}', an argument" if held[name] == name
+                        else f"'{name}', set from '{held[name]}', an argument")
+                yield Problem(ctx.at(tpath), "DV059", f"this log line is public and names {what} "
                               "of a private option: every seat reads it (add `to:`, or log it when all have chosen)",
                               "private-told", "warning")
 
