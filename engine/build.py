@@ -664,6 +664,7 @@ def build_definitions(b: Builder, scope: dict[str, Type], types: Types) -> dict[
 
     defined: dict[str, Any] = {}
     b.defined = defined  # type: ignore[attr-defined]
+    b.definition_reads = {}  # type: ignore[attr-defined]
     specs = b.data.get("define") or {}
     for name in _definition_order(b, specs):
         spec = specs[name]
@@ -688,7 +689,9 @@ def build_definitions(b: Builder, scope: dict[str, Type], types: Types) -> dict[
                                        (*path, "args", pname), key=True))
             params[pname] = t
         before = len(b.errors)
+        outside, b.names_read = b.names_read, set()  # what this definition reads, kept apart (DV062)
         body = b.expr((*path, "value") if isinstance(spec, Mapping) else path, {**scope, **params})
+        b.definition_reads[name], b.names_read = b.names_read, outside  # type: ignore[attr-defined]
         for err in b.errors[before:]:
             if err.message.startswith("unknown name '"):
                 first, _, rest = err.message.partition("\n")
@@ -713,6 +716,20 @@ def build_definitions(b: Builder, scope: dict[str, Type], types: Types) -> dict[
                 scope[name] = ANY
             defined[name] = broken
     return {n: d for n, d in defined.items() if not hasattr(d, "with_env")}
+
+
+def _definitions_used(b: Builder) -> set[str]:
+    """The names read by the game's expressions outside `define`, and by the definitions those
+    use, through any chain: a definition only unused ones use is unused too (DV062)."""
+    reads: dict[str, set[str]] = getattr(b, "definition_reads", {})
+    used: set[str] = set()
+    todo = [n for n in reads if n in b.names_read]
+    while todo:
+        name = todo.pop()
+        if name not in used:
+            used.add(name)
+            todo.extend(n for n in reads[name] if n in reads)
+    return used
 
 
 # The longest chain of definitions using definitions (each level is a call while evaluating).
@@ -1034,6 +1051,7 @@ def _build_game(
     if int(players.get("min", 2)) > int(players.get("max", 4)):
         raise b.fail(f"players: min {players.get('min', 2)} is more than max {players.get('max', 4)}: no table "
                      "can play this game", ("players",))
+    used_definitions = _definitions_used(b)
     return GameDef(
         id=str(data.get("id")),
         name=str(data.get("name", data.get("id"))),
@@ -1068,5 +1086,5 @@ def _build_game(
         unread_locals=tuple((n, at) for n, at in b.locals_set if n not in b.names_read),
         defined=defined,
         unused_definitions=tuple((str(n), b.loc.loc(("define", n), key=True)) for n in data.get("define") or {}
-                                 if n not in b.names_read),
+                                 if n not in used_definitions),
     )

@@ -173,6 +173,19 @@ def test_a_definition_nothing_uses_is_a_warning(tmp_path: Path) -> None:
     assert code == "DV062" and message == "'spare' is defined but no expression of the game uses it"
 
 
+def test_definitions_only_unused_ones_use_are_unused_too(tmp_path: Path) -> None:
+    # 'spare' uses 'half', which uses the function 'part': nothing outside `define` reaches any of
+    # them, so all three are named, not only the last of the chain.
+    pack = _counting(tmp_path, '  spare: "half * 2"\n  half: "part(total)"\n  part:\n    args: {n: int}\n'
+                               '    value: "n // 2"\n  used: "total"\n', when="used >= 10")
+    assert sorted(m for c, m in _problems(pack) if c == "DV062") == [
+        f"'{n}' is defined but no expression of the game uses it" for n in ("half", "part", "spare")]
+    # Once the end reads 'spare', the whole chain is in use.
+    pack = _counting(tmp_path / "used", '  spare: "half * 2"\n  half: "part(total)"\n  part:\n    args: {n: int}\n'
+                                        '    value: "n // 2"\n', when="spare >= 10")
+    assert _problems(pack) == []
+
+
 def _with_variant(tmp_path: Path, name: str, target: str) -> str:
     """The counting game with `target: "10"`, and a variant `name` that redefines it as `target`."""
     pack = _counting(tmp_path, '  target: "10"\n', when="total >= target")
