@@ -484,9 +484,12 @@ def rule(code: str | None) -> None:
 def clue(category: str | None, difficulty: int | None, no_timer: bool, seed: int | None, packs: tuple[str, ...]) -> None:
     """Practise one clue card with the real timing rules."""
     from davinci.engine.practice import run_practice
+    from davinci.engine.race import RawTerminal, race_available
 
     console = terminal_console()
-    sys.exit(run_practice(category, difficulty, not no_timer, seed, console, reader(console), packs=packs))
+    live = RawTerminal() if not no_timer and race_available() else None  # a countdown at a terminal
+    sys.exit(run_practice(category, difficulty, not no_timer, seed, console, reader(console), packs=packs,
+                          terminal=live))
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -12,6 +12,7 @@ from __future__ import annotations
 import secrets
 import time
 from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from rich.console import Console
 from rich.panel import Panel
@@ -92,8 +93,11 @@ def run_practice(
     packs: Sequence[str] = (),
     time_limit: float = DEFAULT_TIME_LIMIT,
     clock: Clock = time.monotonic,
+    terminal: Any = None,
 ) -> int:
-    """Show one random clue, read an answer, judge it, show the solution; returns the exit code."""
+    """Show one random clue, read an answer, judge it, show the solution; returns the exit code.
+    With a `terminal` (race.RawTerminal, or a stand-in) and the timer on, the answer is typed
+    under a live countdown."""
     if seed is None:
         seed = secrets.randbits(32)
     rng = Rng(seed)
@@ -103,7 +107,7 @@ def run_practice(
     deck = _choose_deck(all_decks, category, difficulty, rng)
     card = draw_practice_card(deck, rng, difficulty)
     try:
-        return _play_card(console, input_fn, deck, card, timer, time_limit, clock, seed)
+        return _play_card(console, input_fn, deck, card, timer, time_limit, clock, seed, terminal)
     except KeyboardInterrupt:
         console.print()
         console.print(Text("Interrupted.", style="yellow"))
@@ -125,18 +129,31 @@ def _play_card(
     time_limit: float,
     clock: Clock,
     seed: int,
+    terminal: Any = None,
 ) -> int:
     _show_card_header(console, deck, card)
     if card.two_step:
         console.print(_panel(card.first_reveal(), "cyan"))
         _ask(console, input_fn, "Write the anagram down, then press Enter to start the clock. ")
     console.print(_panel(card.timed_reveal(), "cyan"))
-    if timer:
-        console.print(Text(f"The clock is running: {time_limit:g} seconds.", style="dim"))
-    started = clock()
-    given = _ask(console, input_fn, "Your answer: ")
-    elapsed = clock() - started
-    if timer and elapsed > time_limit:
+    if timer and terminal is not None:
+        # A live countdown in front of the answer; Enter, or the end of the time, ends it.
+        from davinci.engine.race import countdown_line
+
+        def write(text: str) -> None:
+            console.file.write(text)
+            console.file.flush()
+
+        console.print(Text("Type your answer; Enter locks it in.", style="dim"))
+        given, elapsed, late = countdown_line(terminal, time_limit, write, clock, console.width)
+    else:
+        late = False
+        if timer:
+            console.print(Text(f"The clock is running: {time_limit:g} seconds.", style="dim"))
+        started = clock()
+        given = _ask(console, input_fn, "Your answer: ")
+        elapsed = clock() - started
+    if late or (timer and elapsed > time_limit):
         console.print(Text(f"Too late: {elapsed:.1f} s, the limit is {time_limit:g} s.", style="bold red"))
     elif not given.strip():
         console.print(Text("No answer.", style="yellow"))

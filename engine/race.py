@@ -115,6 +115,50 @@ class RawTerminal:
                 out("*")
 
 
+def countdown_line(
+    term: Any,
+    limit: float,
+    write: Callable[[str], None],
+    clock: Callable[[], float] = time.monotonic,
+    width: int = 80,
+) -> tuple[str, float, bool]:
+    """Read one visible line while a countdown of `limit` seconds runs in front of it, redrawn
+    as it ticks: (the text, the seconds it took, whether the time ran out first). The clock
+    starts at the call; when it runs out, what was typed so far is returned and the line ends.
+    Only the end of a long answer is shown, so that the redrawn line never wraps."""
+    buf: list[str] = []
+    start = clock()
+    shown = ""
+    with term:
+        while True:
+            elapsed = clock() - start
+            left = limit - elapsed
+            room = max(10, width - 20)
+            text = "".join(buf)
+            line = f"\r{max(left, 0.0):5.1f} s left > {text[-room:]}"
+            if line != shown:
+                write(line + "\x1b[K")  # erase what a longer line left behind
+                shown = line
+            if left <= 0:
+                write("\n")
+                return text, elapsed, True
+            ch = term.key(min(0.1, left))
+            if ch is None:
+                continue
+            if ch in ("\r", "\n"):
+                write("\n")
+                return "".join(buf), clock() - start, False
+            if ch in ("\x7f", "\b"):
+                if buf:
+                    buf.pop()
+            elif ch == "\x03":
+                raise KeyboardInterrupt
+            elif ch == "\x04":
+                raise EOFError
+            elif ch and ch.isprintable():
+                buf.append(ch)
+
+
 def run_race(
     humans: Sequence[int],
     names: Sequence[str],

@@ -121,6 +121,51 @@ def test_without_the_timer_there_is_no_limit() -> None:
     assert "Right!" in out and "Too late" not in out
 
 
+class Keys:
+    """Keys typed at given seconds of a fake clock (the stand-in for race.RawTerminal)."""
+
+    def __init__(self, events: list[tuple[float, str]]) -> None:
+        self.now = 0.0
+        self.events = events
+
+    def __enter__(self) -> Keys:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def clock(self) -> float:
+        return self.now
+
+    def key(self, timeout: float) -> str | None:
+        if self.events and self.events[0][0] <= self.now + timeout:
+            self.now, k = max(self.now, self.events[0][0]), self.events.pop(0)[1]
+            return k
+        self.now += timeout
+        return None
+
+
+def live(category: str, events: list[tuple[float, str]]) -> str:
+    import io
+
+    console = Console(file=io.StringIO(), width=80, color_system=None)
+    keys = Keys(events)
+    assert run_practice(category, None, True, 7, console, scripted(), decks=DECKS, clock=keys.clock, terminal=keys) == 0
+    return console.file.getvalue()
+
+
+def test_at_a_terminal_the_answer_is_typed_under_a_live_countdown() -> None:
+    out = live("numbers", [(2.0, "9"), (2.5, "\x7f"), (3.0, "8"), (4.0, "\n")])
+    assert "\r 60.0 s left > " in out and "\r 57.0 s left > 8" in out  # redrawn as it ticks, backspace works
+    assert "Right in 4.0 s!" in out and "Solution: 8" in out
+
+
+def test_the_countdown_ends_the_answer_when_the_time_is_up() -> None:
+    out = live("numbers", [(59.0, "8"), (75.0, "\n")])
+    assert "\r  0.0 s left > 8" in out
+    assert "Too late: 60.0 s, the limit is 60 s." in out and "Right" not in out
+
+
 def test_an_anagram_is_shown_alone_until_enter_starts_the_clock() -> None:
     shown: list[str] = []
     console = Console(record=True, width=80, color_system=None)
