@@ -22,7 +22,7 @@ from davinci.engine.values import lock_in_text
 
 def race_available() -> bool:
     """True when stdin is an interactive POSIX terminal (raw key reads are possible)."""
-    if not sys.stdin.isatty() or os.name != "posix":
+    if sys.stdin is None or not sys.stdin.isatty() or os.name != "posix":  # None: stdin closed
         return False
     try:
         import termios  # noqa: F401
