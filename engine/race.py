@@ -96,23 +96,32 @@ class RawTerminal:
         buf: list[str] = []
         while True:
             ch = self.key(3600)
-            if ch is None:
-                continue
-            if ch in ("\r", "\n"):
+            done = line_key(buf, ch) if ch is not None else ""
+            if done == "end":
                 out("\n")
                 return "".join(buf)
-            if ch in ("\x7f", "\b"):
-                if buf:
-                    buf.pop()
-                    out("\b \b")
-                continue
-            if ch == "\x03":
-                raise KeyboardInterrupt
-            if ch == "\x04":
-                raise EOFError
-            if ch and ch.isprintable():
-                buf.append(ch)
-                out("*")
+            if done:
+                out("\b \b" if done == "erased" else "*")
+
+
+def line_key(buf: list[str], ch: str) -> str:
+    """Apply one key to the line `buf` being typed: "end" for Enter, "erased" when Backspace took a
+    character off, "added" when one was typed, "" when nothing changed; Ctrl-C raises
+    KeyboardInterrupt and Ctrl-D EOFError."""
+    if ch in ("\r", "\n"):
+        return "end"
+    if ch == "\x03":
+        raise KeyboardInterrupt
+    if ch == "\x04":
+        raise EOFError
+    if ch in ("\x7f", "\b"):
+        if buf:
+            buf.pop()
+            return "erased"
+    elif ch and ch.isprintable():
+        buf.append(ch)
+        return "added"
+    return ""
 
 
 def countdown_line(
@@ -143,20 +152,9 @@ def countdown_line(
                 write("\n")
                 return text, elapsed, True
             ch = term.key(min(0.1, left))
-            if ch is None:
-                continue
-            if ch in ("\r", "\n"):
+            if ch is not None and line_key(buf, ch) == "end":
                 write("\n")
                 return "".join(buf), clock() - start, False
-            if ch in ("\x7f", "\b"):
-                if buf:
-                    buf.pop()
-            elif ch == "\x03":
-                raise KeyboardInterrupt
-            elif ch == "\x04":
-                raise EOFError
-            elif ch and ch.isprintable():
-                buf.append(ch)
 
 
 def run_race(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from davinci.engine.race import run_race
 
 
@@ -127,3 +129,22 @@ def test_a_key_is_read_whole_accents_and_arrows_included() -> None:
     assert "".join(keys("Nîmes 日本 🎲".encode())) == "Nîmes 日本 🎲"
     assert keys(b"a\x1b[Db\x1bOAc") == ["a", "", "b", "", "c"]
     assert keys(b"\x1b") == [""]  # a lone Escape
+
+
+def test_a_masked_answer_shows_stars_and_backspace_takes_one_off() -> None:
+    from davinci.engine.race import RawTerminal
+
+    class Keys(RawTerminal):
+        def __init__(self, keys: str) -> None:
+            self.keys = list(keys)
+
+        def key(self, timeout: float) -> str | None:
+            return self.keys.pop(0)
+
+    out: list[str] = []
+    assert Keys("ro\x7fa\x1bme\n").masked_line(out.append) == "rame"  # ESC alone adds nothing
+    assert "".join(out) == "**\b \b***\n"
+    with pytest.raises(KeyboardInterrupt):
+        Keys("ab\x03").masked_line(out.append)
+    with pytest.raises(EOFError):
+        Keys("\x04").masked_line(out.append)
