@@ -312,17 +312,41 @@ class State:
 
     def piece_label(self, pid: int, index: int | None = None) -> str:
         """How actions name a piece: `zone.index` / `zone.seat.index` (1-based), `x,y` on a grid,
-        `zone.space` on a board. `index` saves the search when the caller knows the position."""
+        `zone.space` on a board (see `zone_labels`). `index` saves the search when the caller
+        knows the position in a list zone."""
         key = self.zone_of[pid]
+        if index is not None:
+            kind, prefix = self.game.label_prefix(key)
+            if kind not in ("grid", "board"):
+                return f"{prefix}{index}"
+        return self.zone_labels(key)[pid]
+
+    def zone_labels(self, key: str) -> dict[int, str]:
+        """The label of each piece of zone `key`: `zone.index` by its place in a list, `x,y` by
+        its cell on a grid, `zone.space` by its space on a board. Pieces sharing a cell or space
+        add their place there, from the bottom (the first to arrive): `0,0.1` and `0,0.2`, so
+        that no two pieces read alike in an action. Kept until a piece moves."""
+        hit = self.derived.get(("labels", key))
+        if hit is not None:
+            return hit  # type: ignore[no-any-return]
         kind, prefix = self.game.label_prefix(key)
-        if kind == "grid":
-            c = self.pos[pid]
-            return f"{c[0]},{c[1]}"
-        if kind == "board":
-            return f"{prefix}{self.pos[pid]}"
-        if index is None:
-            index = self.zones[key].index(pid) + 1
-        return f"{prefix}{index}"
+        pids = self.zones[key]
+        if kind in ("grid", "board"):
+            pos = self.pos
+            bases = {p: (f"{pos[p][0]},{pos[p][1]}" if kind == "grid" else f"{prefix}{pos[p]}") for p in pids}
+            together: dict[str, list[int]] = {}
+            for p in pids:
+                together.setdefault(bases[p], []).append(p)
+            hit = {}
+            for base, there in together.items():
+                if len(there) == 1:
+                    hit[there[0]] = base
+                else:
+                    hit.update({p: f"{base}.{i}" for i, p in enumerate(there, 1)})
+        else:
+            hit = {p: f"{prefix}{i}" for i, p in enumerate(pids, 1)}
+        self.derived[("labels", key)] = hit
+        return hit
 
     # ------------------------------------------------------------------ mutation primitives
     def _put(self, pid: int, key: str, index: int | None, where: Any = None) -> None:

@@ -160,12 +160,13 @@ def zone_view(state: State, zone: ZoneSlot, seat: int | None) -> dict[str, Any]:
     pos = state.pos
     down = state.face_down if visible and not spectator else ()  # face down: only the public fields, for every seat
     shown_pieces = []
+    labels = state.zone_labels(zone.key) if board else None
     for i, p in enumerate(pids, 1):
         r = p in revealed
         k = (p, r, r or (visible and p not in down), spectator)
         fields = cache.get(k) or _piece_fields(state, k)
-        if board:  # named by space, as State.piece_label names them
-            piece = {"ref": f"{zone.prefix}{pos[p]}", **fields, "space": pos[p]}
+        if labels is not None:  # named by space, as State.piece_label names them
+            piece = {"ref": labels[p], **fields, "space": pos[p]}
         else:
             piece = {"ref": f"{zone.prefix}{i}", **fields}
         lists = listy.get(k)

@@ -74,3 +74,68 @@ def test_action_text_and_messages_never_carry_direction_controls() -> None:
     # Messages quoting a file name or a log's values show them as escapes.
     assert printable("game\u202e.json") == "game\\u202e.json"
     assert printable("a\u2028b", one_line=True) == "a\\u2028b"
+
+
+STACKED = """\
+kind: game
+id: stacked
+name: Stacked
+players: {{min: 2, max: 2}}
+components:
+  card:
+    fields: {{n: int}}
+    items: [{{n: 1}}, {{n: 2}}, {{n: 3}}]
+zones:
+  box: {{kind: pile, contents: [card], visibility: public}}
+  grid: {{kind: grid, width: 2, height: 1}}
+  board: {{kind: board}}
+board:
+  start: s0
+  spaces: [{{id: s0, type: plain}}, {{id: s1, type: plain}}]
+  tracks: [{{spaces: [s0, s1]}}]
+seat_vars: {{pts: 0}}
+flow:
+  setup:
+{setup}
+  turn:
+    - choose:
+        options:
+          - action: pick
+            args: {{p: "{pieces}"}}
+            do:
+              - set: {{seat: current, pts: p.n}}
+              - end_game: true
+end:
+  when: "false"
+  winners: "seats where pts > 0"
+  score: "seat.pts"
+"""
+
+
+@pytest.mark.parametrize(("zone", "setup", "texts"), [
+    # Cards 1 and 2 stacked on one cell, card 3 alone on the next: a stack's pieces add their
+    # place in it from the bottom; a piece alone keeps the cell's name.
+    ("grid", ['move: {piece: "first(box)", to: grid, cell: "first(free_cells(grid))"}',
+              'move: {piece: "first(box)", to: grid, cell: "first(grid.cells)"}',
+              'move: {piece: "first(box)", to: grid, cell: "first(free_cells(grid) where x == 1)"}'],
+     ["pick 0,0.1", "pick 0,0.2", "pick 1,0"]),
+    # Two pawns on one space (a game's start space): the same on a board.
+    ("board", ['move: {piece: "first(box)", to: board, space: "first(spaces(board))"}',
+               'move: {piece: "first(box)", to: board, space: "first(spaces(board))"}',
+               'move: {piece: "first(box)", to: board, space: "last(spaces(board))"}'],
+     ["pick board.s0.1", "pick board.s0.2", "pick board.s1"]),
+])
+def test_pieces_sharing_a_cell_or_space_read_apart(tmp_path: Path, zone: str, setup: list[str],
+                                                   texts: list[str]) -> None:
+    # They were all written `0,0` (or `board.s0`): typing the text, a replay or a resumed save
+    # took the last of them, whatever had been chosen.
+    text = STACKED.format(setup="\n".join(f"    - {s}" for s in setup), pieces=f"{zone}.pieces")
+    game = load_game("stacked", packs=[write_game_pack(tmp_path, "stacked", text)])
+    st = game.new_state(2, seed=0)
+    seat = st.current_seats[0]
+    assert [str(a) for a in st.legal_actions(seat)] == texts
+    refs = {p["ref"] for p in (st.view(seat)["zones"][zone].get("pieces")
+                               or [c["top"] for c in st.view(seat)["zones"][zone]["cells"]])}
+    assert refs <= {t.split()[1] for t in texts}  # a view names a piece as its action does
+    st.apply(seat, texts[0])  # by its text, as typed or replayed: the bottom piece, card 1
+    assert st.view(None)["seats"][seat]["vars"]["pts"] == 1

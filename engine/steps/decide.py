@@ -191,11 +191,9 @@ def _labelled(state: State, items: list[Any], source: Any = None) -> Labelled:
         if item.__class__ is PieceV:
             pid = item.pid
             key = zone_of[pid]
-            at = derived.get(("labels", key))
-            if at is None:
-                at = derived[("labels", key)] = _zone_labels(state, key)
+            at = derived.get(("labels", key)) or state.zone_labels(key)
             values.append(pref(pid))
-            labels.append(at[pid] if at else state.piece_label(pid))
+            labels.append(at[pid])
         else:
             plain = True
             values.append(encode(item))
@@ -222,15 +220,6 @@ def _same_text(values: list[Any], labels: list[str], source: Any) -> None:
         if other != v:
             raise _at(source, f"two choices are both written '{lab}' in an action ({_shown(other)} and {_shown(v)}; "
                       "a space is written _): give them texts that differ by more than that")
-
-
-def _zone_labels(state: State, key: str) -> dict[int, str]:
-    """The label of each piece of a zone by its position (`row.2.3`), or {} for a zone whose
-    pieces are labelled by where they lie (grid cells, board spaces)."""
-    kind, prefix = state.game.label_prefix(key)
-    if kind in ("grid", "board"):
-        return {}
-    return {p: f"{prefix}{i}" for i, p in enumerate(state.zones[key], 1)}
 
 
 def _label(item: Any) -> str:
