@@ -642,8 +642,8 @@ class State:
             elif p["type"] == "overflow":
                 pairs = [(Action("return", (self.piece_label(pid),)), pid) for pid in self.zones[p["zone"]]]
                 out[int(p["seat"])] = LegalActions.of_pairs(pairs)
-            elif p["type"] == "position":
-                n = len(self.zones[p["zone"]])
+            elif p["type"] == "position":  # among the placed pieces (those still waiting stand at the end)
+                n = len(self.zones[p["zone"]]) - len(p["queue"]) + 1
                 out[int(p["seat"])] = LegalActions.of_pairs([(Action("position", (str(i),)), i) for i in range(1, n + 1)])
             elif p["type"] == "respond":
                 for s in self.current_seats:

@@ -303,8 +303,12 @@ def build_view(state: State, seat: int | None) -> dict[str, Any]:
                                   f"{pend['zone']}, at most {p['cap']}: choose one to {where}")
         if p["type"] == "position" and asked and p.get("queue"):
             kind = g.pieces[int(p["queue"][0])].component
-            pend["prompt"] = (f"Choose where your {kind} goes in your {p['zone'].split('#')[0]} "
-                              "(it never moves afterwards)")
+            # The piece to place now, then those waiting after it (at the end of the row).
+            pend["waiting"] = [state.piece_label(int(q)) for q in p["queue"]]
+            which = f"{kind} {pend['waiting'][0]}" if len(pend["waiting"]) > 1 else kind
+            pend["prompt"] = (f"Choose where your {which} goes in your {p['zone'].split('#')[0]} (it never moves "
+                              "afterwards" + ("; the others wait at the end for their turn)" if len(pend["waiting"]) > 1
+                                              else ")"))
         view["pending"] = pend
     if seat is not None and seat in deciding:
         view["legal"] = state.legal_actions(seat).texts()

@@ -378,6 +378,29 @@ def test_002_a_joker_among_the_starting_tiles_is_placed_where_its_owner_likes() 
     assert show(st, owner).split()[-1] in ("bj", "wj")
 
 
+def test_002_both_jokers_dealt_to_one_player_each_keep_the_place_chosen() -> None:
+    """002: "once placed, its position never changes" - with both jokers in one starting hand,
+    placing the second moved the first (it was counted while the second still stood in front)."""
+    g = game("advanced")
+    for seed in range(200):
+        st = g.new_state(2, seed=seed)
+        if st.pending is not None and len(st.pending.get("queue", ())) == 2:
+            break
+    else:
+        pytest.fail("no seed deals both jokers to one player")
+    owner = to_act(st)
+    numbers = [t for t in show(st, owner).split() if not t.endswith("j")]
+    assert show(st, owner).split()[-2:] in (["bj", "wj"], ["wj", "bj"])  # both wait at the end
+    first, second = show(st, owner).split()[-2:]
+    assert legal(st) == [f"position {i}" for i in range(1, len(numbers) + 2)]  # among the placed tiles
+    assert st.view(owner - 1)["pending"]["waiting"] == [f"row.{owner}.{len(numbers) + 1}", f"row.{owner}.{len(numbers) + 2}"]
+    play(st, "position 2")
+    assert show(st, owner).split() == [numbers[0], first, *numbers[1:], second]
+    assert legal(st) == [f"position {i}" for i in range(1, len(numbers) + 3)]
+    play(st, f"position {len(numbers) + 2}")  # the last place: the first joker stays second
+    assert show(st, owner).split() == [numbers[0], first, *numbers[1:], second]
+
+
 def test_house_rule_no_joker_in_a_starting_hand() -> None:
     """README: a Korean house rule forbids jokers in a starting hand (setting jokers_in_start: false)."""
     g = game("advanced", jokers_in_start=False)

@@ -80,7 +80,7 @@ def test_prompts_for_joker_place_own_reveal_and_colour() -> None:
     play(st, "guess row.2.1 2")
     play(st, "stop")
     text = text_of(st.view(0))
-    assert "Place your joker: p N puts it at place N (1-3) of your row" in text
+    assert "Place your black joker: p N puts it at place N (1-3) of your row" in text
     assert "  p 2: b1 JOKER w4" in text.splitlines()  # the row as each place leaves it
     st = position(["b1 w4", "b2 w5"], drawn="", pile="")
     play(st, "guess row.2.1 3")
@@ -108,7 +108,7 @@ def test_a_joker_dealt_at_the_start_gets_a_clear_screen() -> None:
     assert "dealing the tiles" in lines[0] and "turn 0" not in lines[0]
     # the second row is not dealt yet: no '0 hidden' and no empty row
     assert "Player 2 (seat 2)  no tiles yet" in text and "0 hidden" not in text
-    assert "Place your joker: p N puts it at place N (1-4) of your row, from the left." in lines
+    assert "Place your white joker: p N puts it at place N (1-4) of your row, from the left." in lines
     assert sum(1 for line in lines if line.startswith("  p ") and "JOKER" in line) == 4
     assert max(len(line.rstrip()) for line in lines) <= 80
 

@@ -57,11 +57,18 @@ def as_pids(value: Any) -> list[int]:
 
 
 def ask_positions(state: State, key: str, pids: list[int]) -> None:
-    """Free pieces that just entered a row wait for their owner to choose their place."""
+    """Free pieces that just entered a row wait for their owner to choose their place, one after
+    another. While they wait they stand at the row's end, so that a place chosen counts among the
+    pieces already placed, and the pieces placed after it do not move it."""
     if state.game.zones[key.split("#")[0]].kind != "row":
         return
     free = [p for p in pids if state.is_free_piece(key, p)]
     if free:
+        row = state.zones[key]
+        for p in free:
+            row.remove(p)
+            row.append(p)
+        state.moved()
         owner = state.zone_owner(key)
         state.pending = {"type": "position", "seat": owner if owner is not None else state.current, "queue": free, "zone": key}
 

@@ -191,17 +191,26 @@ def _hints_for(view: dict[str, Any]) -> dict[str, list[str]]:
         return {}
 
 
-def _joker_places(view: dict[str, Any], n: int) -> list[str]:
-    """Your row as each `position N` would leave it (when one joker in it waits for its place)."""
+def _waiting_joker(view: dict[str, Any]) -> tuple[Any, list[Any]] | None:
+    """The joker to place now and the tiles already placed in your row, or None when the view
+    does not say (the jokers still waiting stand at the row's end, outside the count)."""
     me = view.get("seat")
     row = read_rows(view).get(int(me)) if me else None
-    jokers = [t for t in row or [] if t.number == JOKER]
-    if not row or len(jokers) != 1 or len(row) != n:
-        return []  # which joker waits is not in the view: say nothing rather than guess
-    rest = [t for t in row if t.number != JOKER]
+    waiting = (view.get("pending") or {}).get("waiting") or []
+    now = next((t for t in row or [] if waiting and t.ref == waiting[0]), None)
+    if now is None:
+        return None
+    return now, [t for t in row or [] if t.ref not in waiting]
+
+
+def _joker_places(view: dict[str, Any], n: int) -> list[str]:
+    """Your row as each `position N` would leave it."""
+    waiting = _waiting_joker(view)
+    if waiting is None or len(waiting[1]) + 1 != n:
+        return []  # say nothing rather than guess
     out = []
     for i in range(1, n + 1):
-        tiles = [_face(t, True).replace("██", "?") for t in rest]
+        tiles = [_face(t, True).replace("██", "?") for t in waiting[1]]
         tiles.insert(i - 1, "JOKER")
         out.append(f"  p {i}: {' '.join(t.replace(' ', '') for t in tiles)}")
     return out
@@ -227,8 +236,12 @@ def _prompt(view: dict[str, Any]) -> str:
     verbs = {a.split()[0] for a in legal}
     if "position" in verbs:
         n = len(legal)
+        waiting = _waiting_joker(view)
+        which = f"{waiting[0].colour} joker" if waiting and waiting[0].colour else "joker"
+        more = len((view.get("pending") or {}).get("waiting") or []) - 1
         lines = [
-            f"Place your joker: p N puts it at place N (1-{n}) of your row, from the left.",
+            f"Place your {which}: p N puts it at place N (1-{n}) of your row, from the left"
+            + (" (your other joker comes next)." if more > 0 else "."),
             "Your other tiles keep their order; the joker never moves afterwards.",
         ]
         return "\n".join(lines + _joker_places(view, n))
