@@ -8,6 +8,7 @@ the expression language into engine data.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -492,8 +493,11 @@ def action_line(name: str, action: object) -> str:
 
 
 def lock_in_text(name: str, seconds: float) -> str:
-    """How a seat locking in its answer reads, in the log and live during a race: `Ana locks in at 5.6s`."""
-    return f"{name} locks in at {seconds:.1f}s"
+    """How a seat locking in its answer reads, in the log and live during a race: `Ana locks in at 5.6s`.
+    The tenths are rounded up, never down: 60.04 s reads 60.1s, not a time within a 60-second limit
+    followed by "too late"."""
+    tenths = math.ceil(round(seconds * 10, 6)) if math.isfinite(seconds) else seconds * 10
+    return f"{name} locks in at {tenths / 10:.1f}s"
 
 
 def turn_text(view: Mapping[str, Any], current_name: str) -> str:

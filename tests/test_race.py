@@ -148,3 +148,11 @@ def test_a_masked_answer_shows_stars_and_backspace_takes_one_off() -> None:
         Keys("ab\x03").masked_line(out.append)
     with pytest.raises(EOFError):
         Keys("\x04").masked_line(out.append)
+
+
+def test_a_lock_in_time_is_rounded_up_so_it_never_reads_within_a_limit_it_missed() -> None:
+    from davinci.engine.values import lock_in_text
+
+    # 60.04 s is too late for a 60-second race: it read "locks in at 60.0s", then "too late".
+    assert [lock_in_text("Ana", t) for t in (60.04, 60.0, 59.96, 5.6)] == [
+        "Ana locks in at 60.1s", "Ana locks in at 60.0s", "Ana locks in at 60.0s", "Ana locks in at 5.6s"]
