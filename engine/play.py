@@ -813,7 +813,9 @@ class Session:
         about = " ".join(self.game.definition.description.split())
         if about:
             self.console.print(f"[bold]{esc(self.game.name)}[/bold]: {esc(about)}")
-        if mod is not None and getattr(mod, "HELP", None):
+        if mod is not None and callable(getattr(mod, "help_text", None)):  # help that follows the settings
+            self.console.print(mod.help_text(self.state.view(None)["settings"]))
+        elif mod is not None and getattr(mod, "HELP", None):
             self.console.print(mod.HELP)
         else:
             self.console.print("Pieces show their name or their fields (red/5); ? marks fields hidden from you, "

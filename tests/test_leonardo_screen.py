@@ -49,6 +49,20 @@ def test_the_legend_and_help_explain_the_glyphs_and_commands() -> None:
         assert word in HELP
 
 
+def test_the_help_says_what_the_games_settings_say() -> None:
+    # It said "draw back to 6 cards" and "three top cards" whatever the settings were.
+    from davinci.games.leonardos_riddle.screen import help_text
+
+    plain = help_text({"hand_size": 4, "line_length": 4, "diagonals": True, "key_copies": 2, "one_key_each": False,
+                       "senior_first": True})
+    for said in ("draw back to 4 cards", "A Key: four top cards in a row, column or diagonal", "2 of each symbol",
+                 "may hold several Keys of one symbol", "Mechanism is the highest"):
+        assert said in plain
+    assert help_text(game().new_state(2, seed=0).view(None)["settings"]) == HELP  # the defaults
+    assert "draw back to 6 cards" in HELP and "three top cards in a row or column" in HELP
+    assert max(len(line) for line in plain.replace("[bold]", "").replace("[/bold]", "").splitlines()) <= 80
+
+
 def test_every_grid_mark_is_explained_in_the_help() -> None:
     # Cards on a diagonal leave empty cells that touch no card: the grid draws them as ·
     st = position(game(), hands={1: [MPH, *SIX[:5]]}, grid={(0, 0): [MC, KE], (1, 1): [SC], (2, 2): [MF]})

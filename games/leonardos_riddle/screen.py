@@ -1,13 +1,15 @@
 """Terminal screen for Leonardo's Riddle: the grid of top cards, the hand, Keys, deck and help.
 
 `render(view, seat)` draws one seat's view with rich; `legend()` explains the symbol glyphs;
-`HELP` lists the commands; `expand(text, view)` turns short commands such as `p 3 1,0` into
-full actions (`place hand.1.3 1,0`). Only the view is read, never the state.
+`help_text(settings)` (and `HELP`, for the default settings) lists the commands; `expand(text,
+view)` turns short commands such as `p 3 1,0` into full actions (`place hand.1.3 1,0`). Only the
+view is read, never the state.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -34,7 +36,17 @@ GLYPHS: dict[str, tuple[str, str]] = {
     "eclipse": ("Ec", "bold bright_yellow on grey15"),
 }
 
-HELP = """\
+def help_text(settings: Mapping[str, Any]) -> str:
+    """The commands and the rules in short, as this game's settings have them."""
+    hand = int(settings.get("hand_size", 6))
+    line = int(settings.get("line_length", 3))
+    words = {2: "two", 3: "three", 4: "four", 5: "five"}
+    lines = "in a row, column or diagonal" if settings.get("diagonals") else "in a row or column"
+    each = ("nobody holds two Keys of one symbol" if settings.get("one_key_each", True)
+            else "a player may hold several Keys of one symbol")
+    senior = ("Mechanism is the highest" if settings.get("senior_first")
+              else "Eclipse is the highest")
+    return f"""\
 [bold]Leonardo's Riddle - commands[/bold]
 Cells are x,y: x grows to the right, y downwards; 0,0 is the first card.
   place hand.1.3 1,0   put your 3rd card on the free cell 1,0 (it must touch
@@ -45,18 +57,21 @@ Cells are x,y: x grows to the right, y downwards; 0,0 is the first card.
   swap hand.1.3 0,0    exchange your 3rd card for the top card at 0,0 (sharing
                        a symbol); short: [bold]s 3 0,0[/bold]
   skip                 only when you cannot play at all
-After placing or covering you draw back to 6 cards. After a swap the replaced
+After placing or covering you draw back to {hand} cards. After a swap the replaced
 card joins your hand and you draw nothing.
-A Key: three top cards in a row or column (diagonals too in the diagonals
-variant) sharing a symbol, one of them the card you just played. You receive
-it at the end of your turn; nobody holds two Keys of one symbol.
+A Key: {words.get(line, str(line))} top cards {lines} sharing a symbol, one of them
+the card you just played. You receive it at the end of your turn while the supply
+has one ({int(settings.get("key_copies", 3))} of each symbol); {each}.
 The grid never grows past 5x5. When the deck runs out everyone plays once
 more, the player who drew the last card last. Most Keys wins; on a tie, the
-most senior Key (Eclipse is the highest by default).
+most senior Key ({senior}).
 In the grid [bold]+[/bold] marks a free cell (a card may go there), [bold]·[/bold] an empty cell
 that touches no card yet (no card may go there now), and [bold]xN[/bold] a stack of N cards.
 Under the grid, [bold]*[/bold] marks the player whose turn it is; [bold]Keys: 2: St Ec[/bold] means two
 Keys held, in seniority number order, 1 (Mechanism) to 12 (Eclipse)."""
+
+
+HELP = help_text({})  # with the game's default settings
 
 
 def glyph(symbol: str) -> Text:
