@@ -55,11 +55,11 @@ def test_the_help_says_what_the_games_settings_say() -> None:
 
     plain = help_text({"hand_size": 4, "line_length": 4, "diagonals": True, "key_copies": 2, "one_key_each": False,
                        "senior_first": True})
-    for said in ("draw back to 4 cards", "A Key: four top cards in a row, column or diagonal", "2 of each symbol",
+    for said in ("draw back to 4 cards", "A Key: four top cards in a row, column or diagonal sharing", "2 of each symbol",
                  "may hold several Keys of one symbol", "Mechanism is the highest"):
         assert said in plain
     assert help_text(game().new_state(2, seed=0).view(None)["settings"]) == HELP  # the defaults
-    assert "draw back to 6 cards" in HELP and "three top cards in a row or column" in HELP
+    assert "draw back to 6 cards" in HELP and "three top cards in a row or column sharing" in HELP
     assert max(len(line) for line in plain.replace("[bold]", "").replace("[/bold]", "").splitlines()) <= 80
 
 

@@ -57,11 +57,12 @@ Cells are x,y: x grows to the right, y downwards; 0,0 is the first card.
   swap hand.1.3 0,0    exchange your 3rd card for the top card at 0,0 (sharing
                        a symbol); short: [bold]s 3 0,0[/bold]
   skip                 only when you cannot play at all
-After placing or covering you draw back to {hand} cards. After a swap the replaced
-card joins your hand and you draw nothing.
-A Key: {words.get(line, str(line))} top cards {lines} sharing a symbol, one of them
-the card you just played. You receive it at the end of your turn while the supply
-has one ({int(settings.get("key_copies", 3))} of each symbol); {each}.
+After placing or covering you draw back to {hand} cards. After a swap the
+replaced card joins your hand and you draw nothing.
+A Key: {words.get(line, str(line))} top cards {lines} sharing a symbol,
+one of them the card you just played. You receive it at the end of your turn
+while the supply has one ({int(settings.get("key_copies", 3))} of each symbol);
+{each}.
 The grid never grows past 5x5. When the deck runs out everyone plays once
 more, the player who drew the last card last. Most Keys wins; on a tie, the
 most senior Key ({senior}).
