@@ -237,7 +237,7 @@ def literal_type(value: Any) -> Type:
     if value is None:
         return NONE
     if isinstance(value, list):
-        return ListType(literal_type(value[0]) if value else INT)
+        return ListType(literal_type(value[0]) if value else ANY)  # [] : a list of anything, as the literal []
     return ANY
 
 

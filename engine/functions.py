@@ -155,7 +155,8 @@ def _board_of(x: Any) -> tuple[Any, str]:
 
 
 def distance(a: Any, b: Any) -> int:
-    """The fewest steps between two spaces (or pieces on the board) along the tracks; -1 when unreachable."""
+    """The fewest steps from one space (or piece on the board) to another along the tracks, a
+    one-way track only in its direction; -1 when unreachable."""
     st, sa = _board_of(a)
     _, sb = _board_of(b)
     nb = st.game.board.neighbours
@@ -369,7 +370,8 @@ def engine_functions(types: Any) -> Any:
             ),
             Function(
                 "distance",
-                "Fewest steps between two spaces (or pieces on the board); -1 when unreachable.",
+                "Fewest steps from a space (or piece on the board) to another, one-way tracks in their direction; "
+                "-1 when unreachable.",
                 ("distance(pawn, target) <= 6",),
                 (ANY, ANY),
                 INT,

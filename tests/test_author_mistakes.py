@@ -274,3 +274,18 @@ def test_a_deck_or_hand_without_visibility_is_a_warning(tmp_path: Path) -> None:
                                     "box: {kind: bag, contents: [chip]}") + "seat_vars:")
     assert [(p.code, p.severity) for p in problems] == [("DV063", "warning")]
     assert problems[0].message.startswith("'box' (bag) has no visibility, so it is public")
+
+
+def test_a_variable_that_starts_as_an_empty_list_may_hold_a_list_of_texts(tmp_path: Path) -> None:
+    # `[]` was read as a list of numbers: setting it to texts was a DV041 the author could only
+    # get round by writing `null`.
+    from helpers import STOP_AT_ONCE, write_game_pack
+
+    from davinci.engine.game import load_game
+
+    game = ("kind: game\nid: code\nname: Code\nplayers: {min: 2, max: 2}\nseat_vars: {code: []}\nflow:\n  setup:\n"
+            "    - set: {seat: current, code: \"['red', 'blue']\"}\n" + STOP_AT_ONCE)
+    pack = write_game_pack(tmp_path, "code", game)
+    assert [p.code for p in lint_paths([pack]) if p.severity == "error"] == []
+    st = load_game("code", packs=[pack]).new_state(2, seed=0)
+    assert st.view(None)["seats"][0]["vars"]["code"] == ["red", "blue"]
