@@ -192,7 +192,7 @@ def play(
     packs: tuple[str, ...],
 ) -> None:
     """Play a game in the terminal (hot-seat, or against bots)."""
-    import time
+    import secrets
 
     from rich.markup import escape
 
@@ -283,7 +283,9 @@ def play(
             check_write_target(path, what)
     if seed is None:
         if saved is None:
-            seed = int(time.time() * 1000) % (2**31)
+            # Unguessable (a clock reading could be searched by a bot that rebuilds the deal);
+            # twelve digits, to be copied into --seed to play the deal again.
+            seed = secrets.randbelow(10**12)
             console.print(f"[dim]seed {seed}[/dim]")
         else:
             seed = 0  # a resumed game keeps the seed of its save

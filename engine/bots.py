@@ -6,6 +6,7 @@ group (`name = "package.module:Class"`), so a YAML file never names Python code.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Sequence
 from difflib import get_close_matches
 from importlib import metadata
@@ -13,7 +14,8 @@ from typing import Any, Protocol
 
 from davinci.engine.actions import Action
 from davinci.engine.errors import BotError, DavinciError, IllegalAction, UsageError, quoted
-from davinci.engine.rng import Rng, derive_seed
+from davinci.engine.legal import Choices
+from davinci.engine.rng import Rng
 
 
 class Bot(Protocol):
@@ -33,8 +35,16 @@ def reseed_for_decision(bot: Any, game_seed: int, seat: int, moves: int) -> Any:
     names replays the same game in `davinci play`."""
     reseed = getattr(bot, "reseed", None)
     if reseed is not None:
-        reseed(derive_seed(derive_seed(game_seed, 1000 + seat), moves))
+        reseed(bot_seed(game_seed, seat, moves))
     return bot
+
+
+def bot_seed(game_seed: int, seat: int, moves: int) -> int:
+    """The seed of a bot's decision: a one-way hash of the game's seed, the seat and the moves so
+    far. (A mix that can be run backwards would hand the bot the game's seed, and with it every
+    hidden piece and every draw to come.)"""
+    digest = hashlib.blake2b(f"{game_seed}:{seat}:{moves}".encode(), digest_size=8, person=b"davinci-bot").digest()
+    return int.from_bytes(digest, "big")
 
 
 class SeededBot:
@@ -73,7 +83,7 @@ def bot_choice(bot: Any, kind: str, state: Any, seat: int) -> Action | str:
     action is legal is for `apply` to say (see `bot_refused`)."""
     try:
         view = state.view(seat) if getattr(bot, "wants_view", True) else {}
-        action = bot.choose(view, state.legal_actions(seat))
+        action = bot.choose(view, Choices(state.legal_actions(seat)))
     except DavinciError:
         raise
     except (Exception, SystemExit) as e:  # noqa: BLE001 - any failure of outside code is the bot's

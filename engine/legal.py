@@ -200,3 +200,49 @@ class LegalActions(Sequence[Action]):
 
     def __repr__(self) -> str:
         return f"LegalActions({list(self)!r})"
+
+
+class Choices(Sequence[Action]):
+    """What a bot is given of a seat's legal actions: the actions, in order, and nothing of how
+    the engine finds what each one binds (which piece an argument names is hidden information:
+    the label `row.2.3` says where a tile lies, the engine's binding says which tile it is). Read
+    only: a bot cannot add an action to the list it was given, nor change one for later games."""
+
+    __slots__ = ("_legal",)
+
+    def __init__(self, legal: LegalActions) -> None:
+        self._legal = legal
+
+    def __len__(self) -> int:
+        return len(self._legal)
+
+    @overload
+    def __getitem__(self, i: int) -> Action: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[Action]: ...
+
+    def __getitem__(self, i: int | slice) -> Action | list[Action]:
+        return self._legal[i]
+
+    def __iter__(self) -> Iterator[Action]:
+        return iter(self._legal)
+
+    def __contains__(self, action: object) -> bool:
+        return action in self._legal
+
+    def texts(self) -> list[str]:
+        """The text form of every action, in order."""
+        return self._legal.texts()
+
+    def verbs(self) -> list[str]:
+        """The verbs offered, in order of first appearance."""
+        return self._legal.verbs()
+
+    def __eq__(self, other: object) -> bool:
+        return self._legal == (other._legal if isinstance(other, Choices) else other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Choices({list(self)!r})"

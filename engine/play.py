@@ -1226,6 +1226,10 @@ def run_play(
         # A bot failed before its move changed anything: the position is whole, so it is saved as
         # at Ctrl-C (to the --save file, or to a file the player names), then the error is shown.
         try:
+            session.write_log()  # the log keeps up with the save
+        except DavinciError as log_err:
+            console.print(f"[red]{esc(log_err.message)}[/red]")
+        try:
             path = _save_now(session, console)
         except SaveError as s_err:
             console.print(f"[red]{esc(s_err.message)}[/red]")

@@ -718,6 +718,11 @@ class State:
         """Check and apply one action of `seat`, then run the flow to the next decision."""
         if isinstance(action, str):
             action = self.parse_action(action)
+        elif action.__class__ is Action and action.verb in ("answer", "claim"):
+            # A free-form action a bot built: kept as its text reads back (the log and a replay
+            # read the text), so text that could not be typed is refused as typed text is.
+            _text_only(action)
+            action = self.parse_action(str(action))
         binding = self._check(seat, action)
         p = self.pending
         assert p is not None

@@ -135,12 +135,15 @@ def test_a_failing_bot_in_a_worker_process_is_reported_not_waited_for(bot: str, 
 
 
 def test_play_names_the_failing_bot_and_keeps_the_save(tmp_path: Path) -> None:
-    save = tmp_path / "game.json"
+    save, log = tmp_path / "game.json", tmp_path / "game.log.json"
     code, out = _run("play", "da-vinci-code", "--players", "random,exploding", "--seed", "1", "--no-clear",
-                     "--setting", "first_player=1", "--save", str(save))
+                     "--setting", "first_player=1", "--save", str(save), "--log", str(log))
     assert code == 1, out
     assert "bot 'exploding' (seat 2) raised KeyError" in out and "internal error" not in out
     assert save.is_file() and f"the game is saved in {save}" in out and "resume with: davinci play da-vinci-code --resume" in out
+    # The log keeps up with the save (it was left with no actions at all).
+    moves = json.loads(save.read_text())["saved"]["state"]["history"]
+    assert len(moves) >= 1 and len(json.loads(log.read_text())["actions"]) == len(moves)
 
 
 def test_a_bot_may_return_an_actions_text() -> None:

@@ -425,6 +425,21 @@ def test_a_clue_space_is_a_challenge_for_all_other_teams() -> None:
         t.do(1, "pass")
 
 
+def test_an_answer_a_bot_builds_is_kept_as_its_text_reads_back() -> None:
+    # The log and a replay read an action's text: an answer whose text would read back as
+    # something else (empty, a NUL byte, 100,000 characters) was applied, and its log would not replay.
+    from davinci.engine.actions import Action
+
+    t = Table(3)
+    clue_turn(t)
+    for bad, why in [(("5", ""), "usage: answer SECONDS TEXT"), (("5", "a\x00b"), "NUL byte"),
+                     (("5", "x" * 100_000), "too long")]:
+        with pytest.raises(IllegalAction, match=why):
+            t.st.clone().apply(1, Action("answer", bad))
+    t.st.apply(1, Action("answer", ("5", "two  spaces")))
+    assert t.st.history[-1] == (1, "answer 5 two spaces")  # as it reads back
+
+
 def test_correct_bids_take_three_two_one_tokens_in_lock_in_order() -> None:
     t = Table(5)
     clue_turn(t)

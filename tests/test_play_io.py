@@ -683,12 +683,13 @@ def test_screens_show_what_happened_since_the_viewers_own_last_move() -> None:
 def test_the_da_vinci_game_shows_the_challenge_the_player_set_and_its_result() -> None:
     # Team 1 moves onto a Rose clue; the bots race for it, then play their turns and set a Codex
     # clue Team 1 passes on. Team 1's next screen still shows its own challenge and who won it.
-    code, out = _screen("da-vinci-game", "human,scholar,scholar", ["1", ""])
+    code, out = _screen("da-vinci-game", "human,scholar,scholar", ["1", ""], seed=16)
     screen = out[out.rfind("The Da Vinci Game - turn"):]
     assert code == 0
     lines = [line[2:] for line in screen.splitlines() if line.startswith("· ")]
-    assert lines[:6] == ["Team 1 reads a Rose card to the other teams", "Scholar 2 passes", "Scholar 3 locks in at 29.6s",
-                         "Scholar 3 answered (simulated): right", "The answer: Paris", "Scholar 3: correct bid 1, 3 token(s)"]
+    assert lines[:6] == ["Team 1 reads a Rose card to the other teams", "Scholar 2 locks in at 14.7s", "Scholar 3 passes",
+                         "Scholar 2 answered (simulated): right", "The answer: Hungary",
+                         "Scholar 2: correct bid 1, 3 token(s)"]
 
 
 def test_quit_at_a_challenges_answer_prompt_stops_the_game_rather_than_answering_quit() -> None:

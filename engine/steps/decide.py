@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from davinci.engine.actions import Action
@@ -103,9 +103,9 @@ class Choose(Instr):
             for d, (fn, mode) in enumerate(zip(opt.lists, opt.modes)):
                 if mode == "game":
                     cached = opt.cache.get(d)
-                    if cached is None:
-                        cached = _labelled(state, fn(env), fn)
-                        opt.cache[d] = cached
+                    if cached is None:  # kept for every game: read-only (tuples)
+                        values, labels = _labelled(state, fn(env), fn)
+                        cached = opt.cache[d] = (tuple(values), tuple(labels))
                     pre.append(cached)
                 elif mode == "decision":
                     pre.append(_labelled(state, fn(env), fn))
@@ -168,7 +168,7 @@ class Choose(Instr):
         state.stack[-1][1] = opt.start
 
 
-Labelled = tuple[list[Any], list[str]]  # an argument list: stored values, and their labels
+Labelled = tuple[Sequence[Any], Sequence[str]]  # an argument list: stored values, and their labels
 
 # Legal actions one decision may offer: a player could not read more, and a screen lists them all.
 MAX_ACTIONS = 100_000
