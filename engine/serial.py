@@ -152,7 +152,10 @@ def _probe(st: State) -> None:
         if not isinstance(p, dict) or p.get("type") not in _PENDING_TYPES:
             raise SaveError("the save is damaged: the game is not over, but no decision is waiting")
         n = len(st.seat_names)
-        named = [p.get("seat")] if "seat" in p else list(p.get("seats") or ())
+        listed = p.get("seats") or ()
+        if not isinstance(listed, (list, tuple)):
+            raise SaveError("the save is damaged: its decision's seats are not a list")
+        named = [p.get("seat")] if "seat" in p else list(listed)
         if any(seat.__class__ is not int or not 0 <= seat < n for seat in named):
             raise SaveError("the save is damaged: its decision names a seat that is not at the table")
         if not any(st.active):
@@ -174,8 +177,10 @@ def _probe(st: State) -> None:
             trial = st.clone()
             try:
                 trial.apply(seats[0], trial.legal_actions(seats[0])[0])
-            except DavinciError:
-                pass
+            except DavinciError as e:
+                if isinstance(e.__cause__, (TypeError, AttributeError, KeyError, IndexError, ValueError)):
+                    # A step given a value of the wrong kind: in a loaded state, the file's doing.
+                    raise SaveError(f"the save is damaged: {type(e.__cause__).__name__}: {e.__cause__}") from None
     except SaveError:
         raise
     except DavinciError as e:

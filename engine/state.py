@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from davinci.engine.actions import Action, parse_action
-from davinci.engine.errors import DavinciError, EvalError, IllegalAction, NoSuchSeat
+from davinci.engine.errors import DavinciError, EvalError, IllegalAction, NoSuchSeat, quoted
 from davinci.engine.expr.budget import METER as _WORK
 from davinci.engine.expr.budget import ceiling_error, decision_end, decision_start, step_charge
 from davinci.engine.legal import LegalActions
@@ -468,6 +468,36 @@ class State:
             decision_end(previous)
 
     def _run_flow(self) -> None:
+        try:
+            self._run_steps()
+        except DavinciError:
+            raise
+        except (AttributeError, TypeError, KeyError, IndexError, ValueError) as e:
+            # A value no check could rule out (a `none` from a variable declared `null`, or from
+            # one branch of an `if`) reached a step that needs a seat, a number or a list.
+            import os
+
+            if os.environ.get("DAVINCI_DEBUG"):
+                raise
+            raise self._misfit(e) from e
+
+    def _misfit(self, e: Exception) -> EvalError:
+        """The error for a Python failure while the flow ran, located at the step that ran last."""
+        loc = None
+        if self.stack:
+            name, pc = self.stack[-1]
+            code = self.game.programs[name].code
+            if 0 < pc <= len(code):
+                loc = code[pc - 1].loc
+        detail = str(e) if not isinstance(e, KeyError) else f"no such key {e}"
+        return EvalError(
+            "a step was given a value it cannot use (a `none` where a seat, a number or a list is needed? "
+            f"check the step's expressions and the variables they read): {type(e).__name__}: {quoted(detail, 200)}",
+            loc,
+            code="DV042",
+        )
+
+    def _run_steps(self) -> None:
         g = self.game
         budget = STEP_BUDGET
         work = _WORK[2]  # the ceiling decision_start set
@@ -601,16 +631,16 @@ class State:
             z = self.game.zones.get(key.split("#")[0])
             if z is None or z.capacity is None:
                 continue
-            cap = int(z.capacity(self.env()))
+            cap = z.capacity(self.env())
+            if cap.__class__ is not int or cap < 0:
+                raise z.capacity.error(f"the capacity of {z.name} is {cap!r}: it must be a number of pieces, 0 or more")
             if len(self.zones[key]) > cap:
                 owner = self.zone_owner(key)
-                self.pending = {
-                    "type": "overflow",
-                    "seat": owner if owner is not None else self.current,
-                    "zone": key,
-                    "to": z.overflow_to,
-                    "cap": cap,
-                }
+                seat = owner if owner is not None else self.current
+                to = z.overflow_to
+                if to is not None and self.game.zones[to].per_seat:  # the owner's own zone of that name
+                    to = f"{to}#{seat}"
+                self.pending = {"type": "overflow", "seat": seat, "zone": key, "to": to, "cap": cap}
                 self.dirty = dirty - {key}
                 return True
         return False
@@ -805,13 +835,22 @@ class State:
         if self.reason == "turn-limit":
             winners: list[int] = []
         else:
-            winners = sorted(s.index for s in g.end.winners(env))
+            chosen = g.end.winners(env)
+            if not isinstance(chosen, (list, tuple)) or not all(isinstance(s, SeatV) for s in chosen):
+                raise g.end.winners.error(f"the winners are {_shown_value(chosen)}: a list of seats is needed")
+            winners = sorted({s.index for s in chosen})
         scores = [0] * n
         if g.end.score is not None:
-            scores = [int(g.end.score(self.env({"seat": SeatV(self, i).ref()}))) for i in range(n)]
+            scores = [g.end.score(self.env({"seat": SeatV(self, i).ref()})) for i in range(n)]
+            odd = next((v for v in scores if v.__class__ is not int), scores[0])
+            if odd.__class__ is not int:
+                raise g.end.score.error(f"a seat's score is {_shown_value(odd)}: a number is needed")
         ties = [0] * n
         if g.end.tie_break is not None:
             ties = [g.end.tie_break(self.env({"seat": SeatV(self, i).ref()})) for i in range(n)]
+            if len({type(v) for v in ties}) > 1 or ties[0] is None:
+                raise g.end.tie_break.error(f"the tie-breaks are {_shown_value(ties)}: values of one kind that "
+                                            "order (numbers, texts) are needed")
         ranking = sorted(range(n), key=lambda i: (i not in winners, -scores[i], _neg(ties[i]), i))
         return {
             "winners": winners,
@@ -893,6 +932,17 @@ def _initial_layout(game: GameDef, n: int) -> tuple[dict[str, list[int]], list[s
     zones[SUPPLY] = [p.pid for p in game.pieces if p.pid not in placed]
     game.layout_cache[n] = (zones, zone_of)
     return zones, zone_of
+
+
+def _shown_value(v: Any) -> str:
+    """A value in an error message, as an expression would write it (and kept short)."""
+    from davinci.engine.values import display
+
+    try:
+        text = display(v, limit=80)
+    except Exception:  # noqa: BLE001 - a message about a wrong value must not fail on it
+        text = repr(v)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def _neg(v: Any) -> Any:

@@ -1,0 +1,107 @@
+"""Values no static check can rule out: a variable declared `null` (not type-checked) or one branch
+of an `if` may hold `none` where a step needs a seat, a number or a list. Such a game is the
+author's mistake, so it is a DV042 located at the step or expression, never an internal error
+(lint reported DV999 and play "internal error" for each of these)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from helpers import STOP_AT_ONCE, write_game_pack
+
+from davinci.engine.errors import EvalError
+from davinci.engine.game import load_game
+from davinci.engine.lint.runner import lint_paths
+
+HEAD = """\
+kind: game
+id: nones
+name: Nones
+players: {min: 2, max: 2}
+components:
+  card: {fields: {n: int}, product: {n: {from: 1, to: 6}}}
+zones:
+  deck: {kind: deck, visibility: hidden, contents: [card]}
+  hand: {kind: hand, per_seat: true, visibility: owner}
+vars: {who: null, many: null}
+flow:
+  setup:
+"""
+
+
+@pytest.mark.parametrize("step", [
+    '- set: {seat: "who", n: 1}',
+    '- draw: {from: deck, to: hand, owner: "who"}',
+    '- draw: {from: deck, to: hand, count: "many"}',
+    '- log: {text: "hello", to: "who"}',
+    '- for_each: {in: "many", as: x, do: []}',
+    '- roll: {sides: "many", as: r}',
+])
+def test_a_none_where_a_step_needs_a_value_is_located_at_the_step(tmp_path: Path, step: str) -> None:
+    game = HEAD.replace("vars: {who: null, many: null}", "vars: {who: null, many: null}\nseat_vars: {n: 0}")
+    pack = write_game_pack(tmp_path, "nones", game + f"    {step}\n" + STOP_AT_ONCE)
+    with pytest.raises(EvalError) as e:
+        load_game("nones", packs=[pack]).new_state(2, seed=0)
+    assert e.value.code == "DV042" and "a step was given a value it cannot use" in e.value.message
+    assert e.value.location is not None and e.value.location.line == 14  # the step's line
+    problems = lint_paths([pack])
+    assert "DV999" not in [p.code for p in problems] and "DV042" in [p.code for p in problems]
+
+
+@pytest.mark.parametrize(("end", "words"), [
+    ('  winners: "[who]"\n', "the winners are none: a list of seats is needed"),
+    ('  winners: "seats"\n  score: "many"\n', "a seat's score is none: a number is needed"),
+])
+def test_a_none_among_the_results_is_located_at_the_end_expression(tmp_path: Path, end: str, words: str) -> None:
+    game = HEAD + '    - set: {many: "none"}\n' + STOP_AT_ONCE.split("end:")[0] + 'end:\n  when: "false"\n' + end
+    line = len(game.splitlines())  # the end's last key: winners, or score
+    st = load_game("nones", packs=[write_game_pack(tmp_path, "nones", game)]).new_state(2, seed=0)
+    st.apply(st.current_seats[0], "stop")
+    with pytest.raises(EvalError) as e:
+        st.result()
+    assert words in e.value.message and e.value.location is not None and e.value.location.line == line
+
+
+CAPPED = """\
+kind: game
+id: capped
+name: Capped
+players: {min: 2, max: 2}
+components:
+  card: {fields: {n: int}, product: {n: {from: 1, to: 9}}}
+zones:
+  deck: {kind: deck, visibility: hidden, contents: [card]}
+  hand: {kind: hand, per_seat: true, visibility: owner, capacity: "CAP", overflow_to: discard}
+  discard: {kind: pile, per_seat: true, visibility: public}
+flow:
+  turn:
+    - draw: {from: deck, to: hand}
+    - choose:
+        options:
+          - action: go
+            do: []
+end:
+  when: "turn >= 8"
+  winners: "seats"
+"""
+
+
+def test_a_piece_over_capacity_goes_to_the_owners_own_zone_when_that_zone_is_per_seat(tmp_path: Path) -> None:
+    # overflow_to a per-seat zone was an internal error (KeyError: 'discard').
+    st = load_game("capped", packs=[write_game_pack(tmp_path, "capped", CAPPED.replace('"CAP"', "1"))]).new_state(
+        2, seed=0)
+    while st.pending is not None and st.pending["type"] != "overflow":
+        st.apply(st.current_seats[0], st.legal_actions(st.current_seats[0])[0])
+    seat = st.current_seats[0]
+    st.apply(seat, st.legal_actions(seat)[0])
+    assert len(st.zones[f"discard#{seat}"]) == 1 and len(st.zones[f"hand#{seat}"]) == 1
+
+
+@pytest.mark.parametrize("cap", ["-1", "many"])
+def test_a_capacity_that_is_not_a_number_of_pieces_is_located(tmp_path: Path, cap: str) -> None:
+    game = CAPPED.replace('"CAP"', f'"{cap}"').replace("flow:\n", "vars: {many: null}\nflow:\n")
+    with pytest.raises(EvalError) as e:
+        load_game("capped", packs=[write_game_pack(tmp_path, "capped", game)]).new_state(2, seed=0)
+    assert "the capacity of hand is" in e.value.message and "0 or more" in e.value.message
+    assert e.value.location is not None and e.value.location.line == 9
