@@ -129,12 +129,14 @@ def atomic_write(path: str, data: str) -> None:
     """Write a file so that a crash leaves either the old or the new content, never half.
 
     Only a regular file (or nothing) is replaced: SaveError for a device, a pipe or a link loop.
+    A symbolic link is followed: the file it names is written, the link stays a link.
     """
     try:
         check_replaceable(path)
     except FileProblem as e:
         raise SaveError(f"cannot write {path}: {e.reason}; give the name of a new or regular file") from None
-    folder = os.path.dirname(os.path.abspath(path)) or "."
+    path = os.path.realpath(path)  # replacing the link itself would cut it from its file
+    folder = os.path.dirname(path) or "."
     # Ctrl-C waits for the write to finish: stopped between making the temporary file and
     # replacing the target, it would leave the temporary file behind.
     with deferred_interrupts():

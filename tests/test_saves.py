@@ -226,6 +226,18 @@ def test_a_pipe_a_socket_or_a_link_loop_is_never_replaced(tmp_path: Path, option
     assert (tmp_path / "pipe").is_fifo() and (tmp_path / "sock").is_socket()
 
 
+@pytest.mark.parametrize("option", ["--save", "--log"])
+def test_a_file_named_through_a_link_is_written_and_the_link_kept(tmp_path: Path, option: str) -> None:
+    # The link itself was replaced by a regular file: the linked file was never updated again
+    # (and `--resume /dev/stdin`, as root, replaced /dev/stdin).
+    (tmp_path / "real").mkdir()
+    os.symlink(tmp_path / "real" / "game.json", tmp_path / "link.json")
+    code, out = cli("play", GAME, "--players", "random,random", "--seed", "1", option, str(tmp_path / "link.json"))
+    assert code == 0, out
+    assert (tmp_path / "link.json").is_symlink() and (tmp_path / "real" / "game.json").is_file()
+    assert json.loads((tmp_path / "link.json").read_text())  # read through the link: the file written
+
+
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
 def test_atomic_write_refuses_to_replace_what_is_not_a_regular_file(tmp_path: Path) -> None:
     os.mkfifo(tmp_path / "pipe")
