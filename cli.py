@@ -58,6 +58,7 @@ def guarded(fn: F) -> F:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         from davinci.engine.errors import DavinciError, UsageError
 
+        tolerant_output()
         try:
             out = fn(*args, **kwargs)
             sys.stdout.flush()  # a closed pipe shows here, inside the handlers, not at exit
@@ -89,6 +90,19 @@ def guarded(fn: F) -> F:
             _fail(f"internal error: {type(e).__name__}: {e} (set DAVINCI_DEBUG=1 for details; please report it)", 3)
 
     return wrapper  # type: ignore[return-value]
+
+
+def tolerant_output() -> None:
+    """On a terminal whose encoding is not UTF-8 (PYTHONIOENCODING=ascii, a Latin-1 locale), print
+    what it cannot show as '?' rather than fail: the screens draw tiles with block and dash
+    characters, and names may hold any letter."""
+    for stream in (sys.stdout, sys.stderr):
+        encoding = str(getattr(stream, "encoding", "") or "").lower().replace("-", "").replace("_", "")
+        if encoding and not encoding.startswith("utf") and hasattr(stream, "reconfigure"):
+            try:
+                stream.reconfigure(errors="replace")
+            except (ValueError, OSError):  # a stream already closed, or one that cannot change
+                pass
 
 
 def terminal_console() -> Any:

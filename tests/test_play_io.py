@@ -45,6 +45,19 @@ def davinci(*args: str, stdin: int | None = subprocess.DEVNULL, **kw: object) ->
     )
 
 
+@pytest.mark.parametrize("game", ["da-vinci-code", "leonardos-riddle", "da-vinci-game"])
+def test_a_terminal_that_cannot_show_the_screens_characters_gets_question_marks(game: str) -> None:
+    # With PYTHONIOENCODING=ascii (or a Latin-1 locale) every game stopped at its first screen
+    # with an internal error: UnicodeEncodeError.
+    import os
+
+    players = "human,scholar,scholar" if game == "da-vinci-game" else "human,random"
+    done = davinci("play", game, "--players", players, "--seed", "1", "--no-clear",
+                   env={**os.environ, "PYTHONIOENCODING": "ascii"})
+    assert done.returncode == 0, done.stderr
+    assert "internal error" not in done.stderr and "Input closed" in done.stdout
+
+
 def cli(*args: str, stdin: str = "") -> tuple[int, str]:
     result = CliRunner().invoke(main, list(args), input=stdin)
     assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
