@@ -46,6 +46,7 @@ from davinci.engine.files import (
     read_regular_text,
     unique_members,
 )
+from davinci.engine.race import QuitGame
 from davinci.engine.rng import MAX_SEED, derive_seed
 from davinci.engine.values import (
     action_line,
@@ -462,10 +463,6 @@ def replay_saved(game: Any, saved: Any, raw: Any, seed: int, path: str) -> Any:
     return fresh
 
 
-class QuitGame(Exception):
-    """The player typed `quit`: stop the game normally (offering to save, as Ctrl-C does)."""
-
-
 @dataclass
 class Session:
     game: Any
@@ -653,13 +650,18 @@ class Session:
         leaving = self.last_human
         if leaving is not None and (self.show_events(max(self.moved_at, self.told), leaving, frozenset(self.live))
                                     or self.unread):
-            self.input_fn(f"{self.seats[leaving].name}: press Enter when you have read this ")
+            self.pause(f"{self.seats[leaving].name}: press Enter when you have read this ")
         self.unread = False
         self.wipe()
         self.console.print(f"\n[bold]Pass the keyboard to {esc(self.seats[seat].name)}[/bold] and press Enter.")
-        self.input_fn("")
+        self.pause("")
         self.wipe()
         self.last_human = seat
+
+    def pause(self, prompt: str) -> None:
+        """Wait for Enter; `quit` (or `exit`) typed there stops the game, as at any prompt."""
+        if self.input_fn(prompt).strip().lower() in ("quit", "exit"):
+            raise QuitGame
 
     def show_events(self, since: int, seat: int | None, skip: frozenset[str] = frozenset()) -> bool:
         """Print the events of this session from index `since` that `seat` may see (public ones
@@ -901,7 +903,7 @@ class Session:
         if shown and len(self.humans) >= 2 and not self.state.is_terminal():
             # At a shared screen the next player's turn starts by clearing it: everyone reads the
             # outcome first (the players' own "press Enter" comes only after their own move).
-            self.input_fn("Press Enter when everyone has read this ")
+            self.pause("Press Enter when everyone has read this ")
 
     def bot_action(self, seat: int) -> Any:
         """The action the bot at `seat` chooses now; BotError naming it when it fails."""
@@ -937,6 +939,9 @@ class Session:
                     continue
             waiting = list(st.current_seats)
             watched = None
+            # Humans answering one after another (untimed, or no terminal for a race): the bots
+            # answering after them settle the challenge, and its outcome is shown at the end.
+            answered = pending.get("type") == "respond" and any(self.seats[s].kind == "human" for s in waiting)
             if pending.get("type") == "respond" and self.humans and all(self.seats[s].kind != "human" for s in waiting):
                 self.announce_challenge(waiting, st.view(waiting[0]).get("pending", {}), wait=False)
                 watched = len(self.transcript)
@@ -984,6 +989,10 @@ class Session:
                     self.autosave()
             if watched is not None:
                 self.show_events(watched, self.viewer)
+            elif answered and self.told < len(self.transcript):
+                if self.show_events(self.told, self.viewer) and len(self.humans) > 1:
+                    self.unread = True
+                self.told = len(self.transcript)
         self.autosave()
         self.render(None)  # the game is over: every tile and card shows, as at a table
         if not draws_itself(screen_module(self.game.id)):  # a game's own screen shows the result itself

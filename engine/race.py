@@ -20,6 +20,14 @@ from typing import Any
 from davinci.engine.values import lock_in_text
 
 
+class QuitGame(Exception):
+    """The player typed `quit`: stop the game normally (offering to save, as Ctrl-C does)."""
+
+
+# What typed as an answer stops the game instead (as at every prompt of `davinci play`).
+STOP_WORDS = ("quit", "exit")
+
+
 def race_available() -> bool:
     """True when stdin is an interactive POSIX terminal (raw key reads are possible)."""
     if sys.stdin is None or not sys.stdin.isatty() or os.name != "posix":  # None: stdin closed
@@ -184,7 +192,7 @@ def run_race(
               else "untimed: the race ends when every team has locked in; an empty answer passes")
     write(f"Clock started ({length}). Teams, press your number to lock in: "
           + ", ".join(f"[{s + 1}] {names[s]}" for s in humans)
-          + ". Commands are not read during the race; Ctrl-C stops the game (and offers to save it).\n")
+          + ". To stop the game, type quit as the answer (or press Ctrl-C).\n")
     with term:
         while len(results) < len(humans):
             elapsed = clock() - start
@@ -220,6 +228,8 @@ def run_race(
             write(f"\r{names[seat]} has the keyboard - type the answer (hidden); Enter locks it in: ")
             answer = term.masked_line(write).strip()
             t = clock() - start
+            if answer.lower() in STOP_WORDS:
+                raise QuitGame
             if answer:
                 write(lock_in_text(names[seat], t) + (" - too late\n" if limit and t > limit else "\n"))
             else:

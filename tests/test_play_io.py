@@ -705,6 +705,24 @@ def test_the_da_vinci_game_shows_the_challenge_the_player_set_and_its_result() -
                          "Scholar 2: correct bid 1, 3 token(s)"]
 
 
+def test_an_untimed_challenge_the_bots_settle_after_the_player_shows_its_outcome() -> None:
+    # Untimed (or with no terminal for a race), the player answers first and the bots after: the
+    # last bot's answer settles it, and nothing printed how (the next screen's recent lines, cut
+    # to the terminal's height, could leave it out).
+    code, out = _screen("da-vinci-game", "human,scholar,scholar", ["50"], seed=4)
+    assert code == 0
+    after = out[out.index("Team 1: type your answer"):]
+    settled = after.index("Team 1 answered '50': right")
+    assert settled < after.index("Team 1: correct bid 1, 3 token(s)") < after.index("The Da Vinci Game - turn")
+
+
+def test_quit_at_pass_the_keyboard_stops_the_game() -> None:
+    # It was read as Enter: the next player's private screen came up.
+    code, out = _screen("da-vinci-code", "human,human", ["quit"])
+    assert code == 0 and "Pass the keyboard to Player 1" in out
+    assert out.rstrip().endswith("Game stopped.") and "Your row" not in out
+
+
 def test_quit_at_a_challenges_answer_prompt_stops_the_game_rather_than_answering_quit() -> None:
     code, out = _screen("da-vinci-game", "human,scholar,scholar", ["1", "quit"])
     assert code == 0 and "Game stopped." in out

@@ -103,7 +103,7 @@ def test_a_limit_of_zero_is_an_untimed_race() -> None:
                    lambda: clock[0])
     text = "".join(out)
     assert "Clock started (untimed" in text and "Time is up" not in text and "too late" not in text
-    assert "Ctrl-C stops the game" in text  # the way out, since typing "quit" would be an answer
+    assert "To stop the game, type quit as the answer" in text
     assert "Bot locks in at 300.0s" in text
     assert res == {1: None, 0: (402.0, "x")}
 
@@ -156,3 +156,13 @@ def test_a_lock_in_time_is_rounded_up_so_it_never_reads_within_a_limit_it_missed
     # 60.04 s is too late for a 60-second race: it read "locks in at 60.0s", then "too late".
     assert [lock_in_text("Ana", t) for t in (60.04, 60.0, 59.96, 5.6)] == [
         "Ana locks in at 60.1s", "Ana locks in at 60.0s", "Ana locks in at 60.0s", "Ana locks in at 5.6s"]
+
+
+def test_quit_typed_as_a_race_answer_stops_the_game() -> None:
+    # It was taken as the team's answer ("Team 1 answered 'quit': wrong"), tokens paid and all.
+    from davinci.engine.race import QuitGame
+
+    clock = [0.0]
+    events = [(1.0, "1"), (1.5, "Q"), (1.6, "u"), (1.7, "i"), (1.8, "t"), (2.0, "\n")]
+    with pytest.raises(QuitGame):
+        run_race([0], ["Ana", "Bot"], {1: 5.0}, 60, [].append, FakeTerminal(clock, events), lambda: clock[0])
