@@ -87,8 +87,14 @@ def bot_choice(bot: Any, kind: str, state: Any, seat: int) -> Action | str:
     except DavinciError:
         raise
     except (Exception, SystemExit) as e:  # noqa: BLE001 - any failure of outside code is the bot's
-        raise BotError(f"bot '{kind}' (seat {seat + 1}) raised {type(e).__name__}: {quoted(str(e), 200)}") from e
-    if not isinstance(action, (Action, str)):
+        try:
+            said = quoted(str(e), 200)
+        except Exception:  # noqa: BLE001 - an exception that cannot even say what it is
+            said = "(its message cannot be shown)"
+        raise BotError(f"bot '{kind}' (seat {seat + 1}) raised {type(e).__name__}: {said}") from e
+    if isinstance(action, str) and action.__class__ is not str:
+        action = str.__str__(action)  # a subclass of str: its plain text
+    if action.__class__ not in (Action, str):
         raise BotError(f"bot '{kind}' (seat {seat + 1}) returned {type(action).__name__}, not one of the legal actions")
     return action
 

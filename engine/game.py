@@ -258,6 +258,9 @@ def load_game(
 ) -> Game:
     """Build a game from the installed packs (plus `packs` paths), with a variant and settings."""
     packs = _pack_list(packs)
+    if settings is not None and not isinstance(settings, Mapping):
+        raise UsageError(f"settings must be a mapping of setting names to values (a dict), got "
+                         f"{type(settings).__name__}")
     key = (game_id, variant, json.dumps(dict(settings or {}), sort_keys=True, default=str), tuple(packs))
     hit = _CACHE.get(key)
     if hit is not None:
@@ -266,7 +269,8 @@ def load_game(
     src = sources.get(game_id)
     if src is None:
         hint = did_you_mean(game_id, sources)
-        raise UsageError(f"unknown game '{game_id}'{hint}; installed: {', '.join(sorted(sources)) or 'none'}")
+        pack = "" if packs else " (a game in a content pack needs --pack FOLDER, or packs=[...] here)"
+        raise UsageError(f"unknown game '{game_id}'{hint}; installed: {', '.join(sorted(sources)) or 'none'}{pack}")
     game = Game(build_from_source(src, variant, settings or {}, packs))
     _CACHE[key] = game
     return game

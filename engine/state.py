@@ -702,6 +702,10 @@ class State:
         return parse_action(text, self.game.rest_verbs)
 
     def is_legal(self, seat: int, action: Action | str) -> bool:
+        """Whether `seat` may take `action` now; NoSuchSeat (as `legal_actions` and `apply` raise)
+        for a seat that is not at the table."""
+        if type(seat) is not int or not 0 <= seat < len(self.seat_names):
+            raise NoSuchSeat(f"is_legal takes a seat number (0 to {len(self.seat_names) - 1}), got {seat!r}")
         try:
             self._check(seat, action if isinstance(action, Action) else self.parse_action(action))
             return True

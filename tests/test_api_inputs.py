@@ -103,3 +103,21 @@ def test_packs_is_a_list_of_folders_or_none() -> None:
     assert load_game("da-vinci-code", packs=None).definition.id == "da-vinci-code"
     with pytest.raises(UsageError, match=r"packs is a list of pack folders, got the single path 'abc': write packs=\['abc'\]"):
         load_game("da-vinci-code", packs="abc")  # read as the folders 'a', 'b' and 'c'
+
+
+@pytest.mark.parametrize("settings", ["jokers=true", 5, ["jokers", True]])
+def test_settings_is_a_mapping(settings: Any) -> None:
+    # A text or a list raised a bare ValueError or TypeError.
+    with pytest.raises(UsageError, match="settings must be a mapping of setting names to values"):
+        load_game("da-vinci-code", settings=settings)
+
+
+@pytest.mark.parametrize("seat", [9, -1, True, "1"])
+def test_is_legal_refuses_a_seat_that_is_not_at_the_table(seat: Any) -> None:
+    # It answered False, where legal_actions and apply raise NoSuchSeat.
+    from davinci.engine.errors import NoSuchSeat
+
+    st = load_game("da-vinci-code").new_state(2, seed=1)
+    with pytest.raises(NoSuchSeat):
+        st.is_legal(seat, "stop")
+    assert st.is_legal(st.current_seats[0], st.legal_actions(st.current_seats[0])[0])

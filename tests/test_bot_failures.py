@@ -89,9 +89,39 @@ class Numeric(bots.SeededBot):
         return Action(a.verb, tuple(int(x) if x.isdigit() else x for x in a.args))
 
 
+class Fancy(str):
+    """A str subclass whose str() says something else."""
+
+    def __str__(self) -> str:
+        return "fly"
+
+
+class Subtyper(bots.SeededBot):
+    """Returns a legal action's text as a subclass of str (accepted as its plain text)."""
+
+    name = "subtyper"
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Any:
+        return Fancy(str(legal[self.rng.below(len(legal))]))
+
+
+class Unspeakable(Exception):
+    def __str__(self) -> str:
+        raise ValueError("no words")
+
+
+class Mute(bots.SeededBot):
+    """Raises an exception that cannot say what it is."""
+
+    name = "mute"
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Any:
+        raise Unspeakable()
+
+
 @pytest.fixture(autouse=True)
 def _registered(monkeypatch: pytest.MonkeyPatch) -> None:
-    for bot in (Exploding, Flying, Silent, Typist, Awkward, Quitter, Moody, Numeric):
+    for bot in (Exploding, Flying, Silent, Typist, Awkward, Quitter, Moody, Numeric, Subtyper, Mute):
         monkeypatch.setitem(bots.BUILTIN, bot.name, bot)
 
 
@@ -146,9 +176,16 @@ def test_play_names_the_failing_bot_and_keeps_the_save(tmp_path: Path) -> None:
     assert len(moves) >= 1 and len(json.loads(log.read_text())["actions"]) == len(moves)
 
 
-def test_a_bot_may_return_an_actions_text() -> None:
-    code, out = _run("simulate", "da-vinci-code", "-n", "3", "-p", "typist,random", "--seed", "1", "--json")
-    assert code == 0, out
+@pytest.mark.parametrize("bot", ["typist", "subtyper"])
+def test_a_bot_may_return_an_actions_text(bot: str) -> None:
+    code, out = _run("simulate", "da-vinci-code", "-n", "3", "-p", f"{bot},random", "--seed", "1", "--json")
+    assert code == 0, out  # a subclass of str was an internal error
+
+
+def test_a_bot_whose_exception_cannot_say_what_it_is_is_still_named() -> None:
+    code, out = _run("simulate", "da-vinci-code", "-n", "1", "-p", "mute,random", "--seed", "1",
+                     "--setting", "first_player=1")
+    assert code == 1 and "bot 'mute' (seat 1) raised Unspeakable: (its message cannot be shown)" in out
 
 
 def test_list_names_every_installed_bot() -> None:

@@ -150,6 +150,15 @@ def test_dv203_blank_clue_hint_or_anagram() -> None:
     assert lint(passing) == []
 
 
+def test_dv203_an_answer_or_alternate_with_no_letter_or_digit() -> None:
+    # "  ", "?!" or "-" passed lint, and every answer typed was judged wrong.
+    failing = deck("""\
+        - {id: test-001, difficulty: 1, clue: "Legs on a spider?", answer: "?!"}
+        - {id: test-002, difficulty: 1, clue: "Legs on an ant?", answer: 6, alternates: [hexapod, "-"]}
+    """)
+    assert lint(failing) == [("DV203", 6, 68), ("DV203", 7, 91)]
+
+
 # --- DV204-DV206 anagrams --------------------------------------------------------------------
 
 

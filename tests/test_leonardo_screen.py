@@ -83,6 +83,10 @@ def test_short_commands_expand_to_actions() -> None:
     assert expand("3 0,0", view) is None, "an occupied cell: cover or swap must be said"
     assert expand("skip", view) == "skip"
     assert expand("hello", view) is None
+    assert expand("place hand.1.3 1,1", view) == "place hand.1.3 1,1"
+    # Another player's card is not a short form of one's own (it played seat 1's card 1): the
+    # rules refuse it as written.
+    assert expand("place hand.2.1 1,0", view) is None
 
 
 def test_the_screen_survives_the_end_of_a_game() -> None:

@@ -231,3 +231,21 @@ def test_a_file_is_listed_as_one_kind_of_thing(tmp_path: Path, lists: str, line:
     problems = lint_paths([str(tmp_path)])
     assert [(p.code, p.location.line) for p in problems] == [("DV017", line)]
     assert words in problems[0].message
+
+
+def test_a_yaml_file_the_manifest_does_not_list_is_a_lint_warning(tmp_path: Path) -> None:
+    # A deck overlay written into a pack but not listed was never read, and lint said nothing.
+    from davinci.engine.lint.runner import lint_paths
+
+    pack = tmp_path / "extra"
+    (pack / "decks").mkdir(parents=True)
+    (pack / "pack.yaml").write_text('kind: pack\nid: extra\nname: Extra\nversion: "1.0"\n'
+                                    "decks: [decks/listed.yaml]\n", encoding="utf-8")
+    overlay = "kind: deck-overlay\nid: {id}\nextends: rose\ncards: []\n"
+    (pack / "decks" / "listed.yaml").write_text(overlay.format(id="rose-listed"), encoding="utf-8")
+    (pack / "decks" / "forgotten.yaml").write_text(overlay.format(id="rose-forgotten"), encoding="utf-8")
+    (pack / "notes.yml").write_text("just: notes\n", encoding="utf-8")
+    (pack / "decks" / "readme.txt").write_text("not yaml\n", encoding="utf-8")
+    found = [(p.code, p.severity, p.message.split(" is beside")[0]) for p in lint_paths([str(pack)])
+             if p.code == "DV033"]
+    assert found == [("DV033", "warning", "decks/forgotten.yaml"), ("DV033", "warning", "notes.yml")]

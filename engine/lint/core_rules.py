@@ -189,3 +189,45 @@ def unique_file_ids(ctx: LintContext) -> Iterator[Problem]:
         f"{_KIND_NOUNS.get(ctx.kind, ctx.kind)} id '{ident}' is already defined at {first}",
         "duplicate-id",
     )
+
+
+# Files looked at for DV033 at most, per folder: a pack folder is small; a huge one is not read whole.
+_MAX_FOLDER_ENTRIES = 1000
+
+
+@rule("DV033", "unlisted-file", severity="warning", kinds=("pack",))
+def unlisted_file(ctx: LintContext) -> Iterator[Problem]:
+    """A YAML file beside `pack.yaml`, or beside a file it lists, that `pack.yaml` does not list:
+    nothing reads it, so a deck, overlay, game or variant written there never takes effect (lint,
+    `list` and play skip it).
+
+    Failing: a folder holding `pack.yaml` (with `decks: [riddles.yaml]`) and `more-riddles.yaml`.
+
+    Passing:
+
+    ```yaml
+    decks: [riddles.yaml, more-riddles.yaml]
+    ```
+    """
+    import itertools
+
+    pack = ctx.pack
+    if pack is None:
+        return
+    root = pack.root.resolve()
+    listed = {(pack.root / p).resolve() for _, _, p in pack.files()}
+    folders = sorted({root, *(p.parent for p in listed)})
+    for folder in folders:
+        try:
+            entries = sorted(itertools.islice(folder.iterdir(), _MAX_FOLDER_ENTRIES))
+        except OSError:
+            continue
+        for path in entries:
+            if path.suffix not in (".yaml", ".yml") or (path.stem == "pack" and folder == root):
+                continue
+            if path.name.startswith(".") or path.resolve() in listed or not path.is_file():
+                continue
+            rel = path.relative_to(root) if path.is_relative_to(root) else path
+            yield Problem(ctx.at([]), "DV033", f"{rel.as_posix()} is beside the pack's files but pack.yaml does not "
+                          "list it, so it is never read: add it under games, variants or decks", "unlisted-file",
+                          "warning")

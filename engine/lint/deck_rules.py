@@ -265,7 +265,10 @@ def _card_id(ctx: LintContext, index: int) -> str:
 
 @_deck_rule("DV203", "blank-card-text", "error")
 def blank_card_text(ctx: LintContext) -> Iterator[Problem]:
-    """A card's clue, anagram and hint must not be blank (no letter or digit at all).
+    """A card's clue, anagram, hint, answer and alternates must not be blank.
+
+    Blank means no letter or digit at all. An answer such as "?!" or "-" is matched on its
+    letters and digits, so no typed answer could ever match it.
 
     Text made of spaces, empty lines, or only dots and dashes such as "..." says nothing.
 
@@ -293,6 +296,11 @@ def blank_card_text(ctx: LintContext) -> Iterator[Problem]:
             value = _text(card, key)
             if value is not None and not any(ch.isalnum() for ch in value):
                 yield _problem("DV203", ctx.at(["cards", i, key]), f"the card's {key} is blank")
+        for path, value in _accepted(card):
+            if isinstance(value, str) and not match_key(value):
+                what = "answer" if path[0] == "answer" else "alternate"
+                yield _problem("DV203", ctx.at(["cards", i, *path]),
+                               f"the card's {what} {value!r} has no letter or digit: no typed answer can match it")
 
 
 # ------------------------------------------------------------------------------------------

@@ -261,13 +261,13 @@ def expand(text: str, view: dict[str, Any]) -> str | None:
     me = view.get("seat")
     if t in ("skip", "k"):
         return "skip"
-    m = re.fullmatch(r"(?:(p|place|c|cover|s|swap)\s+)?(?:hand\.\d+\.)?(\d+)\s+(-?\d+)\s*,\s*(-?\d+)", t)
-    if not m or not me:
-        return None
+    m = re.fullmatch(r"(?:(p|place|c|cover|s|swap)\s+)?(?:hand\.(\d+)\.)?(\d+)\s+(-?\d+)\s*,\s*(-?\d+)", t)
+    if not m or not me or (m.group(2) is not None and int(m.group(2)) != int(me)):
+        return None  # another player's hand is not a short form of one's own: the rules answer it
     verb = _VERBS[m.group(1)] if m.group(1) else None
-    x, y = int(m.group(3)), int(m.group(4))
+    x, y = int(m.group(4)), int(m.group(5))
     if verb is None:
         if (x, y) in _cells(view):
             return None  # covering or swapping: the player must say which
         verb = "place"
-    return f"{verb} hand.{me}.{m.group(2)} {x},{y}"
+    return f"{verb} hand.{me}.{m.group(3)} {x},{y}"
