@@ -130,6 +130,9 @@ TYPE: list[tuple[str, str, int]] = [
     ("roll == 1 or True", "unknown name 'True': the rules write true", 14),
     ("roll == None", "unknown name 'None': the rules write none", 9),
     ('index_of(row.number, "a")', "index_of() looks for an int", 1),
+    # One bare word is most often a text quoted only for YAML (`{phase: 'guess'}`).
+    ("guess", "unknown name 'guess' (a text is quoted inside the YAML string: \"'guess'\")", 1),
+    ("rol", "unknown name 'rol' (a text is quoted inside the YAML string: \"'rol'\"), or did you mean 'roll'?", 1),
 ]
 
 

@@ -213,6 +213,10 @@ class _Checker:
             )
             if match:
                 hint = f"; did you mean '{next(d for d in dotted if d.endswith('.' + match[0]))}'?"
+        if self.source.strip() == node.name and not exact:
+            # One bare word: most often a text quoted once, for YAML only (`{phase: 'guess'}`).
+            hint = (f" (a text is quoted inside the YAML string: \"'{node.name}'\")"
+                    + (f", or{hint[1:]}" if hint else ""))
         raise self.fail(f"unknown name '{node.name}'{hint}", node.pos)
 
     def list_lit(self, node: ListLit, frames: tuple[Type, ...]) -> Type:
