@@ -105,3 +105,12 @@ def test_a_capacity_that_is_not_a_number_of_pieces_is_located(tmp_path: Path, ca
         load_game("capped", packs=[write_game_pack(tmp_path, "capped", game)]).new_state(2, seed=0)
     assert "the capacity of hand is" in e.value.message and "0 or more" in e.value.message
     assert e.value.location is not None and e.value.location.line == 9
+
+
+def test_a_respond_naming_a_seat_twice_is_located_not_blamed_on_a_bot(tmp_path: Path) -> None:
+    # `seats + seats` made the second turn of seat 1 find no action: simulate blamed the random bot.
+    game = HEAD + '    - respond: {seats: "seats + seats", check: "true", as: r}\n' + STOP_AT_ONCE
+    with pytest.raises(EvalError) as e:
+        load_game("nones", packs=[write_game_pack(tmp_path, "nones", game)]).new_state(2, seed=0)
+    assert "the seats that respond name Player 1 twice" in e.value.message
+    assert e.value.location is not None and e.value.location.line == 13  # the respond step's seats

@@ -363,6 +363,9 @@ class Respond(Instr):
     def run(self, state: State) -> None:
         env = state.env()
         seats = [s.index for s in self.seats(env) if state.active[s.index]]
+        if len(set(seats)) < len(seats):
+            twice = next(s for s in seats if seats.count(s) > 1)
+            raise self.seats.error(f"the seats that respond name {state.seat_names[twice]} twice: each seat answers once")
         if not seats:
             state.locals[self.var] = ()
             return
