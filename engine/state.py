@@ -308,7 +308,12 @@ class State:
         return bool(stack) and stack[-1] == pid
 
     def pieces_on_space(self, space: str) -> list[int]:
-        return [p for p, s in self.pos.items() if s == space]
+        """The pieces on a board space, in the order they arrived (their order in their zone,
+        which a saved state keeps; the order of `pos` is not saved)."""
+        on = [p for p, s in self.pos.items() if s == space]
+        if len(on) > 1:
+            on.sort(key=lambda p: self.zones[self.zone_of[p]].index(p))
+        return on
 
     def piece_label(self, pid: int, index: int | None = None) -> str:
         """How actions name a piece: `zone.index` / `zone.seat.index` (1-based), `x,y` on a grid,

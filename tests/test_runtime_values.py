@@ -114,3 +114,43 @@ def test_a_respond_naming_a_seat_twice_is_located_not_blamed_on_a_bot(tmp_path: 
         load_game("nones", packs=[write_game_pack(tmp_path, "nones", game)]).new_state(2, seed=0)
     assert "the seats that respond name Player 1 twice" in e.value.message
     assert e.value.location is not None and e.value.location.line == 13  # the respond step's seats
+
+
+def test_a_spaces_pieces_keep_their_order_through_a_save(tmp_path: Path) -> None:
+    # `space.pieces` followed the order of an internal table a saved state does not keep: pawns
+    # 2 then 1 on a space came back as 1 then 2.
+    game = """\
+kind: game
+id: order
+name: Order
+players: {min: 2, max: 2}
+components:
+  pawn: {fields: {n: int}, product: {n: {from: 1, to: 2}}}
+zones:
+  box: {kind: pile, visibility: public, contents: [pawn]}
+  board: {kind: board, visibility: public}
+board:
+  spaces: [{id: a, type: plain}, {id: b, type: plain}]
+  tracks: [{spaces: [a, b]}]
+  start: a
+vars: {seen: []}
+flow:
+  setup:
+    - move: {piece: "last(box)", to: board, space: "first(spaces(board) where id == 'a')"}
+    - move: {piece: "first(box)", to: board, space: "first(spaces(board) where id == 'a')"}
+  turn:
+    - set: {seen: "first(spaces(board) where id == 'a').pieces select n"}
+    - choose:
+        options:
+          - action: go
+            do: []
+end:
+  when: "turn >= 3"
+  winners: "seats"
+"""
+    g = load_game("order", packs=[write_game_pack(tmp_path, "order", game)])
+    st = g.new_state(2, seed=1)
+    again = g.state_from_json(st.to_json())
+    for s in (st, again):
+        s.apply(s.current_seats[0], "go")
+    assert st.view(None)["vars"]["seen"] == again.view(None)["vars"]["seen"] == [2, 1]
