@@ -992,6 +992,7 @@ def _build_game(
     b.tvars = tvars  # type: ignore[attr-defined]
     b.rest_verbs = {}  # type: ignore[attr-defined]
     b.private_locals = set()  # type: ignore[attr-defined]
+    b.sealing = 0  # type: ignore[attr-defined]  # inside how many private options' steps (steps/decide.py)
     scope = global_scope(types, zones, gvars, tvars)
     b.scope = scope  # type: ignore[attr-defined]
     defined = build_definitions(b, scope, types)

@@ -169,3 +169,27 @@ def test_a_sealed_choice_made_earlier_in_the_turn_is_not_in_the_movers_locals(tm
     for seat in (None, 0, 1, 2):
         assert "n" not in st.view(seat)["locals"]
     assert not any("bid 7" in e or "bid 3" in e for e in st.view(2)["events"])
+
+
+def test_a_name_a_sealed_option_sets_is_as_private_as_its_argument(tmp_path: Path) -> None:
+    # `set: {copy: n}` inside the option put the bid into the turn's locals, which the view shows
+    # to the seat whose turn it is (seat 1, while seat 2 bids in its turn).
+    copied = ALL_BID_IN_ONE_TURN.replace("                    - set: {seat: s, bid: n}\n",
+                                         "                    - set: {seat: s, bid: n}\n"
+                                         "                    - set: {copy: n + 0}\n")
+    assert copied != ALL_BID_IN_ONE_TURN
+    game = load_game("one-turn-bids", packs=[write_game_pack(tmp_path, "one-turn-bids", copied)])
+    st = game.new_state(3, seed=1)
+    st.apply(1 if st.current_seats == [1] else 0, "bid 7")
+    st.apply(st.current_seats[0], "bid 3")
+    for seat in (None, 0, 1, 2):
+        assert "copy" not in st.view(seat)["locals"]
+
+
+def test_a_public_variable_set_from_a_sealed_choice_is_a_lint_warning(tmp_path: Path) -> None:
+    told = ALL_BID_IN_ONE_TURN.replace("seat_vars: {bid: 0, points: 0}", "seat_vars: {bid: 0, points: 0, shown: 0}")
+    told = told.replace("                    - set: {seat: s, bid: n}\n",
+                        "                    - set: {seat: s, bid: n}\n                    - set: {seat: s, shown: n}\n")
+    problems = lint_paths([write_game_pack(tmp_path, "one-turn-bids", told)])
+    assert [(p.code, p.location.line) for p in problems] == [("DV059", 23)]
+    assert "'shown' is a variable every seat sees: setting it from 'n'" in problems[0].message

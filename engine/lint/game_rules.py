@@ -488,7 +488,8 @@ def implicit_visibility(ctx: LintContext) -> Iterator[Problem]:
 @rule("DV059", "private-told", severity="warning", kinds=("game", "variant"))
 def private_told(ctx: LintContext) -> Iterator[Problem]:
     """A public `log` line inside a `private: true` option names one of the option's arguments,
-    or a name the option `set` from one: every seat reads what the choice was meant to keep sealed.
+    or a name the option `set` from one, or the option sets a variable every seat sees from one:
+    every seat reads what the choice was meant to keep sealed.
 
     Failing:
 
@@ -518,6 +519,9 @@ def private_told(ctx: LintContext) -> Iterator[Problem]:
     data = ctx.doc.data
     if not isinstance(data, dict):
         return
+    private = set(data.get("private_seat_vars") or ())
+    public_seat = {str(k) for k in (data.get("seat_vars") or {}) if k not in private}
+    public_game = {str(k) for section in ("vars", "turn_vars") for k in (data.get(section) or {})}
     for option, opath in _private_options(data.get("flow"), ["flow"]):
         args = [str(n) for n in (option.get("args") or {})]
         if not args:
@@ -535,6 +539,19 @@ def private_told(ctx: LintContext) -> Iterator[Problem]:
                     if m and str(k) not in held:
                         held[str(k)] = held[m.group(1)]
                         grew = True
+        uses = re.compile(r"\b(" + "|".join(re.escape(n) for n in held) + r")\b")
+        for assigned, spath in _mappings(option.get("do"), [*opath, "do"]):
+            values = assigned.get("set")
+            if not isinstance(values, dict):
+                continue
+            shown_vars = public_seat if "seat" in values else public_game
+            for k, v in values.items():
+                m = uses.search(v) if isinstance(v, str) and k in shown_vars else None
+                if m:
+                    yield Problem(ctx.at([*spath, "set", k]),
+                                  "DV059", f"'{k}' is a variable every seat sees: setting it from '{held[m.group(1)]}', "
+                                  "an argument of a private option, tells them the choice (make it private, or set it "
+                                  "when all have chosen)", "private-told", "warning")
         told = re.compile(r"\{[^{}]*\b(" + "|".join(re.escape(n) for n in held) + r")\b[^{}]*\}")
         for text, tpath in _public_logs(option.get("do"), [*opath, "do"]):
             m = told.search(text)

@@ -335,7 +335,12 @@ def _choose(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str
     ends: list[Jump] = []
     for i, (opt, inner) in enumerate(zip(options, inner_scopes)):
         opt.start = fc.here
-        fc.steps(spec["options"][i].get("do"), (*p, "options", i, "do"), inner)
+        # Names a sealed option's steps set are as private as its arguments (`set: {copy: n}`).
+        fc.b.sealing += opt.private  # type: ignore[attr-defined]
+        try:
+            fc.steps(spec["options"][i].get("do"), (*p, "options", i, "do"), inner)
+        finally:
+            fc.b.sealing -= opt.private  # type: ignore[attr-defined]
         j = Jump(path)
         fc.emit(j)
         ends.append(j)
