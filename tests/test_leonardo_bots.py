@@ -73,3 +73,15 @@ def test_greedy_beats_random_in_both_seat_orders() -> None:
             st.apply(s, bots[s].choose(st.view(s), legal))
         result = st.result()
         assert result["winners"] == [greedy_seat], result
+
+
+def test_two_greedy_bots_play_the_deck_out_rather_than_swap_for_ever() -> None:
+    # Each feared handing the other a Key, and a swap (which draws nothing) risked least: self-play
+    # ran every game to the 1,000-turn limit. A swap now has to earn its place.
+    g = game()
+    st = position(g, seed=5, current=1, deck_size=20)
+    bots = [GreedyBot(seed=3), GreedyBot(seed=4)]
+    while not st.is_terminal():
+        s = st.current_seats[0]
+        st.apply(s, bots[s].choose(st.view(s), st.legal_actions(s)))
+    assert st.result()["reason"] == "end" and st.turns_played() < 60

@@ -50,6 +50,9 @@ OWN_CHANCE_NO_CARD = 4
 THREAT = 60
 THREAT_NEEDS_MATCH = 25
 KEEP_CARD = 2
+# A swap draws no card, so it brings the end no nearer: two greedy bots that each feared the
+# other's next Key swapped for ever (games ran to the turn limit). A swap must earn its place.
+STALL = 70
 
 
 def mask(symbols: Iterable[str]) -> int:
@@ -237,6 +240,8 @@ class GreedyBot(SeededBot):
             if a.verb == "swap":
                 new_hand.append(tops.get(cell, 0))
             score = self._score(made & mine, op, mine, supply, held[nxt], new_hand, rules, me - 1 == nxt)
+            if a.verb == "swap":
+                score -= STALL
             if score > best_score:
                 best, best_score = [a], score
             elif score == best_score:
