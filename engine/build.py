@@ -184,8 +184,11 @@ class Builder:
             compiled = compile_expr(src, scope, functions=self.functions, expect=expect, locate=locate, bound=bound)
         except (ExprSyntaxError, ExprTypeError) as e:
             # Go on building, so that one run reports every wrong expression of the game; the
-            # stand-in has the expected type, so later checks do not repeat the problem.
-            self.errors.append(e)
+            # stand-in has the expected type, so later checks do not repeat the problem. After a
+            # step failed, an unknown name may be one it would have bound (a misspelt `as`): not
+            # reported, lest one mistake read as several (fixing the step shows it, if real).
+            if not (getattr(self, "step_failed", False) and e.message.startswith("unknown name '")):
+                self.errors.append(e)
             return _Broken(src, expect or ANY, e)
         self.names_read.update(compiled.names)
         return compiled

@@ -289,3 +289,55 @@ def test_a_variable_that_starts_as_an_empty_list_may_hold_a_list_of_texts(tmp_pa
     assert [p.code for p in lint_paths([pack]) if p.severity == "error"] == []
     st = load_game("code", packs=[pack]).new_state(2, seed=0)
     assert st.view(None)["seats"][0]["vars"]["code"] == ["red", "blue"]
+
+
+MANY_MISTAKES = """\
+kind: game
+id: multi
+name: Multi
+players: {min: 2, max: 2}
+components:
+  pawn:
+    fields: {n: int}
+    items: [{n: 1}, {n: 2}]
+zones:
+  box: {kind: pile, contents: [pawn], visibility: public}
+  board: {kind: board}
+board:
+  start: s0
+  spaces:
+    - {id: s0, type: plain}
+    - {id: s1, type: plain}
+  tracks:
+    - {spaces: [s0, s1]}
+seat_vars: {pts: 0}
+flow:
+  setup:
+    - move: {piece: "first(box)", to: board}
+  turn:
+    - roll: {sides: 6, az: die}
+    - choose:
+        options:
+          - action: pass
+            do: []
+          - action: wait
+            do:
+              - set: {seat: current, pts: die}
+    - choose:
+        options:
+          - action: help
+            do: []
+end:
+  when: "turn > 3"
+  winners: "seats"
+"""
+
+
+def test_one_lint_run_reports_every_wrong_step(tmp_path: Path) -> None:
+    # The first wrong step stopped the build: an author fixed six mistakes in five runs. A step
+    # after a wrong one that names what it would have bound ('die') is not a second mistake.
+    from helpers import write_game_pack
+
+    problems = lint_paths([write_game_pack(tmp_path, "multi", MANY_MISTAKES)])
+    assert [(p.code, p.location.line) for p in problems] == [("DV050", 22), ("DV011", 24), ("DV050", 27),
+                                                             ("DV050", 34)]
