@@ -286,3 +286,8 @@ def product_items(spec: Mapping[str, Any]) -> list[dict[str, Any]]:
         else:
             values.append([v])
     return [dict(zip(keys, combo)) for combo in itertools.product(*values)]
+
+
+def seat_range(lo: int, hi: int) -> str:
+    """How many seats a game takes, in words: `exactly 2`, `2-4`."""
+    return f"exactly {lo}" if lo == hi else f"{lo}-{hi}"

@@ -19,7 +19,7 @@ from typing import Any
 
 from davinci.engine.actions import Action, parse_action
 from davinci.engine.build import GameDef, build_game
-from davinci.engine.definition import Locator
+from davinci.engine.definition import Locator, seat_range
 from davinci.engine.errors import (
     DavinciError,
     DefinitionError,
@@ -75,7 +75,7 @@ class Game:
         count = players if isinstance(players, int) else len(players)
         if not d.min_players <= count <= d.max_players:  # checked first: 10**100 seats would fill the memory
             raise UsageError(
-                f"{d.name} takes {d.min_players}-{d.max_players} {d.seat_label.lower()}s, got {count}"
+                f"{d.name} takes {seat_range(d.min_players, d.max_players)} {d.seat_label.lower()}s, got {count}"
             )
         if isinstance(players, int):
             names = [f"{d.seat_label} {i + 1}" for i in range(players)]

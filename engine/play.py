@@ -24,6 +24,7 @@ from typing import Any
 from rich.markup import escape as markup_escape
 
 from davinci.engine.bots import apply_bot, bot_choice, bot_refused, reseed_for_decision
+from davinci.engine.definition import seat_range
 from davinci.engine.errors import (
     BIDI_CONTROLS,
     CONTROL_CHARS,
@@ -105,7 +106,7 @@ def parse_seats(spec: str | None, game: Any) -> list[SeatSpec]:
             raise UsageError(f"--players: {problem}")
         seats.append(SeatSpec(kind, label))
     if not d.min_players <= len(seats) <= d.max_players:
-        raise UsageError(f"{d.name} takes {d.min_players}-{d.max_players} players, got {len(seats)}")
+        raise UsageError(f"{d.name} takes {seat_range(d.min_players, d.max_players)} players, got {len(seats)}")
     from davinci.engine.bots import make_bot
 
     for kind in {s.kind for s in seats} - {"human"}:  # a bot that plays other games only: refused here

@@ -7,6 +7,7 @@ import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from davinci.engine.definition import seat_range
 from davinci.engine.errors import SaveError
 from davinci.engine.rng import Rng
 from davinci.engine.values import from_json, to_json
@@ -200,7 +201,7 @@ def _check_shape(st: State) -> None:
     g = st.game
     n = len(st.seat_names)
     if not g.min_players <= n <= g.max_players:
-        raise SaveError(f"the save is damaged: {n} seats, the game takes {g.min_players}-{g.max_players}")
+        raise SaveError(f"the save is damaged: {n} seats, the game takes {seat_range(g.min_players, g.max_players)}")
     if len(st.active) != n or len(st.seat_vars) != n:
         raise SaveError("the save is damaged: its seat lists have different lengths")
     if not 0 <= st.current < n or any(not 0 <= seat < n for seat, _ in st.history):

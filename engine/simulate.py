@@ -24,6 +24,7 @@ from fractions import Fraction
 from typing import Any
 
 from davinci.engine.bots import apply_bot, bot_choice, reseed_for_decision
+from davinci.engine.definition import seat_range
 from davinci.engine.errors import DavinciError, UsageError
 from davinci.engine.rng import derive_seed
 
@@ -242,7 +243,7 @@ def run(cfg: SimConfig, jobs: int = 1, progress: Callable[[int], None] | None = 
     game = _load(cfg)
     d = game.definition
     if not d.min_players <= len(cfg.players) <= d.max_players:
-        raise UsageError(f"{d.name} takes {d.min_players}-{d.max_players} players, got {len(cfg.players)}")
+        raise UsageError(f"{d.name} takes {seat_range(d.min_players, d.max_players)} players, got {len(cfg.players)}")
     for name in dict.fromkeys(cfg.players):
         _bot_factory(name, game)  # fail fast on unknown bots, before any process starts
     t0 = time.perf_counter()

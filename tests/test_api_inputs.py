@@ -121,3 +121,13 @@ def test_is_legal_refuses_a_seat_that_is_not_at_the_table(seat: Any) -> None:
     with pytest.raises(NoSuchSeat):
         st.is_legal(seat, "stop")
     assert st.is_legal(st.current_seats[0], st.legal_actions(st.current_seats[0])[0])
+
+
+def test_a_game_for_one_number_of_seats_says_exactly(tmp_path: Any) -> None:
+    # It said "takes 2-2 players".
+    from helpers import STOP_AT_ONCE, write_game_pack
+
+    pack = write_game_pack(tmp_path, "duel", "kind: game\nid: duel\nname: Duel\nplayers: {min: 2, max: 2}\nflow:\n"
+                                             "  setup: []\n" + STOP_AT_ONCE)
+    with pytest.raises(UsageError, match="Duel takes exactly 2 players, got 3"):
+        load_game("duel", packs=[pack]).new_state(3, seed=0)
