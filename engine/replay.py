@@ -89,6 +89,11 @@ def replay_log(
         except IllegalAction as e:
             raise ReplayMismatch(f"{path}: action {i} ('{shown}' by seat {seat + 1}) diverges: {e.message}") from None
         except DavinciError as e:  # the game's own rules fail on this action (as they did in play)
+            # The action, and what its steps logged before they failed (an author's debugging
+            # lines are there), then the failure.
+            echo(f"{i:>4}. {action_line(names[seat], text)}")
+            if events:
+                _show_new_events(st, before, action_line(names[seat], text), echo)
             raise ReplayMismatch(f"{path}: action {i} ('{shown}' by seat {seat + 1}) fails: {e}") from None
         echo(f"{i:>4}. {action_line(names[seat], text)}")
         if events:

@@ -561,6 +561,19 @@ def test_a_game_whose_rules_fail_mid_play_leaves_a_log_that_replays_to_the_failu
     assert re.search(r"action 2 \('walk 2' by seat \d\) fails: .*one-way.yaml:\d+:\d+: DV044 no legal option", out)
 
 
+def test_replay_events_shows_what_the_failing_action_logged_before_it_failed(tmp_path: Path) -> None:
+    # The lines an author adds to find a failure were the ones left out: those of the failing action.
+    broken = ONE_WAY.replace('args: {to: "[steps + 1]"}', 'args: {to: "[steps + 1] if steps < 2 else []"}')
+    broken = broken.replace("              - set: {steps: to}\n",
+                            "              - set: {steps: to}\n              - log: \"debug: steps is {steps}\"\n")
+    code, _, log = _bots_play_logged(tmp_path, broken)
+    assert code == 1
+    code, out = cli("replay", str(log), "--events")
+    assert code == 1
+    tail = out[out.index("   2. "):]
+    assert tail.index("debug: steps is 2") < tail.index("fails:")
+
+
 @pytest.mark.parametrize(
     ("game", "expected"),
     [
