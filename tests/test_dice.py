@@ -138,12 +138,12 @@ LONG_LOG = """\
 kind: game
 id: long-log
 name: Long log
-description: One log line repeats a text the setup doubled seventeen times.
+description: One log line repeats a text the setup doubled fifteen times.
 players: {min: 2, max: 2}
 vars: {s: "abcd", done: false}
 flow:
   setup:
-    - for_each: {in: "range(17)", as: i, do: [{set: {s: s + s}}]}
+    - for_each: {in: "range(15)", as: i, do: [{set: {s: s + s}}]}
   turn:
     - choose:
         prompt: "Go ({s})"
@@ -159,7 +159,8 @@ end:
 
 
 def test_a_log_line_or_prompt_is_cut_at_its_limit(tmp_path: Path) -> None:
-    # 300 copies of a 524,288-character text made a 157 MB log line (2.5 GB with four lines).
+    # 300 copies of a 524,288-character text made a 157 MB log line (2.5 GB with four lines); a
+    # variable now holds at most 200,000 characters, and 300 copies of 131,072 are still cut.
     from davinci.engine.steps.core import MAX_TEXT
 
     st = load_game("long-log", packs=[write_game_pack(tmp_path, "long-log", LONG_LOG)]).new_state(2, seed=1)

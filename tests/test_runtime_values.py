@@ -154,3 +154,21 @@ end:
     for s in (st, again):
         s.apply(s.current_seats[0], "go")
     assert st.view(None)["vars"]["seen"] == again.view(None)["vars"]["seen"] == [2, 1]
+
+
+def test_a_variable_cannot_grow_past_the_stored_value_limit(tmp_path: Path) -> None:
+    # Each decision's work is bounded, but a list grown a little at every turn grew the state
+    # without end (a gigabyte in 300 turns); the value a `set` stores is limited instead.
+    game = HEAD.replace("vars: {who: null, many: null}", "vars: {l: []}") + (
+        '    - set: {l: "[]"}\n'
+        "  turn:\n"
+        '    - set: {l: "l + range(0, 10000)"}\n'
+        "    - choose:\n        options:\n          - action: go\n            do: []\n"
+        'end:\n  when: "false"\n  winners: "seats"\n')
+    st = load_game("nones", packs=[write_game_pack(tmp_path, "nones", game)]).new_state(2, seed=0)
+    with pytest.raises(EvalError) as e:
+        for _ in range(25):
+            st.apply(st.current_seats[0], "go")
+    assert len(st.history) == 20  # 20 turns of 10,000 elements fit; the 21st turn would pass 200,000
+    assert "'l' would hold more than 200,000 characters and list elements" in e.value.message
+    assert e.value.location is not None and e.value.location.line == 15  # the value set

@@ -446,6 +446,30 @@ def _hide(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, 
 # ---------------------------------------------------------------- variables
 
 
+# The most a variable's value may hold, counting each list element and each character of text: a
+# game may grow a list each turn, and its state must stay small enough to keep in memory and save.
+MAX_STORED = 200_000
+
+
+def stored_size(value: Any) -> int:
+    """The size of a stored value: characters of its texts plus elements of its lists (stops
+    counting past MAX_STORED)."""
+    if value.__class__ is str:
+        return len(value)
+    if value.__class__ is not tuple:
+        return 1
+    total = len(value)
+    todo = [value]
+    while todo and total <= MAX_STORED:
+        for v in todo.pop():
+            if v.__class__ is str:
+                total += len(v)
+            elif v.__class__ is tuple:
+                total += len(v)
+                todo.append(v)
+    return total
+
+
 class SetVars(Instr):
     __slots__ = ("items", "seat")
 
@@ -456,8 +480,12 @@ class SetVars(Instr):
 
     def run(self, state: State) -> None:
         env = state.env()
-        values = [(where, name, encode(fn(env))) for where, name, fn in self.items]
-        for where, name, value in values:
+        values = [(where, name, fn, encode(fn(env))) for where, name, fn in self.items]
+        for where, name, fn, value in values:
+            if (value.__class__ is str or value.__class__ is tuple) and stored_size(value) > MAX_STORED:
+                raise fn.error(f"'{name}' would hold more than {MAX_STORED:,} characters and list elements: a "
+                               "variable's value is limited, so that a game's state stays small enough to keep "
+                               "and to save")
             if where == "global":
                 state.vars[name] = value
             elif where == "seat":
