@@ -440,6 +440,19 @@ def test_an_answer_a_bot_builds_is_kept_as_its_text_reads_back() -> None:
     assert t.st.history[-1] == (1, "answer 5 two spaces")  # as it reads back
 
 
+def test_a_right_answer_given_too_late_is_called_late_not_wrong() -> None:
+    # It read "answered too late", then "answered '...': wrong" though the answer was right.
+    t = Table(3)
+    clue_turn(t)
+    ans = t.answer()
+    t.do(2, f"answer 61 {ans}")
+    t.do(3, "pass")
+    events = t.st.view(None)["events"]
+    assert f"Team 2 answered '{ans}' too late" in events
+    assert not any(e.startswith("Team 2 answered") and e.endswith("wrong") for e in events)
+    assert len(t.tokens(2)) == 0
+
+
 def test_correct_bids_take_three_two_one_tokens_in_lock_in_order() -> None:
     t = Table(5)
     clue_turn(t)

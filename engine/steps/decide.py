@@ -422,8 +422,9 @@ class Respond(Instr):
             else:
                 correct = bool(self.check(state.env({"given": text})))
             entries.append((ms, order[s], s, text or "", correct, claim is not None))
-            if late:
-                state.log(f"{state.seat_names[s]} answered too late")
+            if late:  # said once: not also "wrong" below (it may have been right)
+                shown = "(simulated)" if claim is not None else f"'{text}'"
+                state.log(f"{state.seat_names[s]} answered {shown} too late")
         entries.sort()
         rank = 0
         structs: list[Struct] = []
@@ -444,7 +445,7 @@ class Respond(Instr):
             )
             late = limit > 0 and ms > limit
             # A failed claim that came in time is a pass (logged as one when it was made).
-            if ms < (1 << 40) and (correct or late or not claimed):
+            if ms < (1 << 40) and not late and (correct or not claimed):
                 shown = "(simulated)" if claimed else f"'{text}'"
                 state.log(f"{state.seat_names[s]} answered {shown}: {'right' if correct else 'wrong'}")
         structs.sort(key=lambda x: (not x.get("correct"), x.get("rank") or 0, x.get("time_ms")))
