@@ -899,7 +899,8 @@ class Session:
         # The answers and who won; the lock-in times were shown live as they happened.
         times = {**{b: t for b, t in bot_times.items() if b in announced},
                  **{h: r[0] for h, r in results.items() if r is not None}}
-        live = frozenset(lock_in_text(self.seats[s].name, t) for s, t in times.items())
+        live = frozenset([*(lock_in_text(self.seats[s].name, t) for s, t in times.items()),
+                          *(f"{self.seats[h].name} passes" for h in humans if results.get(h) is None)])
         shown = self.show_events(since, self.viewer, live)
         if shown and len(self.humans) >= 2 and not self.state.is_terminal():
             # At a shared screen the next player's turn starts by clearing it: everyone reads the

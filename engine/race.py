@@ -233,10 +233,12 @@ def run_race(
             if answer:
                 write(lock_in_text(names[seat], t) + (" - too late\n" if limit and t > limit else "\n"))
             else:
-                write(f"{names[seat]} passes (an empty answer)\n")
+                write(f"{names[seat]} passes\n")  # as the log says it: shown once (play's `live`)
             results[seat] = (t, answer) if answer else None
     for s in humans:
-        results.setdefault(s, None)
+        if s not in results:  # never locked in: a pass, said as for an empty answer
+            write(f"{names[s]} passes\n")
+            results[s] = None
     if shown is not None:
         shown.update(announced)
     return results

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from rich.console import Console
@@ -86,3 +87,33 @@ def test_at_a_shared_screen_a_races_outcome_waits_for_enter_before_the_next_play
     screen_at_pause = prompts[2][1]
     assert screen_at_pause.rstrip().endswith("Ben rolls 4") and "The answer: bolt" in screen_at_pause
     assert "Pass the keyboard to Ben" in prompts[3][1] and "Pass the keyboard to Ben" not in screen_at_pause
+
+
+def test_a_pass_in_a_race_is_said_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The race said "Ana passes (an empty answer)" and the outcome then said "Ana passes" again.
+    import davinci.engine.race as race
+
+    def passing(humans: list[int], names: list[str], bots: dict[int, float], limit: int, write: Any,
+                **kw: Any) -> dict[int, None]:
+        for s in humans:
+            write(f"{names[s]} passes\n")  # what run_race writes when Enter ends an empty answer
+        return {s: None for s in humans}
+
+    monkeypatch.setattr(race, "race_available", lambda: True)
+    monkeypatch.setattr(race, "run_race", passing)
+    game = load_game("da-vinci-game", settings={"first_team": 1})
+    console = Console(file=io.StringIO(), width=120)
+    written: list[str] = []
+    monkeypatch.setattr("sys.stdout.write", lambda text: written.append(text) or len(text))
+    answers = iter(["", "2", "", ""])
+
+    def ask(prompt: str = "") -> str:
+        try:
+            return next(answers)
+        except StopIteration:
+            raise EOFError from None
+
+    run_play(game, parse_seats("human:Ana,human:Ben,scholar", game), 11, {}, console, ask, clear=False, timer=True)
+    shown = "".join(written) + console.file.getvalue()  # type: ignore[attr-defined]
+    said = [line for line in shown.splitlines() if line.strip() == "Ben passes"]  # (the screen's recent list: "· ")
+    assert len(said) == 1
