@@ -172,3 +172,12 @@ def test_a_variable_cannot_grow_past_the_stored_value_limit(tmp_path: Path) -> N
     assert len(st.history) == 20  # 20 turns of 10,000 elements fit; the 21st turn would pass 200,000
     assert "'l' would hold more than 200,000 characters and list elements" in e.value.message
     assert e.value.location is not None and e.value.location.line == 15  # the value set
+
+
+def test_a_negative_time_limit_is_located(tmp_path: Path) -> None:
+    # It was taken as "untimed" without a word.
+    game = HEAD + '    - respond: {seats: "seats", check: "true", as: r, time_limit: "0 - 5"}\n' + STOP_AT_ONCE
+    with pytest.raises(EvalError) as e:
+        load_game("nones", packs=[write_game_pack(tmp_path, "nones", game)]).new_state(2, seed=0)
+    assert "the time limit is -5: a number of seconds, 0 or more" in e.value.message
+    assert e.value.location is not None and e.value.location.line == 13

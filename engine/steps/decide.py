@@ -375,12 +375,15 @@ class Respond(Instr):
             state.locals[self.var] = ()
             return
         card = self.card(env) if self.card is not None else None
+        limit = self.limit(env) if self.limit is not None else 0
+        if limit.__class__ is not int or limit < 0:
+            raise self.limit.error(f"the time limit is {limit!r}: a number of seconds, 0 or more (0: untimed)")
         state.pending = {
             "type": "respond",
             "seats": seats,
             "answers": {},
             "at": [self.prog, self.pc],
-            "limit_ms": int(self.limit(env)) * 1000 if self.limit is not None else 0,
+            "limit_ms": limit * 1000,
             "claims": bool(self.claims(env)) if self.claims is not None else True,
             "card": card.pid if card is not None else None,
             "prompt": fill(self.prompt, state),
