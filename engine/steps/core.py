@@ -451,6 +451,9 @@ def _hide(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, 
 MAX_STORED = 200_000
 
 
+_SIZED = frozenset({str, tuple})  # the values stored_size counts
+
+
 def stored_size(value: Any) -> int:
     """The size of a stored value: characters of its texts plus elements of its lists (stops
     counting past MAX_STORED)."""
@@ -480,9 +483,10 @@ class SetVars(Instr):
 
     def run(self, state: State) -> None:
         env = state.env()
-        values = [(where, name, fn, encode(fn(env))) for where, name, fn in self.items]
-        for where, name, fn, value in values:
-            if (value.__class__ is str or value.__class__ is tuple) and stored_size(value) > MAX_STORED:
+        values = [(where, name, encode(fn(env))) for where, name, fn in self.items]
+        for where, name, value in values:
+            if value.__class__ in _SIZED and stored_size(value) > MAX_STORED:
+                fn = next(f for _, n, f in self.items if n == name)
                 raise fn.error(f"'{name}' would hold more than {MAX_STORED:,} characters and list elements: a "
                                "variable's value is limited, so that a game's state stays small enough to keep "
                                "and to save")
