@@ -154,9 +154,9 @@ def _ending(result: Any, names: list[str]) -> str:
     """A result in words: `unfinished`, `with no winner (turn-limit)`, `won by Ana, Ben (end)`."""
     if not isinstance(result, dict):
         return "unfinished"
-    try:
-        winners = [names[int(w)] for w in result.get("winners") or ()]
-    except (TypeError, ValueError, IndexError):
-        return f"with a damaged result ({str(result)[:80]})"
+    listed = result.get("winners")
+    if not isinstance(listed, list) or not all(type(w) is int and 0 <= w < len(names) for w in listed):
+        return f"with a damaged result ({quoted(str(result), 80)})"  # "0" is no list of seats, nor -1 a seat
+    winners = [names[w] for w in listed]
     who = f"won by {', '.join(winners)}" if winners else "with no winner"
     return f"{who} ({result.get('reason', '?')}, {result.get('turns', '?')} turns)"

@@ -595,6 +595,9 @@ LOG_EDITS: dict[str, tuple[Callable[[dict[str, Any]], Any], str, str]] = {
     "move made illegal": (_set("actions.2.1", "guess row.9.9 1"), "DV071", "diverges"),
     "moves cut short": (lambda d: d["actions"].pop(), "DV071", "the replay ends unfinished, but the log recorded"),
     "result edited": (lambda d: d["result"].update({"winners": [0, 1]}), "DV071", "the log recorded"),
+    # A text "0" is no list of seats (it read as "won by" the first seat).
+    "winners as text": (lambda d: d["result"].update({"winners": "0"}), "DV071",
+                        "but the log recorded with a damaged result"),
     "seat out of range": (_set("actions.0.0", -1), "DV070", "names seat index -1, but the log's seats are 0 to 1"),
     "content hash": (_set("content_hash", "0" * 16), "DV070", "other game content"),
     "unknown game": (_set("game", "chess"), "DV070", "cannot be loaded"),
