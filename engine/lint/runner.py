@@ -234,6 +234,7 @@ class _Linter:
                 self.problems.append(Problem(
                     SourceLocation(display_path(folder)), NOT_A_PACK, not_a_pack(folder), _name(NOT_A_PACK)))
                 return
+            self.seen_files.add(str((folder / MANIFEST).resolve()))  # read, even when it fails to load
             manifest = self.load(folder / MANIFEST, display_path(folder / MANIFEST), root)
             if manifest is None:
                 return
