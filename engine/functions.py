@@ -304,6 +304,18 @@ def spaces(zone: Any) -> list[SpaceV]:
     return [SpaceV(z.state, s) for s in z.state.game.board.spaces]
 
 
+def space(zone: Any, sid: Any) -> SpaceV:
+    """The space of the board with the id `sid`."""
+    z = _zone_arg(zone, "space")
+    board = z.state.game.board
+    if board is None:
+        raise EvalError("space() needs the board zone of a game with a board")
+    known = board.spaces
+    if sid not in known:
+        raise EvalError(f"the board has no space {sid!r}{did_you_mean(str(sid), list(known))}")
+    return SpaceV(z.state, sid)
+
+
 # ------------------------------------------------------------------ misc
 
 
@@ -394,6 +406,14 @@ def engine_functions(types: Any) -> Any:
                 (types.zone,),
                 lambda args: ListType(types.space),
                 spaces,
+            ),
+            Function(
+                "space",
+                "The space of a board zone with this id.",
+                ("distance(pawn, space(board, 'goal'))",),
+                (types.zone, STR),
+                types.space,
+                space,
             ),
             Function(
                 "answer_matches",

@@ -181,3 +181,35 @@ def test_a_negative_time_limit_is_located(tmp_path: Path) -> None:
         load_game("nones", packs=[write_game_pack(tmp_path, "nones", game)]).new_state(2, seed=0)
     assert "the time limit is -5: a number of seconds, 0 or more" in e.value.message
     assert e.value.location is not None and e.value.location.line == 13
+
+
+def test_a_space_is_found_by_its_id(tmp_path: Path) -> None:
+    # Authors wrote `first(spaces(board) where id == 's0')` for want of a helper.
+    game = """\
+kind: game
+id: spaced
+name: Spaced
+players: {min: 2, max: 2}
+components:
+  pawn: {fields: {n: int}, product: {n: {from: 1, to: 2}}}
+zones:
+  box: {kind: pile, visibility: public, contents: [pawn]}
+  board: {kind: board, visibility: public}
+board:
+  spaces: [{id: a, type: plain}, {id: b, type: goal}]
+  tracks: [{spaces: [a, b]}]
+  start: a
+vars: {kind: "", far: 0}
+flow:
+  setup:
+    - move: {piece: "first(box)", to: board, space: "space(board, 'a')"}
+    - set: {kind: "space(board, 'b').type", far: "distance(first(board.pieces), space(board, 'b'))"}
+    - set: {kind: "space(board, WHERE).type"}
+""" + STOP_AT_ONCE
+    ok = game.replace('    - set: {kind: "space(board, WHERE).type"}\n', "")
+    st = load_game("spaced", packs=[write_game_pack(tmp_path / "ok", "spaced", ok)]).new_state(2, seed=0)
+    assert st.view(None)["vars"] == {"kind": "goal", "far": 1}
+    with pytest.raises(EvalError) as e:
+        load_game("spaced", packs=[write_game_pack(tmp_path / "bad", "spaced", game.replace("WHERE", "'bb'"))]
+                  ).new_state(2, seed=0)
+    assert "the board has no space 'bb'" in e.value.message and "did you mean 'b'" in e.value.message
