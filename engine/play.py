@@ -55,6 +55,7 @@ from davinci.engine.values import (
     events_since_own_move,
     lock_in_text,
     sees,
+    tenths_up,
     turn_text,
     winners_text,
 )
@@ -804,9 +805,9 @@ class Session:
             if text.lower() in ("quit", "exit"):  # as at the move prompt (other commands could be answers)
                 raise QuitGame
             if limit and secs > limit:
-                self.console.print(f"[yellow]{secs:.0f} s: too late[/yellow]")
+                self.console.print(f"[yellow]{tenths_up(secs)} s: too late[/yellow]")
             try:
-                action = st.parse_action(f"answer {secs:.1f} {text}")
+                action = st.parse_action(f"answer {tenths_up(secs)} {text}")
                 st._check(seat, action)
             except DavinciError as e:  # a NUL byte, a 10,000-character answer...: ask again
                 self.console.print(f"[red]{esc(e.message)}[/red] - type your answer again (empty line to pass)")
@@ -889,7 +890,7 @@ class Session:
             action = st.parse_action("pass")
             if r is not None:
                 try:
-                    action = st.parse_action(f"answer {r[0]:.1f} {r[1]}")
+                    action = st.parse_action(f"answer {tenths_up(r[0])} {r[1]}")  # as the race showed it
                     st._check(s, action)
                 except DavinciError:  # typed text no action can carry (a NUL byte...): a pass
                     action = st.parse_action("pass")

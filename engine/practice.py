@@ -22,6 +22,7 @@ from davinci.engine.answers import answer_matches
 from davinci.engine.decks import Card, Deck, draw_practice_card, find_deck
 from davinci.engine.errors import UsageError
 from davinci.engine.rng import Rng
+from davinci.engine.values import tenths_up
 
 __all__ = ["run_practice", "DEFAULT_TIME_LIMIT", "EXIT_INTERRUPTED"]
 
@@ -154,11 +155,11 @@ def _play_card(
         given = _ask(console, input_fn, "Your answer: ")
         elapsed = clock() - started
     if late or (timer and elapsed > time_limit):
-        console.print(Text(f"Too late: {elapsed:.1f} s, the limit is {time_limit:g} s.", style="bold red"))
+        console.print(Text(f"Too late: {tenths_up(elapsed)} s, the limit is {time_limit:g} s.", style="bold red"))
     elif not given.strip():
         console.print(Text("No answer.", style="yellow"))
     elif answer_matches(given, card.answer, card.alternates):
-        when = f" in {elapsed:.1f} s" if timer else ""
+        when = f" in {tenths_up(elapsed)} s" if timer else ""
         console.print(Text(f"Right{when}!", style="bold green"))
     else:
         console.print(Text("Wrong.", style="bold red"))

@@ -492,12 +492,17 @@ def action_line(name: str, action: object) -> str:
     return f"{name}: {action}"
 
 
-def lock_in_text(name: str, seconds: float) -> str:
-    """How a seat locking in its answer reads, in the log and live during a race: `Ana locks in at 5.6s`.
-    The tenths are rounded up, never down: 60.04 s reads 60.1s, not a time within a 60-second limit
-    followed by "too late"."""
+def tenths_up(seconds: float) -> str:
+    """Seconds to the tenth, rounded up, never down: 60.04 s is `60.1`, past a 60-second limit, as
+    it is. Every time shown or sent as an answer's time is written so, so that what a player reads
+    and what the rules judge agree."""
     tenths = math.ceil(round(seconds * 10, 6)) if math.isfinite(seconds) else seconds * 10
-    return f"{name} locks in at {tenths / 10:.1f}s"
+    return f"{tenths / 10:.1f}"
+
+
+def lock_in_text(name: str, seconds: float) -> str:
+    """How a seat locking in its answer reads, in the log and live during a race: `Ana locks in at 5.6s`."""
+    return f"{name} locks in at {tenths_up(seconds)}s"
 
 
 def turn_text(view: Mapping[str, Any], current_name: str) -> str:

@@ -139,3 +139,14 @@ def test_pieces_sharing_a_cell_or_space_read_apart(tmp_path: Path, zone: str, se
     assert refs <= {t.split()[1] for t in texts}  # a view names a piece as its action does
     st.apply(seat, texts[0])  # by its text, as typed or replayed: the bottom piece, card 1
     assert st.view(None)["seats"][seat]["vars"]["pts"] == 1
+
+
+@pytest.mark.parametrize("sid", ["a.1", "x y"])
+def test_a_space_id_is_one_plain_word(tmp_path: Path, sid: str) -> None:
+    # `a.1` read like the first of two pieces on space `a` (two actions, one text), and `x y` could
+    # not be typed at all.
+    text = STACKED.format(setup='    - move: {piece: "first(box)", to: board, space: "first(spaces(board))"}',
+                          pieces="board.pieces").replace("{id: s1, type: plain}", f"{{id: '{sid}', type: plain}}")
+    text = text.replace("[s0, s1]", f"[s0, '{sid}']")
+    problems = lint_paths([write_game_pack(tmp_path, "stacked", text)])
+    assert [p.code for p in problems] == ["DV015"] and "letters, digits, '_' and '-' only" in problems[0].message

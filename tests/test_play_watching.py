@@ -117,3 +117,29 @@ def test_a_pass_in_a_race_is_said_once(monkeypatch: pytest.MonkeyPatch) -> None:
     shown = "".join(written) + console.file.getvalue()  # type: ignore[attr-defined]
     said = [line for line in shown.splitlines() if line.strip() == "Ben passes"]  # (the screen's recent list: "· ")
     assert len(said) == 1
+
+
+def test_a_race_answer_just_past_the_limit_is_judged_late_as_shown(monkeypatch: pytest.MonkeyPatch,
+                                                                   tmp_path: Any) -> None:
+    # 60.04 s showed "locks in at 60.1s - too late", but the answer sent was "answer 60.0 ...": in time.
+    import json
+
+    import davinci.engine.race as race
+
+    monkeypatch.setattr(race, "race_available", lambda: True)
+    monkeypatch.setattr(race, "run_race", lambda humans, *a, **k: {s: (60.04, "bolt") for s in humans})
+    game = load_game("da-vinci-game", settings={"first_team": 1})
+    console = Console(file=io.StringIO(), width=120)
+    answers = iter(["2", "", ""])
+    save = tmp_path / "s.json"
+
+    def ask(prompt: str = "") -> str:
+        try:
+            return next(answers)
+        except StopIteration:
+            raise EOFError from None
+
+    run_play(game, parse_seats("scholar,human:Ben,scholar", game), 11, {}, console, ask, clear=False, timer=True,
+             save_path=str(save))
+    moves = [a for _, a in json.loads(save.read_text())["saved"]["state"]["history"]]
+    assert "answer 60.1 bolt" in moves and not any(m.startswith("answer 60.0") for m in moves)
