@@ -96,7 +96,7 @@ def tolerant_output() -> None:
     """On a terminal whose encoding is not UTF-8 (PYTHONIOENCODING=ascii, a Latin-1 locale), print
     what it cannot show as '?' rather than fail: the screens draw tiles with block and dash
     characters, and names may hold any letter."""
-    for stream in (sys.stdout, sys.stderr):
+    for stream in (sys.stdout, sys.stderr, sys.stdin):  # stdin: a typed letter it cannot read is '?'
         encoding = str(getattr(stream, "encoding", "") or "").lower().replace("-", "").replace("_", "")
         if encoding and not encoding.startswith("utf") and hasattr(stream, "reconfigure"):
             try:

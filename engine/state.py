@@ -542,8 +542,8 @@ class State:
                 )
         self.steps += STEP_BUDGET - budget
         if self.pending is not None and not self.terminal and self.phase != "setup":
-            if self.dirty and self._check_overflow():
-                pass
+            if self.dirty and self.pending["type"] != "position" and self._check_overflow():
+                pass  # (free pieces waiting for their places are placed first: the check waits)
             # The end is checked at a decision of the flow, where its steps stand between two
             # moves; a piece over capacity (or a free piece to place) asks in the middle of a
             # step's `do`, which must run to its end first (a market half refilled is no end).
@@ -860,7 +860,11 @@ class State:
             if len({type(v) for v in ties}) > 1 or ties[0] is None:
                 raise g.end.tie_break.error(f"the tie-breaks are {_shown_value(ties)}: values of one kind that "
                                             "order (numbers, texts) are needed")
-        ranking = sorted(range(n), key=lambda i: (i not in winners, -scores[i], _neg(ties[i]), i))
+        try:
+            ranking = sorted(range(n), key=lambda i: (i not in winners, -scores[i], _neg(ties[i]), i))
+        except TypeError:  # lists that hold values of different kinds (`[1]` against `['x']`)
+            raise g.end.tie_break.error(f"the tie-breaks are {_shown_value(ties)}: values of one kind that order "
+                                        "(numbers, texts, or lists of them) are needed") from None
         return {
             "winners": winners,
             "scores": scores,

@@ -58,6 +58,15 @@ def test_a_terminal_that_cannot_show_the_screens_characters_gets_question_marks(
     assert "internal error" not in done.stderr and "Input closed" in done.stdout
 
 
+def test_a_letter_the_terminal_encoding_cannot_read_is_no_internal_error() -> None:
+    import os
+
+    done = davinci("play", "da-vinci-code", "--players", "human,random", "--seed", "3", "--no-clear",
+                   stdin=None, input="caf\u00e9\nquit\n", env={**os.environ, "PYTHONIOENCODING": "ascii"})
+    assert done.returncode == 0, done.stderr
+    assert "internal error" not in done.stderr and "Game stopped." in done.stdout
+
+
 def cli(*args: str, stdin: str = "") -> tuple[int, str]:
     result = CliRunner().invoke(main, list(args), input=stdin)
     assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)

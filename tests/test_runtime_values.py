@@ -213,3 +213,75 @@ flow:
         load_game("spaced", packs=[write_game_pack(tmp_path / "bad", "spaced", game.replace("WHERE", "'bb'"))]
                   ).new_state(2, seed=0)
     assert "the board has no space 'bb'" in e.value.message and "did you mean 'b'" in e.value.message
+
+
+FREE_OVER_CAPACITY = """\
+kind: game
+id: jk
+name: Jk
+description: test
+players: {min: 2, max: 2}
+bots: [random]
+components:
+  tile:
+    fields: {number: int, joker: bool}
+    items:
+      - {number: 1, joker: false}
+      - {number: 2, joker: false}
+      - {number: 3, joker: false}
+      - {number: -1, joker: true}
+      - {number: -1, joker: true}
+zones:
+  pile:
+    kind: pile
+    visibility: public
+    contents: [tile]
+  row:
+    kind: row
+    per_seat: true
+    visibility: public
+    sort: piece.number
+    free: piece.joker
+    capacity: 4
+    overflow_to: pile
+flow:
+  setup:
+    - draw: {from: pile, to: row, owner: "seats[0]", count: 3, where: "not piece.joker"}
+  turn:
+    - choose:
+        prompt: go
+        options:
+          - action: take
+            do:
+              - draw: {from: pile, to: row, owner: "seats[0]", count: 2}
+              - log: "took"
+          - action: stop
+            do:
+              - end_game: true
+end:
+  when: "false"
+  winners: "seats"
+"""
+
+
+def test_free_pieces_are_placed_before_a_zone_over_capacity_asks_for_a_return(tmp_path: Path) -> None:
+    # The return over capacity replaced the waiting placement: the jokers were never placed.
+    st = load_game("jk", packs=[write_game_pack(tmp_path, "jk", FREE_OVER_CAPACITY)]).new_state(2, seed=1)
+    st.apply(1, "take")
+    asked = []
+    while st.pending is not None and st.pending["type"] in ("position", "overflow"):
+        asked.append(st.pending["type"])
+        st.apply(st.current_seats[0], st.legal_actions(st.current_seats[0])[0])
+    assert asked == ["position", "position", "overflow"]
+
+
+def test_tie_breaks_of_different_kinds_inside_lists_are_located(tmp_path: Path) -> None:
+    # [1] against ['x'] (a `[]` variable holds anything) was an internal error while ranking.
+    game = HEAD.replace("vars: {who: null, many: null}", "seat_vars: {tb: []}") + (
+        "    - set: {seat: \"seats[0]\", tb: \"[1]\"}\n    - set: {seat: \"seats[1]\", tb: \"['x']\"}\n"
+        + STOP_AT_ONCE.split("end:")[0] + 'end:\n  when: "false"\n  winners: "[]"\n  tie_break: "seat.tb"\n')
+    st = load_game("nones", packs=[write_game_pack(tmp_path, "nones", game)]).new_state(2, seed=0)
+    st.apply(st.current_seats[0], "stop")
+    with pytest.raises(EvalError) as e:
+        st.result()
+    assert "values of one kind that order" in e.value.message and e.value.location is not None
