@@ -181,7 +181,7 @@ def main() -> None:
 @click.argument("game", required=False)
 @click.option("--variant", "-v", help="Variant id (see `davinci list`).")
 @click.option("--players", "-p", help="Seats, comma-separated: human[:Name] or a bot name.")
-@click.option("--seed", type=SEED, default=None, help="Random seed (default: from the clock).")
+@click.option("--seed", type=SEED, default=None, help="Random seed (default: a random one, printed).")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False), help="Write the game log (for replay) here.")
 @click.option("--save", "save_path", type=click.Path(dir_okay=False), help="Autosave here before each human move (every 25 turns when bots alone play).")
 @click.option("--resume", type=click.Path(dir_okay=False), help="Resume a saved game.")

@@ -217,19 +217,22 @@ class FlowCompiler:
             return
         if not isinstance(steps, list):
             raise DefinitionError("expected a list of steps", self.b.loc.loc(path))
+        before = getattr(self.b, "step_failed", False)
         for i, st in enumerate(steps):
             try:
                 self.one(st, (*path, i), scope)
             except DefinitionError as e:
                 # One wrong step: noted, and the next steps are checked too, so that one lint run
                 # reports every wrong step (the game is not built while any error stands). The
-                # name it would bind stands in, so that its uses raise no more errors.
+                # name it would bind stands in, so that its uses raise no more errors; unknown
+                # names in the rest of this block may be ones it bound, and are not reported.
                 self.b.errors.append(e)
-                self.b.step_failed = True  # type: ignore[attr-defined]  # later unknown names may be its doing
+                self.b.step_failed = True  # type: ignore[attr-defined]
                 spec = next(iter(st.values()), None) if isinstance(st, dict) else None
                 bound = spec.get("as") if isinstance(spec, dict) else None
                 if isinstance(bound, str) and bound not in scope:
                     scope[bound] = ANY
+        self.b.step_failed = before  # type: ignore[attr-defined]  # outside this block, names are reported again
 
     def one(self, st: Any, path: Path, scope: dict[str, Type]) -> None:
         if not isinstance(st, dict) or not st:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
@@ -175,13 +176,24 @@ def _probe(st: State) -> None:
         if seats:
             # The first move, tried on a copy: a variable or position of the wrong kind breaks the
             # step that reads it. The game's own rules failing there is not the file's doing.
-            trial = st.clone()
-            try:
-                trial.apply(seats[0], trial.legal_actions(seats[0])[0])
-            except DavinciError as e:
-                if isinstance(e.__cause__, (TypeError, AttributeError, KeyError, IndexError, ValueError)):
-                    # A step given a value of the wrong kind: in a loaded state, the file's doing.
-                    raise SaveError(f"the save is damaged: {type(e.__cause__).__name__}: {e.__cause__}") from None
+            broke: BaseException | None = None
+            for action in itertools.islice(st.legal_actions(seats[0]), 20):
+                trial = st.clone()
+                try:
+                    trial.apply(seats[0], action)
+                    broke = None
+                    break
+                except DavinciError as e:
+                    # A step given a value of the wrong kind may be the file's doing (an edited
+                    # variable) or the game's own (a rule that fails on one option): the save is
+                    # damaged only when no move the position offers goes through.
+                    if isinstance(e.__cause__, (TypeError, AttributeError, KeyError, IndexError, ValueError)):
+                        broke = broke or e.__cause__
+                    else:
+                        broke = None
+                        break
+            if broke is not None:
+                raise SaveError(f"the save is damaged: {type(broke).__name__}: {broke}") from None
     except SaveError:
         raise
     except DavinciError as e:

@@ -244,8 +244,9 @@ def test_a_yaml_file_the_manifest_does_not_list_is_a_lint_warning(tmp_path: Path
     overlay = "kind: deck-overlay\nid: {id}\nextends: rose\ncards: []\n"
     (pack / "decks" / "listed.yaml").write_text(overlay.format(id="rose-listed"), encoding="utf-8")
     (pack / "decks" / "forgotten.yaml").write_text(overlay.format(id="rose-forgotten"), encoding="utf-8")
-    (pack / "notes.yml").write_text("just: notes\n", encoding="utf-8")
+    (pack / "notes.yml").write_text("just: notes\n", encoding="utf-8")  # no davinci file: not reported
+    (pack / "extra.yml").write_text(overlay.format(id="rose-extra"), encoding="utf-8")
     (pack / "decks" / "readme.txt").write_text("not yaml\n", encoding="utf-8")
     found = [(p.code, p.severity, p.message.split(" is beside")[0]) for p in lint_paths([str(pack)])
              if p.code == "DV033"]
-    assert found == [("DV033", "warning", "decks/forgotten.yaml"), ("DV033", "warning", "notes.yml")]
+    assert found == [("DV033", "warning", "decks/forgotten.yaml"), ("DV033", "warning", "extra.yml")]

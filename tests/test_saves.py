@@ -826,3 +826,47 @@ def test_a_doctored_state_is_refused_when_loaded_not_at_its_first_move(edit: Any
     forged["checksum"] = checksum(forged["state"])
     with pytest.raises(SaveError, match=words):
         game.state_from_json(forged)
+
+
+ONE_OPTION_FAILS = """\
+kind: game
+id: sv
+name: Sv
+description: test
+players: {min: 2, max: 2}
+bots: [random]
+vars:
+  x: null
+components:
+  tile:
+    fields: {number: int}
+    items:
+      - {number: 1}
+zones:
+  pile: {kind: pile, visibility: public, contents: [tile]}
+flow:
+  turn:
+    - choose:
+        prompt: go
+        options:
+          - action: boom
+            do:
+              - roll: {sides: x, as: d}
+          - action: stop
+            do:
+              - end_game: true
+end:
+  when: "false"
+  winners: "seats"
+"""
+
+
+def test_a_save_whose_first_option_fails_by_the_games_own_rules_still_loads(tmp_path: Path) -> None:
+    # The check of a loaded state tried only the first move; the game's own `none` there made a
+    # good save "damaged", though `stop` plays.
+    from helpers import write_game_pack
+
+    game = load_game("sv", packs=[write_game_pack(tmp_path, "sv", ONE_OPTION_FAILS)])
+    st = game.state_from_json(game.new_state(2, seed=1).to_json())
+    st.apply(st.current_seats[0], "stop")
+    assert st.is_terminal()

@@ -193,3 +193,16 @@ def test_a_public_variable_set_from_a_sealed_choice_is_a_lint_warning(tmp_path: 
     problems = lint_paths([write_game_pack(tmp_path, "one-turn-bids", told)])
     assert [(p.code, p.location.line) for p in problems] == [("DV059", 23)]
     assert "'shown' is a variable every seat sees: setting it from 'n'" in problems[0].message
+
+
+def test_a_turn_variable_set_in_a_sealed_option_stays_a_turn_variable(tmp_path: Path) -> None:
+    # Set from the argument, it was hidden from every view for the whole game (and lint still
+    # warned that every seat sees it): a declared variable is the author's to keep public.
+    told = ALL_BID_IN_ONE_TURN.replace("vars: {round: 1}", "vars: {round: 1}\nturn_vars: {top: 0}")
+    told = told.replace("                    - set: {seat: s, bid: n}\n",
+                        "                    - set: {seat: s, bid: n}\n                    - set: {top: n}\n")
+    problems = lint_paths([write_game_pack(tmp_path, "one-turn-bids", told)])
+    assert [p.code for p in problems] == ["DV059"] and "'top' is a variable every seat sees" in problems[0].message
+    st = load_game("one-turn-bids", packs=[write_game_pack(tmp_path, "one-turn-bids", told)]).new_state(3, seed=1)
+    st.apply(st.current_seats[0], "bid 7")
+    assert st.view(None)["locals"].get("top") == 7

@@ -7,6 +7,7 @@ Importing this module also imports the loader, schema and pack modules, whose ha
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterator
 
 import davinci.engine.packs  # noqa: F401  (registers DV030-DV032)
@@ -197,9 +198,10 @@ _MAX_FOLDER_ENTRIES = 1000
 
 @rule("DV033", "unlisted-file", severity="warning", kinds=("pack",))
 def unlisted_file(ctx: LintContext) -> Iterator[Problem]:
-    """A YAML file beside `pack.yaml`, or beside a file it lists, that `pack.yaml` does not list:
-    nothing reads it, so a deck, overlay, game or variant written there never takes effect (lint,
-    `list` and play skip it).
+    """A davinci file (a YAML file whose top says `kind: game`, `variant`, `deck` or
+    `deck-overlay`) beside `pack.yaml`, or beside a file it lists, that `pack.yaml` does not list:
+    nothing reads it, so what is written there never takes effect (lint, `list` and play skip it).
+    Other YAML files (`mkdocs.yml`) are not the pack's business.
 
     Failing: a folder holding `pack.yaml` (with `decks: [riddles.yaml]`) and `more-riddles.yaml`.
 
@@ -226,6 +228,13 @@ def unlisted_file(ctx: LintContext) -> Iterator[Problem]:
             if path.suffix not in (".yaml", ".yml") or (path.stem == "pack" and folder == root):
                 continue
             if path.name.startswith(".") or path.resolve() in listed or not path.is_file():
+                continue
+            try:  # a davinci file says what it is at its top; mkdocs.yml and the like say nothing of the kind
+                with path.open("r", encoding="utf-8", errors="replace") as f:
+                    head = f.read(65536)
+            except OSError:
+                continue
+            if not re.search(r"^kind:\s*['\"]?(game|variant|deck|deck-overlay)\b", head, re.MULTILINE):
                 continue
             rel = path.relative_to(root) if path.is_relative_to(root) else path
             yield Problem(ctx.at([]), "DV033", f"{rel.as_posix()} is beside the pack's files but pack.yaml does not "

@@ -537,8 +537,8 @@ def _set(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, T
             expected = scope.get(name, fn.type)
             if name not in scope:
                 b.locals_set.append((name, b.loc.loc((*p, name), key=True)))
-            if getattr(b, "sealing", 0):  # set inside a private option: shown in no view
-                b.private_locals.add(name)  # type: ignore[attr-defined]
+            if getattr(b, "sealing", 0) and name not in b.tvars:  # type: ignore[attr-defined]
+                b.private_locals.add(name)  # type: ignore[attr-defined]  # set inside a private option: in no view
         if not _assignable(fn.type, expected):
             raise DefinitionError(
                 f"'{name}' holds {expected.name} values, this expression gives {fn.type.name}",
