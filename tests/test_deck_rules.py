@@ -473,3 +473,16 @@ def test_overlay_style_is_inferred_with_the_base_deck() -> None:
 def test_rule_docs_name_the_rule(code: str) -> None:
     r = get_rule(code)
     assert r is not None and r.name and r.doc.splitlines()[0].endswith(".")
+
+
+def test_dv215_an_answer_the_prompt_reads_as_a_command() -> None:
+    failing = deck("""\
+        - {id: test-001, difficulty: 1, clue: "What the green sign over the door says", answer: Exit}
+        - {id: test-002, difficulty: 1, clue: "What a tired player types", answer: quit}
+    """)
+    assert lint(failing) == [("DV215", 6, 89), ("DV215", 7, 76)]
+    passing = deck("""\
+        - {id: test-001, difficulty: 1, clue: "What the green sign over the door says", answer: Exit,
+           alternates: [way out]}
+    """)
+    assert lint(passing) == []

@@ -1055,3 +1055,38 @@ def _base_index(ctx: LintContext) -> tuple[dict[str, _Origin], dict[str, _Origin
                 if key:
                     answers.setdefault(key, origin)
     return ids, answers
+
+
+# ------------------------------------------------------------------------------------------
+# DV215 an answer nobody can give at the prompt
+# ------------------------------------------------------------------------------------------
+
+
+@_deck_rule("DV215", "answer-is-a-command", "warning")
+def answer_is_a_command(ctx: LintContext) -> Iterator[Problem]:
+    """A card whose every accepted answer is a word `davinci play` reads as a command at an
+    answer prompt (`quit`, `exit`): typing it stops the game instead of answering.
+
+    Why: no player could ever win the card at the terminal.
+
+    Failing:
+
+    ```yaml
+    - {id: riddles-001, difficulty: 1, clue: "What the green sign over the door says", answer: Exit}
+    ```
+
+    Passing:
+
+    ```yaml
+    - {id: riddles-001, difficulty: 1, clue: "What the green sign over the door says", answer: Exit,
+       alternates: [way out]}
+    ```
+    """
+    from davinci.engine.race import STOP_WORDS
+
+    for i, card in _cards(ctx.doc.data):
+        accepted = [v for _, v in _accepted(card)]
+        if accepted and all(isinstance(v, str) and match_key(v) in STOP_WORDS for v in accepted):
+            yield _problem("DV215", ctx.at(["cards", i, "answer"]),
+                           f"'{card.get('answer')}' is what `davinci play` reads as a command at an answer prompt "
+                           f"({', '.join(STOP_WORDS)}): no player could give it; add an alternate")
