@@ -143,6 +143,8 @@ def countdown_line(
     as it ticks: (the text, the seconds it took, whether the time ran out first). The clock
     starts at the call; when it runs out, what was typed so far is returned and the line ends.
     Only the end of a long answer is shown, so that the redrawn line never wraps."""
+    from rich.cells import cell_len
+
     buf: list[str] = []
     start = clock()
     shown = ""
@@ -152,7 +154,10 @@ def countdown_line(
             left = limit - elapsed
             room = max(10, width - 20)
             text = "".join(buf)
-            line = f"\r{max(left, 0.0):5.1f} s left > {text[-room:]}"
+            tail = text[-room:]
+            while cell_len(tail) > room:  # wide letters (CJK) take two columns each
+                tail = tail[1:]
+            line = f"\r{max(left, 0.0):5.1f} s left > {tail}"
             if line != shown:
                 write(line + "\x1b[K")  # erase what a longer line left behind
                 shown = line

@@ -341,3 +341,15 @@ def test_practice_reads_installed_decks_from_extra_packs() -> None:
     console = Console(record=True, width=80, color_system=None)
     code = run_practice("riddles", 1, False, 3, console, scripted("eight"), decks=decks)
     assert code == 0 and "Right" in console.export_text()
+
+
+def test_the_countdown_line_never_wraps_even_with_wide_letters() -> None:
+    from rich.cells import cell_len
+
+    from davinci.engine.race import countdown_line
+
+    keys = Keys([(1.0 + i / 10, "漢") for i in range(30)] + [(5.0, "\n")])
+    out: list[str] = []
+    text, _, late = countdown_line(keys, 60, out.append, keys.clock, width=40)
+    assert text == "漢" * 30 and not late
+    assert max(cell_len(part.split("\r")[-1].replace("\x1b[K", "")) for part in out) <= 40
