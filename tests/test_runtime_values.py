@@ -116,23 +116,28 @@ def test_a_respond_naming_a_seat_twice_is_located_not_blamed_on_a_bot(tmp_path: 
     assert e.value.location is not None and e.value.location.line == 13  # the respond step's seats
 
 
+# Two pawns in a box and a board of two spaces, a and b: the head of a game about the board.
+TWO_PAWNS = """\
+kind: game
+id: {id}
+name: Pawns
+players: {{min: 2, max: 2}}
+components:
+  pawn: {{fields: {{n: int}}, product: {{n: {{from: 1, to: 2}}}}}}
+zones:
+  box: {{kind: pile, visibility: public, contents: [pawn]}}
+  board: {{kind: board, visibility: public}}
+board:
+  spaces: [{{id: a, type: plain}}, {{id: b, type: {b_type}}}]
+  tracks: [{{spaces: [a, b]}}]
+  start: a
+"""
+
+
 def test_a_spaces_pieces_keep_their_order_through_a_save(tmp_path: Path) -> None:
     # `space.pieces` followed the order of an internal table a saved state does not keep: pawns
     # 2 then 1 on a space came back as 1 then 2.
-    game = """\
-kind: game
-id: order
-name: Order
-players: {min: 2, max: 2}
-components:
-  pawn: {fields: {n: int}, product: {n: {from: 1, to: 2}}}
-zones:
-  box: {kind: pile, visibility: public, contents: [pawn]}
-  board: {kind: board, visibility: public}
-board:
-  spaces: [{id: a, type: plain}, {id: b, type: plain}]
-  tracks: [{spaces: [a, b]}]
-  start: a
+    game = TWO_PAWNS.format(id="order", b_type="plain") + """\
 vars: {seen: []}
 flow:
   setup:
@@ -185,20 +190,7 @@ def test_a_negative_time_limit_is_located(tmp_path: Path) -> None:
 
 def test_a_space_is_found_by_its_id(tmp_path: Path) -> None:
     # Authors wrote `first(spaces(board) where id == 's0')` for want of a helper.
-    game = """\
-kind: game
-id: spaced
-name: Spaced
-players: {min: 2, max: 2}
-components:
-  pawn: {fields: {n: int}, product: {n: {from: 1, to: 2}}}
-zones:
-  box: {kind: pile, visibility: public, contents: [pawn]}
-  board: {kind: board, visibility: public}
-board:
-  spaces: [{id: a, type: plain}, {id: b, type: goal}]
-  tracks: [{spaces: [a, b]}]
-  start: a
+    game = TWO_PAWNS.format(id="spaced", b_type="goal") + """\
 vars: {kind: "", far: 0}
 flow:
   setup:
