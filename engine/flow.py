@@ -342,12 +342,21 @@ class FlowCompiler:
         cond = self.expr((*path, "while"), scope, BOOL)
         jmp = jump_unless(path, cond)
         self.emit(jmp)
-        self.loop_exits.append([])
-        self.steps(st.get("do"), (*path, "do"), dict(scope))
+        exits = self.loop_body(st.get("do"), (*path, "do"), dict(scope))
         self.emit(Jump(path, top))
         jmp.target = self.here
-        for j in self.loop_exits.pop():
+        for j in exits:
             j.target = self.here
+
+    def loop_body(self, steps: Any, path: Path, scope: dict[str, Type]) -> list[Jump]:
+        """Compile a loop's `do`; the `break` jumps inside it, to be aimed past the loop. A body
+        that fails leaves no loop behind it (a `break` after the loop is outside any loop)."""
+        self.loop_exits.append([])
+        try:
+            self.steps(steps, path, scope)
+        finally:
+            exits = self.loop_exits.pop()
+        return exits
 
     def compile_for_each(self, spec: Any, path: Path, scope: dict[str, Type]) -> None:
         if not isinstance(spec, dict):
@@ -367,9 +376,8 @@ class FlowCompiler:
         inner[var] = elem
         if index_var:
             inner[str(index_var)] = INT
-        self.loop_exits.append([])
-        self.steps(spec.get("do"), (*path, "do"), inner)
+        exits = self.loop_body(spec.get("do"), (*path, "do"), inner)
         self.emit(Jump(path, top))
         nxt.target = self.here
-        for j in self.loop_exits.pop():
+        for j in exits:
             j.target = self.here

@@ -341,3 +341,13 @@ def test_one_lint_run_reports_every_wrong_step(tmp_path: Path) -> None:
     problems = lint_paths([write_game_pack(tmp_path, "multi", MANY_MISTAKES)])
     assert [(p.code, p.location.line) for p in problems] == [("DV050", 22), ("DV011", 24), ("DV050", 27),
                                                              ("DV050", 34)]
+
+
+def test_a_break_after_a_loop_whose_steps_are_wrong_is_still_outside_any_loop(tmp_path: Path) -> None:
+    from helpers import STOP_AT_ONCE, write_game_pack
+
+    game = ("kind: game\nid: brk\nname: Brk\nplayers: {min: 2, max: 2}\nflow:\n  setup:\n"
+            '    - while: "true"\n      do: 5\n    - break: true\n' + STOP_AT_ONCE)
+    problems = lint_paths([write_game_pack(tmp_path, "brk", game)])
+    assert [(p.code, p.location.line, p.message) for p in problems] == [
+        ("DV050", 8, "expected a list of steps"), ("DV050", 9, "'break' outside a loop")]
