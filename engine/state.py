@@ -495,6 +495,9 @@ class State:
             if 0 < pc <= len(code):
                 loc = code[pc - 1].loc
         detail = str(e) if not isinstance(e, KeyError) else f"no such key {e}"
+        for python, rules in (("'NoneType' object", "none"), ("NoneType", "none"), ("'tuple' object", "a list"),
+                              ("'str' object", "a text"), ("'int' object", "a number")):
+            detail = detail.replace(python, rules)  # the rules' words for Python's
         return EvalError(
             "a step was given a value it cannot use (a `none` where a seat, a number or a list is needed? "
             f"check the step's expressions and the variables they read): {type(e).__name__}: {quoted(detail, 200)}",
