@@ -206,3 +206,10 @@ def test_a_turn_variable_set_in_a_sealed_option_stays_a_turn_variable(tmp_path: 
     st = load_game("one-turn-bids", packs=[write_game_pack(tmp_path, "one-turn-bids", told)]).new_state(3, seed=1)
     st.apply(st.current_seats[0], "bid 7")
     assert st.view(None)["locals"].get("top") == 7
+
+
+def test_a_name_inside_a_text_is_not_a_use_of_the_private_argument(tmp_path: Path) -> None:
+    quiet = ALL_BID_IN_ONE_TURN.replace("vars: {round: 1}", "vars: {round: 1, note: 0}")
+    quiet = quiet.replace("                    - set: {seat: s, bid: n}\n",
+                          "                    - set: {seat: s, bid: n}\n                    - set: {note: \"len('n')\"}\n")
+    assert [p.code for p in lint_paths([write_game_pack(tmp_path, "one-turn-bids", quiet)])] == []

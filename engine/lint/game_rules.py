@@ -535,7 +535,7 @@ def private_told(ctx: LintContext) -> Iterator[Problem]:
             uses = re.compile(r"\b(" + "|".join(re.escape(n) for n in held) + r")\b")
             for assigned in sets:
                 for k, v in assigned.items():
-                    m = uses.search(v) if isinstance(v, str) and k != "seat" else None
+                    m = uses.search(_no_texts(v)) if isinstance(v, str) and k != "seat" else None
                     if m and str(k) not in held:
                         held[str(k)] = held[m.group(1)]
                         grew = True
@@ -546,7 +546,7 @@ def private_told(ctx: LintContext) -> Iterator[Problem]:
                 continue
             shown_vars = public_seat if "seat" in values else public_game
             for k, v in values.items():
-                m = uses.search(v) if isinstance(v, str) and k in shown_vars else None
+                m = uses.search(_no_texts(v)) if isinstance(v, str) and k in shown_vars else None
                 if m:
                     yield Problem(ctx.at([*spath, "set", k]),
                                   "DV059", f"'{k}' is a variable every seat sees: setting it from '{held[m.group(1)]}', "
@@ -562,6 +562,11 @@ def private_told(ctx: LintContext) -> Iterator[Problem]:
                 yield Problem(ctx.at(tpath), "DV059", f"this log line is public and names {what} "
                               "of a private option: every seat reads it (add `to:`, or log it when all have chosen)",
                               "private-told", "warning")
+
+
+def _no_texts(expr: str) -> str:
+    """An expression with its text literals emptied: `len('n')` does not read a name `n`."""
+    return re.sub(r"'[^']*'|\"[^\"]*\"", "''", expr)
 
 
 def _mappings(node: Any, path: list[Any]) -> Iterator[tuple[dict[str, Any], list[Any]]]:
