@@ -351,3 +351,15 @@ def test_a_break_after_a_loop_whose_steps_are_wrong_is_still_outside_any_loop(tm
     problems = lint_paths([write_game_pack(tmp_path, "brk", game)])
     assert [(p.code, p.location.line, p.message) for p in problems] == [
         ("DV050", 8, "expected a list of steps"), ("DV050", 9, "'break' outside a loop")]
+
+
+def test_an_option_that_is_no_mapping_is_named_and_the_next_steps_are_checked(tmp_path: Path) -> None:
+    # It read "malformed 'choose' step (AttributeError: 'int' object has no attribute 'get')".
+    from helpers import write_game_pack
+
+    game = ("kind: game\nid: opt\nname: Opt\nplayers: {min: 2, max: 2}\nflow:\n  turn:\n    - choose:\n"
+            "        options:\n          - 5\n          - action: go\n            do: []\n    - call: nope\n"
+            'end:\n  when: "false"\n  winners: "seats"\n')
+    problems = lint_paths([write_game_pack(tmp_path, "opt", game)])
+    assert [(p.code, p.location.line) for p in problems] == [("DV050", 9), ("DV052", 12)]
+    assert problems[0].message.startswith("each option of a choose is a mapping with an 'action'")

@@ -200,7 +200,7 @@ GAME_FILES: dict[str, tuple[list[tuple[str, str, int, int]], tuple[str, str, int
     "piece-explosion": ([("game.yaml", "DV050", 11, 14)], ("game.yaml", "DV050", 11, 14)),
     # Found by the fuzz campaign: a key the schema does not require but the step needs (was DV999).
     "step-missing-key": ([("game.yaml", "DV050", 25, 23)], ("game.yaml", "DV050", 25, 23)),
-    "malformed-step": ([("game.yaml", "DV050", 12, 7)], ("game.yaml", "DV050", 12, 7)),
+    "malformed-step": ([("game.yaml", "DV050", 15, 13)], ("game.yaml", "DV050", 15, 13)),  # at the option itself
     # Names that look like Python entry points are plain data: unknown bots to lint (DV057), and
     # never imported (see the play test below).
     "bot-entry-point": ([("game.yaml", "DV057", 7, 8), ("game.yaml", "DV057", 7, 21)], None),

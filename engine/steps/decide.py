@@ -284,8 +284,10 @@ def _choose(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str
     verbs: set[str] = set()
     for i, o in enumerate(spec["options"]):
         op: Path = (*p, "options", i)
-        if isinstance(o, dict):
-            fc.check_keys(o, OPTION_KEYS, op, "this 'choose' option")
+        if not isinstance(o, dict):
+            raise DefinitionError("each option of a choose is a mapping with an 'action' (and 'args', 'do'...)",
+                                  fc.b.loc.loc(op))
+        fc.check_keys(o, OPTION_KEYS, op, "this 'choose' option")
         verb = str(o.get("action", ""))
         if not verb.isidentifier() or verb in ENGINE_VERBS:
             raise DefinitionError(
