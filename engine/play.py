@@ -47,7 +47,7 @@ from davinci.engine.files import (
     read_regular_text,
     unique_members,
 )
-from davinci.engine.race import QuitGame
+from davinci.engine.race import STOP_WORDS, QuitGame
 from davinci.engine.rng import MAX_SEED, derive_seed
 from davinci.engine.values import (
     action_line,
@@ -579,7 +579,7 @@ class Session:
         explained; the game goes on either way."""
         if not name and not self.save_path:
             name = self.input_fn("Save to which file? (empty: don't save) ").strip()
-            if not name or name.lower() in ("quit", "exit"):  # a command typed where a name was asked
+            if not name or name.lower() in STOP_WORDS:  # a command typed where a name was asked
                 self.console.print("not saved")
                 return
         path = os.path.expanduser(name) if name else self.save_path  # `save ~/game.json`, as a shell reads it
@@ -662,7 +662,7 @@ class Session:
 
     def pause(self, prompt: str) -> None:
         """Wait for Enter; `quit` (or `exit`) typed there stops the game, as at any prompt."""
-        if self.input_fn(prompt).strip().lower() in ("quit", "exit"):
+        if self.input_fn(prompt).strip().lower() in STOP_WORDS:
             raise QuitGame
 
     def show_events(self, since: int, seat: int | None, skip: frozenset[str] = frozenset()) -> bool:
@@ -736,7 +736,7 @@ class Session:
                 for i, a in enumerate(numbered, 1):
                     self.console.print(f"  {i:>3}. {esc(noted_action(str(a), notes))}")
                 continue
-            if word in ("quit", "exit"):
+            if word in STOP_WORDS:
                 raise QuitGame
             if word == "save" or word.startswith("save "):
                 self.save_command(text[4:].strip())
@@ -802,7 +802,7 @@ class Session:
                 secs = min(secs, full_limit)
             if not text:
                 return st.parse_action("pass")
-            if text.lower() in ("quit", "exit"):  # as at the move prompt (other commands could be answers)
+            if text.lower() in STOP_WORDS:  # as at the move prompt (other commands could be answers)
                 raise QuitGame
             if limit and secs > limit:
                 self.console.print(f"[yellow]{tenths_up(secs)} s: too late[/yellow]")

@@ -24,7 +24,7 @@ class QuitGame(Exception):
     """The player typed `quit`: stop the game normally (offering to save, as Ctrl-C does)."""
 
 
-# What typed as an answer stops the game instead (as at every prompt of `davinci play`).
+# The words that stop the game at `davinci play`'s prompts, a race's answer included.
 STOP_WORDS = ("quit", "exit")
 
 
@@ -148,11 +148,11 @@ def countdown_line(
     buf: list[str] = []
     start = clock()
     shown = ""
+    room = max(10, width - 20)  # columns for the answer after "  59.9 s left > "
     with term:
         while True:
             elapsed = clock() - start
             left = limit - elapsed
-            room = max(10, width - 20)
             text = "".join(buf)
             tail = text[-room:]
             while cell_len(tail) > room:  # wide letters (CJK) take two columns each

@@ -338,10 +338,10 @@ class State:
         pids = self.zones[key]
         if kind in ("grid", "board"):
             pos = self.pos
-            bases = {p: (f"{pos[p][0]},{pos[p][1]}" if kind == "grid" else f"{prefix}{pos[p]}") for p in pids}
-            together: dict[str, list[int]] = {}
+            together: dict[str, list[int]] = {}  # the label of a place -> the pieces there
             for p in pids:
-                together.setdefault(bases[p], []).append(p)
+                base = f"{pos[p][0]},{pos[p][1]}" if kind == "grid" else f"{prefix}{pos[p]}"
+                together.setdefault(base, []).append(p)
             hit = {}
             for base, there in together.items():
                 if len(there) == 1:
@@ -701,10 +701,14 @@ class State:
             if not cs:
                 return LegalActions([])
             seat = cs[0]
-        elif type(seat) is not int or not 0 <= seat < len(self.seat_names):  # True and 1.0 read as seat 1 below
-            raise NoSuchSeat(f"legal_actions takes a seat number (0 to {len(self.seat_names) - 1}) or None, "
-                             f"got {seat!r}")
+        else:
+            self._seat_arg(seat, "legal_actions", " or None")
         return self._options().get(seat) or LegalActions([])
+
+    def _seat_arg(self, seat: Any, what: str, alternative: str = "") -> None:
+        """NoSuchSeat unless `seat` is a seat number of this table (True and 1.0 would read as seat 1)."""
+        if type(seat) is not int or not 0 <= seat < len(self.seat_names):
+            raise NoSuchSeat(f"{what} takes a seat number (0 to {len(self.seat_names) - 1}){alternative}, got {seat!r}")
 
     def parse_action(self, text: str) -> Action:
         return parse_action(text, self.game.rest_verbs)
@@ -712,8 +716,7 @@ class State:
     def is_legal(self, seat: int, action: Action | str) -> bool:
         """Whether `seat` may take `action` now; NoSuchSeat (as `legal_actions` and `apply` raise)
         for a seat that is not at the table."""
-        if type(seat) is not int or not 0 <= seat < len(self.seat_names):
-            raise NoSuchSeat(f"is_legal takes a seat number (0 to {len(self.seat_names) - 1}), got {seat!r}")
+        self._seat_arg(seat, "is_legal")
         try:
             self._check(seat, action if isinstance(action, Action) else self.parse_action(action))
             return True

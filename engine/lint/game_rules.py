@@ -539,7 +539,7 @@ def private_told(ctx: LintContext) -> Iterator[Problem]:
                     if m and str(k) not in held:
                         held[str(k)] = held[m.group(1)]
                         grew = True
-        uses = re.compile(r"\b(" + "|".join(re.escape(n) for n in held) + r")\b")
+        # (`uses` of the last round, in which nothing grew, reads every name in `held`.)
         for assigned, spath in _mappings(option.get("do"), [*opath, "do"]):
             values = assigned.get("set")
             if not isinstance(values, dict):
