@@ -784,6 +784,7 @@ class Session:
         st = self.state
         p = st.view(seat).get("pending", {})
         limit = p.get("time_limit", 0) if self.timer else 0
+        shown_at = time.monotonic()
         early = self.show_card(p.get("card") or {}, timed=bool(limit))
         lim = f"{limit} seconds" if limit else "no time limit"
         if p.get("prompt"):
@@ -791,9 +792,10 @@ class Session:
         if not early:
             self.console.print(f"[bold]{esc(self.seats[seat].name)}[/bold]: type your answer and press Enter ({lim}); "
                                "empty line to pass, 'quit' to stop the game.")
-        t0 = time.monotonic()
+        # An answer typed where a two-step card waited for Enter (to write the anagram down)
+        # is timed from when the card was shown: the wait was spent solving it.
+        t0 = shown_at if early else time.monotonic()
         while True:
-            # An answer typed where the card waited for Enter counts as typed at once.
             text, early = (early, "") if early else (self.private_line("answer> ").strip(), "")
             secs = time.monotonic() - t0
             full_limit = int(p.get("time_limit") or 0)

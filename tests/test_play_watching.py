@@ -143,3 +143,44 @@ def test_a_race_answer_just_past_the_limit_is_judged_late_as_shown(monkeypatch: 
              save_path=str(save))
     moves = [a for _, a in json.loads(save.read_text())["saved"]["state"]["history"]]
     assert "answer 60.1 bolt" in moves and not any(m.startswith("answer 60.0") for m in moves)
+
+
+class _Clock:
+    """A terminal clock the test moves on by hand."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+
+def test_an_anagram_answered_while_it_waits_to_start_the_clock_is_timed_from_the_card(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Teams answering one after another (no race at this terminal): an answer typed at "press
+    # Enter to start the clock" counted as 0.1 s however long the team had been solving it.
+    import davinci.engine.play as play_mod
+    import davinci.engine.race as race
+
+    clock = _Clock()
+    monkeypatch.setattr(race, "race_available", lambda: False)
+    monkeypatch.setattr(play_mod.time, "monotonic", clock.monotonic)
+    asked: list[str] = []
+
+    def ask(prompt: str) -> str:
+        asked.append(prompt)
+        if len(asked) > 40:
+            raise EOFError
+        if prompt.startswith("Write it down"):
+            clock.now += 8  # 8 seconds against a 5-second limit
+            return "theron"
+        return "" if prompt == "answer> " else "1"
+
+    game = load_game("da-vinci-game", settings={"timer_seconds": 5})
+    console = Console(file=io.StringIO(), width=100)
+    run_play(game, parse_seats("human,scholar,scholar", game), 1, {}, console, ask, clear=False, timer=True)
+    out = console.file.getvalue()
+    assert "Anagram: THRONE" in out
+    assert "8.0 s: too late" in out and "Team 1 answered 'theron' too late" in out
+    assert "Team 1: correct bid" not in out
