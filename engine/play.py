@@ -884,9 +884,8 @@ class Session:
 
         announced: set[int] = set()
         results = run_race(humans, [s.name for s in self.seats], bot_times, limit, write, shown=announced)
-        for s, a in bot_actions.items():
-            with deferred_interrupts():
-                apply_bot(st, s, self.seats[s].kind, a)
+        # Applied in the order the seats locked in (equal times rank in that order), passes last.
+        entries: list[tuple[float, int, Any]] = [(bot_times.get(s, math.inf), s, a) for s, a in bot_actions.items()]
         for s in humans:
             r = results.get(s)
             action = st.parse_action("pass")
@@ -896,8 +895,13 @@ class Session:
                     st._check(s, action)
                 except DavinciError:  # typed text no action can carry (a NUL byte...): a pass
                     action = st.parse_action("pass")
+            entries.append((r[0] if r is not None and action.verb != "pass" else math.inf, s, action))
+        for _t, s, action in sorted(entries, key=lambda e: (e[0], e[1])):
             with deferred_interrupts():
-                st.apply(s, action)
+                if s in bot_actions:
+                    apply_bot(st, s, self.seats[s].kind, action)
+                else:
+                    st.apply(s, action)
         self.collect()
         # The answers and who won; the lock-in times were shown live as they happened.
         times = {**{b: t for b, t in bot_times.items() if b in announced},

@@ -465,6 +465,18 @@ def test_correct_bids_take_three_two_one_tokens_in_lock_in_order() -> None:
     assert t.bids() == {1: 4, 2: 2, 3: 5, 4: 3}
 
 
+def test_equal_times_rank_in_the_order_the_teams_locked_in() -> None:
+    # Two bids at the same tenth of a second were ranked by seat, whoever locked in first.
+    t = Table(4)
+    clue_turn(t)
+    ans = t.answer()
+    t.do(4, f"answer 10 {ans}")
+    t.do(3, f"answer 10 {ans}")
+    t.st = t.game.state_from_json(t.st.to_json())  # the order survives a save
+    t.do(2, "pass")
+    assert t.bids() == {1: 4, 2: 3}
+
+
 def test_wrong_bids_leave_and_lower_bids_move_up() -> None:
     t = Table(4)
     clue_turn(t)

@@ -184,3 +184,26 @@ def test_an_anagram_answered_while_it_waits_to_start_the_clock_is_timed_from_the
     assert "Anagram: THRONE" in out
     assert "8.0 s: too late" in out and "Team 1 answered 'theron' too late" in out
     assert "Team 1: correct bid" not in out
+
+
+def test_race_answers_in_one_tenth_rank_in_the_order_they_were_locked_in(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Ben locked in at 12.04 s and Cy at 12.01 s: both bids read 12.1 s and Ben, applied first
+    # as the lower seat, took the first bid.
+    import davinci.engine.race as race
+
+    monkeypatch.setattr(race, "race_available", lambda: True)
+    monkeypatch.setattr(race, "run_race", lambda humans, *a, **k: {1: (12.04, "bolt"), 2: (12.01, "bolt")})
+    game = load_game("da-vinci-game", settings={"first_team": 1})
+    console = Console(file=io.StringIO(), width=120)
+    asked: list[str] = []
+
+    def ask(prompt: str = "") -> str:
+        asked.append(prompt)
+        if len(asked) > 3:
+            raise EOFError
+        return "2" if prompt == "> " else ""
+
+    run_play(game, parse_seats("human:Ana,human:Ben,human:Cy", game), 11, {}, console, ask, clear=False, timer=True)
+    out = console.file.getvalue()  # type: ignore[attr-defined]
+    assert "The answer: bolt" in out
+    assert out.index("Cy: correct bid 1") < out.index("Ben: correct bid 2")

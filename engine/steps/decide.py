@@ -412,7 +412,7 @@ class Respond(Instr):
     def _resolve(self, state: State, p: dict[str, Any]) -> None:
         limit = int(p["limit_ms"])
         entries = []
-        order = {s: i for i, s in enumerate(p["seats"])}
+        order = {int(s): i for i, s in enumerate(p["answers"])}  # equal times: the first to lock in first
         for s in p["seats"]:
             a = p["answers"][str(s)]
             if a is None:
