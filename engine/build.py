@@ -78,6 +78,7 @@ class GameDef:
     piece_cache: dict[Any, Any] = field(default_factory=dict)  # per-piece sort keys / free flags
     grid_zone: str | None = None  # the grid zone's name, if the game has one
     unread_locals: tuple[tuple[str, SourceLocation], ...] = ()  # `set` locals no expression reads (lint)
+    own_sets: tuple[tuple[str, str, SourceLocation], ...] = ()  # (name, procedure, where): see _own_sets
     defined: Mapping[str, Any] = field(default_factory=dict)  # `define`: named expressions without arguments
     unused_definitions: tuple[tuple[str, SourceLocation], ...] = ()  # `define` entries nothing uses (lint)
     label_cache: dict[str, tuple[str, str]] = field(default_factory=dict)  # zone key -> (kind, prefix)
@@ -940,6 +941,20 @@ def global_scope(
     return scope
 
 
+
+def _own_sets(programs: Mapping[str, Program]) -> tuple[tuple[str, str, SourceLocation], ...]:
+    """(name, procedure, where) for each local a procedure's `set` makes under a name that is also
+    a local where the procedure is called: the procedure's is its own, and the caller's keeps its
+    value through the call (lint DV064; a value goes back through `turn_vars`)."""
+    out: dict[tuple[str, str], SourceLocation] = {}
+    for prog in programs.values():
+        for proc, in_scope in prog.calls:
+            callee = programs.get(proc)
+            for name, at in (callee.sets.items() if callee is not None else ()):
+                if name in in_scope and at is not None:
+                    out.setdefault((name, proc.split(":", 1)[1]), at)
+    return tuple((n, p, at) for (n, p), at in out.items())
+
 def build_game(
     data: Mapping[str, Any],
     locator: Locator,
@@ -1088,6 +1103,7 @@ def _build_game(
         variants=tuple(variants),
         grid_zone=next((z.name for z in zones.values() if z.kind == "grid"), None),
         unread_locals=tuple((n, at) for n, at in b.locals_set if n not in b.names_read),
+        own_sets=_own_sets(programs),
         defined=defined,
         unused_definitions=tuple((str(n), b.loc.loc(("define", n), key=True)) for n in data.get("define") or {}
                                  if n not in used_definitions),

@@ -20,6 +20,7 @@ from davinci.engine.values import encode
 
 if TYPE_CHECKING:  # pragma: no cover
     from davinci.engine.build import Builder
+    from davinci.engine.errors import SourceLocation
     from davinci.engine.state import State
 
 Path = tuple[str | int, ...]
@@ -126,7 +127,13 @@ class Call(Instr):
             from davinci.engine.errors import EvalError
 
             raise EvalError(f"procedure calls nested more than 64 deep (calling '{self.proc}')")
-        state.stack.append([self.proc, 0])
+        # The names the procedure binds (its loops' variables and places, its choices' arguments,
+        # its own locals) are the caller's again when it returns: a caller's loop that calls a
+        # procedure binding the same name, or the procedure calling itself from inside a loop,
+        # would otherwise go on with the callee's values. The frame keeps them (a save too).
+        locals_ = state.locals
+        saved = {n: locals_[n] for n in state.game.programs[self.proc].binds if n in locals_}
+        state.stack.append([self.proc, 0, saved] if saved else [self.proc, 0])
 
 
 class Return(Instr):
@@ -138,6 +145,9 @@ class Return(Instr):
 class Program:
     name: str
     code: list[Instr] = field(default_factory=list)
+    binds: set[str] = field(default_factory=set)  # the local names its steps bind or set (not turn_vars)
+    sets: dict[str, SourceLocation | None] = field(default_factory=dict)  # locals its `set` steps make, where
+    calls: list[tuple[str, frozenset[str]]] = field(default_factory=list)  # (procedure, the names in scope there)
 
 
 # A step handler compiles one step mapping into instructions appended to the program.
@@ -196,7 +206,9 @@ class FlowCompiler:
 
     def new_slot(self) -> str:
         self._slot += 1
-        return f"@{self.prog.name}.{self._slot}"
+        slot = f"@{self.prog.name}.{self._slot}"
+        self.prog.binds.add(slot)
+        return slot
 
     def expr(self, path: Path, scope: Mapping[str, Type], expect: Type | None = None) -> Any:
         return self.b.expr(path, scope, expect)
@@ -209,6 +221,7 @@ class FlowCompiler:
         if hidden is not None:
             raise DefinitionError(f"'{name}' is {hidden}: a name bound here would hide it; choose another name",
                                   self.b.loc.loc(path, key=key))
+        self.prog.binds.add(name)
         return name
 
     def steps(self, steps: Any, path: Path, scope: dict[str, Type]) -> None:
@@ -312,6 +325,7 @@ class FlowCompiler:
                 hint = did_you_mean(name, self.procs)
                 raise DefinitionError(f"unknown procedure '{name}'{hint}", self.b.loc.loc((*path, "call")), code="DV052")
             self.emit(Call(path, f"proc:{name}"))
+            self.prog.calls.append((f"proc:{name}", frozenset(scope)))
             return
         if kind == "return":
             self.emit(Return(path))

@@ -29,7 +29,8 @@ def _body(st: State) -> dict[str, Any]:
         "seat_vars": [{k: to_json(v) for k, v in sv.items()} for sv in st.seat_vars],
         "vars": {k: to_json(v) for k, v in st.vars.items()},
         "locals": {k: to_json(v) for k, v in st.locals.items()},
-        "stack": [list(f) for f in st.stack],
+        "stack": [[f[0], f[1], {k: to_json(v) for k, v in f[2].items()}] if len(f) > 2 else [f[0], f[1]]
+                  for f in st.stack],
         "pending": to_json_pending(st.pending),
         "zones": {k: list(v) for k, v in st.zones.items()},
         "pos": [[p, list(w) if isinstance(w, tuple) else w] for p, w in sorted(st.pos.items())],
@@ -98,7 +99,8 @@ def state_from_json(game: Game, data: Mapping[str, Any]) -> State:
         st.seat_vars = [{k: from_json(v) for k, v in sv.items()} for sv in body["seat_vars"]]
         st.vars = {k: from_json(v) for k, v in body["vars"].items()}
         st.locals = {k: from_json(v) for k, v in body["locals"].items()}
-        st.stack = [[str(f[0]), int(f[1])] for f in body["stack"]]
+        st.stack = [[str(f[0]), int(f[1]), {str(k): from_json(v) for k, v in f[2].items()}] if len(f) > 2
+                    else [str(f[0]), int(f[1])] for f in body["stack"]]
         st.pending = body["pending"]
         st.zones = {k: [int(p) for p in v] for k, v in body["zones"].items()}
         st.zone_of = [""] * len(g.pieces)

@@ -490,7 +490,7 @@ class State:
         """The error for a Python failure while the flow ran, located at the step that ran last."""
         loc = None
         if self.stack:
-            name, pc = self.stack[-1]
+            name, pc = self.stack[-1][:2]
             code = self.game.programs[name].code
             if 0 < pc <= len(code):
                 loc = code[pc - 1].loc
@@ -522,7 +522,8 @@ class State:
             code = g.programs[frame[0]].code
             pc = frame[1]
             if pc >= len(code):
-                stack.pop()
+                if len(stack.pop()) > 2:  # a procedure returns: the caller's names it bound again
+                    self.locals.update(frame[2])
                 continue
             frame[1] = pc + 1
             try:

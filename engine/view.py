@@ -211,7 +211,7 @@ def _in_scope(state: State) -> frozenset[str] | Any:
     if p is not None and "at" in p:
         return code[p["at"][0]].code[p["at"][1]].in_scope
     if state.stack:
-        prog, pc = state.stack[-1]
+        prog, pc = state.stack[-1][:2]
         if 0 < pc <= len(code[prog].code):
             return code[prog].code[pc - 1].in_scope
     return state.game.turn_vars

@@ -257,8 +257,8 @@ def _build(ctx: LintContext) -> Any:
     return hit
 
 
-def _in_this_file(ctx: LintContext, what: str) -> list[tuple[str, SourceLocation]]:
-    """The (name, place) entries of the built game's list `what` (`unread_locals`...) that lie in
+def _in_this_file(ctx: LintContext, what: str) -> list[Any]:
+    """The (name, ..., place) entries of the built game's list `what` (`unread_locals`...) that lie in
     this file; none when the game does not build (DV055 reports why)."""
     if not isinstance(ctx.doc.data, dict):
         return []
@@ -266,7 +266,7 @@ def _in_this_file(ctx: LintContext, what: str) -> list[tuple[str, SourceLocation
         gdef = _build(ctx)
     except DavinciError:
         return []
-    return [(name, at) for name, at in getattr(gdef, what) if at.path == ctx.doc.path]
+    return [e for e in getattr(gdef, what) if e[-1].path == ctx.doc.path]
 
 
 def _base_problems(ctx: LintContext) -> set[Problem]:
@@ -419,6 +419,48 @@ def unread_local(ctx: LintContext) -> Iterator[Problem]:
     for name, at in _in_this_file(ctx, "unread_locals"):
         yield Problem(at, "DV058", f"'{name}' is set here but never read: a misspelt variable? (variables are "
                       "declared under vars, seat_vars or turn_vars)", "unread-local", "warning")
+
+
+@rule("DV064", "procedure-own-local", severity="warning", kinds=("game", "variant"))
+def procedure_own_local(ctx: LintContext) -> Iterator[Problem]:
+    """A procedure `set`s a local under a name its caller also uses. A procedure's locals are its
+    own: when it returns, the caller's name holds the caller's value again, so the caller does not
+    see what the procedure set. Pass a value back through a `turn_vars` variable.
+
+    Failing:
+
+    ```yaml
+    flow:
+      turn:
+        - set: {moved: false}
+        - call: move
+        - if: moved
+          then: [{log: "moved"}]
+      procedures:
+        move:
+          - set: {moved: true}
+    ```
+
+    Passing:
+
+    ```yaml
+    turn_vars:
+      moved: false
+    flow:
+      turn:
+        - set: {moved: false}
+        - call: move
+        - if: moved
+          then: [{log: "moved"}]
+      procedures:
+        move:
+          - set: {moved: true}
+    ```
+    """
+    for name, proc, at in _in_this_file(ctx, "own_sets"):
+        yield Problem(at, "DV064", f"'{name}' set in procedure '{proc}' is the procedure's own: the caller's "
+                      f"'{name}' keeps its value through the call; declare '{name}' under turn_vars to pass "
+                      "the value back", "procedure-own-local", "warning")
 
 
 @rule("DV062", "unused-definition", severity="warning", kinds=("game", "variant"))

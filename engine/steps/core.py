@@ -534,6 +534,9 @@ def _set(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, T
             if name in b.scope and name not in b.tvars:  # type: ignore[attr-defined]
                 raise DefinitionError(f"'{name}' cannot be assigned", b.loc.loc((*p, name), key=True))
             where = "local"
+            if name not in b.tvars:  # type: ignore[attr-defined]
+                fc.prog.binds.add(name)
+                fc.prog.sets.setdefault(name, b.loc.loc((*p, name), key=True))
             expected = scope.get(name, fn.type)
             if name not in scope:
                 b.locals_set.append((name, b.loc.loc((*p, name), key=True)))
