@@ -505,6 +505,9 @@ def build_zones(b: Builder, comps: Mapping[str, ComponentDef], settings: Mapping
         ov = spec.get("overflow_to")
         if ov is not None and ov not in zones:
             raise b.fail(f"unknown zone '{ov}'{_known(str(ov), list(zones))}", ("zones", zname, "overflow_to"), code="DV020")
+        if ov == zname:  # a returned piece would land over capacity again, for ever
+            raise b.fail(f"'{zname}' overflows into itself: name another zone, or leave overflow_to out (the "
+                         "returned piece leaves the game)", ("zones", zname, "overflow_to"))
     return zones
 
 

@@ -46,6 +46,8 @@ def _body(st: State) -> dict[str, Any]:
     }
     if st.face_down:  # only games that turn pieces face down write it: older saves stay as they were
         out["face_down"] = sorted(st.face_down)
+    if st.dirty:  # zones still to check against their capacity (several went over in one step)
+        out["dirty"] = sorted(st.dirty)
     return out
 
 
@@ -110,6 +112,7 @@ def state_from_json(game: Game, data: Mapping[str, Any]) -> State:
         st.pos = {int(p): (tuple(w) if isinstance(w, list) else w) for p, w in body["pos"]}
         st.revealed = {int(p) for p in body["revealed"]}
         st.face_down = {int(p) for p in body.get("face_down", ())}
+        st.dirty = {str(k) for k in body.get("dirty", ()) if str(k) in st.zones}
         st.rng = Rng(int(body["rng"]))
         st.history = [(int(s), str(a)) for s, a in body["history"]]
         st.events = [(None if to is None else int(to), str(t)) for to, t in body["events"]]

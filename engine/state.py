@@ -309,10 +309,11 @@ class State:
 
     def pieces_on_space(self, space: str) -> list[int]:
         """The pieces on a board space, in the order they arrived (their order in their zone,
-        which a saved state keeps; the order of `pos` is not saved)."""
+        which a saved state keeps; the order of `pos` is not saved); pieces of several board
+        zones, zone by zone in the order of their names."""
         on = [p for p, s in self.pos.items() if s == space]
         if len(on) > 1:
-            on.sort(key=lambda p: self.zones[self.zone_of[p]].index(p))
+            on.sort(key=lambda p: (self.zone_of[p], self.zones[self.zone_of[p]].index(p)))
         return on
 
     def piece_label(self, pid: int, index: int | None = None) -> str:
@@ -377,6 +378,8 @@ class State:
         """Move a piece into zone `key` (at `index`, or sorted for rows, or at a cell/space)."""
         came_from = self.zone_of[pid]
         if came_from == key and where is None and index is None:
+            if face_up is not None:  # it stays where it is, turned as the step says
+                self.turn_face(pid, face_up)
             return
         self.take(pid)
         z = self.game.zones.get(key.split("#")[0])  # none for the supply
@@ -546,7 +549,7 @@ class State:
                 )
         self.steps += STEP_BUDGET - budget
         if self.pending is not None and not self.terminal and self.phase != "setup":
-            if self.dirty and self.pending["type"] != "position" and self._check_overflow():
+            if self.dirty and self.pending["type"] not in _MID_STEP and self._check_overflow():
                 pass  # (free pieces waiting for their places are placed first: the check waits)
             # The end is checked at a decision of the flow, where its steps stand between two
             # moves; a piece over capacity (or a free piece to place) asks in the middle of a

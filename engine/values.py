@@ -319,10 +319,12 @@ class PieceV(Record):
         if name == "revealed":
             return self.pid in st.revealed
         if name == "owner":
-            owner = st.game.zones[st.zone_of[self.pid].split("#")[0]].per_seat and st.zone_owner(st.zone_of[self.pid])
+            z = st.game.zones.get(st.zone_of[self.pid].split("#")[0])  # none: it left the game
+            owner = z is not None and z.per_seat and st.zone_owner(st.zone_of[self.pid])
             return None if owner is None or owner is False else SeatV(st, owner)
         if name == "zone":
-            return st.zone_of[self.pid].split("#")[0]
+            zname = st.zone_of[self.pid].split("#")[0]
+            return zname if zname in st.game.zones else None  # none once it has left the game
         if name == "index":
             return st.piece_index(self.pid)
         if name == "kind":

@@ -1,0 +1,160 @@
+"""Edge cases of the engine's steps that a reviewer's reading found: two zones over capacity at
+once, pieces of two board zones on one space, turning a piece without moving it, and the fields of
+a piece that has left the game."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from helpers import write_game_pack
+
+from davinci.engine.game import load_game
+
+STOP = """\
+    - choose:
+        options:
+          - action: stop
+            do: [{end_game: true}]
+end:
+  when: "false"
+  winners: "seats"
+"""
+
+
+def test_two_zones_over_capacity_at_once_are_each_brought_back_to_it(tmp_path: Path) -> None:
+    # One swap put both piles over a lowered capacity: the second check replaced the first
+    # pile's pending return, and that pile stayed at 3 pieces with a capacity of 1.
+    game = """\
+kind: game
+id: swaps
+name: Swaps
+players: {min: 2, max: 2}
+components:
+  chip: {fields: {n: int}, label: n, product: {n: {from: 1, to: 6}}}
+vars: {limit: 5}
+zones:
+  box: {kind: pile, visibility: public, contents: [chip]}
+  a: {kind: pile, visibility: public, capacity: limit}
+  b: {kind: pile, visibility: public, capacity: limit}
+flow:
+  setup:
+    - draw: {from: box, to: a, count: 3}
+    - draw: {from: box, to: b, count: 3}
+  turn:
+    - set: {limit: 1}
+    - swap: {a: first(a), b: first(b)}
+""" + STOP
+    g = load_game("swaps", packs=[write_game_pack(tmp_path, "swaps", game)])
+    st = g.new_state(2, seed=1)
+    asked = []
+    while st.pending and st.pending["type"] == "overflow":
+        asked.append(st.pending["zone"])
+        st = g.state_from_json(st.to_json())  # a save between the returns keeps the zones to check
+        st.apply(st.current_seats[0], st.legal_actions(st.current_seats[0])[0])
+    assert sorted(asked) == ["a", "a", "b", "b"]
+    assert (len(st.zones["a"]), len(st.zones["b"])) == (1, 1)
+
+
+def test_pieces_of_two_board_zones_on_one_space_keep_their_order_through_a_save(tmp_path: Path) -> None:
+    game = """\
+kind: game
+id: boards
+name: Boards
+players: {min: 2, max: 2}
+components:
+  pawn: {fields: {colour: str}, label: colour, items: [{colour: red}, {colour: blue}]}
+zones:
+  box: {kind: pile, visibility: public, contents: [pawn]}
+  track: {kind: board, visibility: public}
+  marks: {kind: board, visibility: public}
+board:
+  spaces: [{id: s, type: plain}, {id: t, type: plain}]
+  tracks: [{spaces: [s, t]}]
+  start: s
+flow:
+  setup:
+    - move: {piece: 'first(box where colour == "red")', to: track, space: "space(track, 's')"}
+    - move: {piece: 'first(box where colour == "blue")', to: marks, space: "space(track, 's')"}
+  turn:
+""" + STOP
+    g = load_game("boards", packs=[write_game_pack(tmp_path, "boards", game)])
+    st = g.new_state(2, seed=1)
+    live = st.pieces_on_space("s")
+    assert g.state_from_json(st.to_json()).pieces_on_space("s") == live
+    colours = [g.definition.pieces[p].attrs["colour"] for p in live]
+    assert colours == ["blue", "red"]  # zone by zone, in the order of their names (marks, track)
+
+
+def test_a_move_to_the_zone_a_piece_is_in_still_turns_it_face_up(tmp_path: Path) -> None:
+    # `move: {..., to: hand, face_up: true}` on a card already in that hand did nothing.
+    game = """\
+kind: game
+id: faces
+name: Faces
+players: {min: 2, max: 2}
+components:
+  card: {fields: {n: int}, label: n, product: {n: {from: 1, to: 3}}}
+zones:
+  deck: {kind: deck, visibility: hidden, contents: [card]}
+  hand: {kind: hand, per_seat: true, visibility: owner}
+flow:
+  setup:
+    - for_each: {in: seats, as: s, do: [{draw: {from: deck, to: hand, owner: s}}]}
+  turn:
+    - move: {piece: first(current.hand), to: hand, owner: current, face_up: true}
+""" + STOP
+    st = load_game("faces", packs=[write_game_pack(tmp_path, "faces", game)]).new_state(2, seed=1)
+    mover = st.current
+    card = st.zones[f"hand#{mover}"][0]
+    assert card in st.revealed
+    shown = st.view(1 - mover)["seats"][mover]["zones"]["hand"]["pieces"][0]
+    assert shown["revealed"] is True and shown["n"] == st.game.pieces[card].attrs["n"]  # the other seat sees it
+
+
+def test_a_piece_that_left_the_game_has_no_owner_and_no_zone(tmp_path: Path) -> None:
+    # `owner` of a piece returned over capacity without overflow_to failed with "no value for
+    # '$supply'", an engine-internal name, which `zone` also gave.
+    game = """\
+kind: game
+id: gone
+name: Gone
+players: {min: 2, max: 2}
+components:
+  chip: {fields: {n: int}, label: n, product: {n: {from: 1, to: 4}}}
+zones:
+  box: {kind: pile, visibility: public, contents: [chip]}
+  hand: {kind: hand, per_seat: true, visibility: public, capacity: 0}
+flow:
+  turn:
+    - draw: {from: box, to: hand, as: got}
+    - log: "zone {got.zone}, owner {got.owner}"
+""" + STOP
+    g = load_game("gone", packs=[write_game_pack(tmp_path, "gone", game)])
+    st = g.new_state(2, seed=1)
+    st.apply(st.current_seats[0], st.legal_actions(st.current_seats[0])[0])  # the return over capacity
+    assert "zone none, owner none" in [text for _, text in st.events]
+
+
+def test_a_zone_overflowing_into_itself_is_refused_at_its_overflow_to(tmp_path: Path) -> None:
+    # The returned piece landed over capacity again: lint found an endless flow (DV043) after
+    # 10,000 decisions, located at the draw, and a player was asked to return a card for ever.
+    from davinci.engine.errors import DefinitionError
+
+    game = """\
+kind: game
+id: loops
+name: Loops
+players: {min: 2, max: 2}
+components:
+  chip: {fields: {n: int}, label: n, product: {n: {from: 1, to: 4}}}
+zones:
+  box: {kind: pile, visibility: public, contents: [chip]}
+  hand: {kind: hand, per_seat: true, visibility: public, capacity: 1, overflow_to: hand}
+flow:
+  turn:
+""" + STOP
+    with pytest.raises(DefinitionError) as e:
+        load_game("loops", packs=[write_game_pack(tmp_path, "loops", game)])
+    assert "'hand' overflows into itself" in e.value.message
+    assert e.value.location is not None and e.value.location.line == 9
