@@ -137,16 +137,18 @@ def reader(console: Any) -> Callable[[str], str]:
 
 
 def parse_settings(items: Sequence[str]) -> dict[str, str]:
+    from davinci.engine.errors import quoted  # (what was typed may hold control characters)
+
     out: dict[str, str] = {}
     for item in items:
         key, eq, value = item.partition("=")
         if not eq or not key.strip():
-            raise click.BadParameter(f"'{item}' is not KEY=VALUE", param_hint="--setting")
+            raise click.BadParameter(f"'{quoted(item)}' is not KEY=VALUE", param_hint="--setting")
         if key.strip() in out:  # the last one silently winning hides a typo
-            raise click.BadParameter(f"'{key.strip()}' is set more than once; give each setting once",
+            raise click.BadParameter(f"'{quoted(key.strip())}' is set more than once; give each setting once",
                                      param_hint="--setting")
         if len(value) > MAX_SETTING_CHARS:
-            raise click.BadParameter(f"the value of '{key.strip()}' is too long (at most {MAX_SETTING_CHARS:,} "
+            raise click.BadParameter(f"the value of '{quoted(key.strip())}' is too long (at most {MAX_SETTING_CHARS:,} "
                                      "characters)", param_hint="--setting")
         out[key.strip()] = value.strip()
     return out
@@ -454,8 +456,10 @@ def schema(out: str | None, name: str | None) -> None:
 
         raise UsageError("--out needs a folder name (the schemas are written there)")
     if out:
+        from davinci.engine.errors import printable
+
         for p in write_schemas(out):
-            click.echo(str(p))
+            click.echo(printable(str(p)))
         return
     if name is None:
         click.echo("\n".join(schema_names()))

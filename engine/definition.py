@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from davinci.engine.errors import DavinciError, SourceLocation
+from davinci.engine.errors import DavinciError, SourceLocation, line_text_problem
 from davinci.engine.expr.compiler import MAX_INT
 from davinci.engine.expr.types import ANY, BOOL, INT, NONE, STR, ListType, Type
 
@@ -98,6 +98,12 @@ class SettingDef:
         }[self.type]
         if not ok:
             raise DavinciError(f"{where} '{self.name}' must be {self.type}, got {value!r}", code="DV081")
+        if self.type in ("str", "map"):
+            # A text setting is shown on screens and in logs: plain text on one line, from the
+            # command line, a save or a log someone sent as much as from a variant file.
+            problem = next((p for p in map(line_text_problem, _texts(v)) if p is not None), None)
+            if problem is not None:
+                raise DavinciError(f"{where} '{self.name}': {problem}", code="DV081")
         if self.type in ("int", "list"):
             # A list's bounds hold for each of its numbers.
             must = "must have every number" if self.type == "list" else "must be"
@@ -115,6 +121,17 @@ class SettingDef:
 
 
 _WHOLE_NUMBER = re.compile(r"-?[0-9]+")
+
+
+def _texts(value: Any) -> list[str]:
+    """Every text in a setting's value (a text, or the keys and values of a structured one)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [t for k, x in value.items() for t in (*_texts(k), *_texts(x))]
+    if isinstance(value, list):
+        return [t for x in value for t in _texts(x)]
+    return []
 
 
 def _parse_setting_text(text: str, typ: str, name: str) -> Any:

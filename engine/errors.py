@@ -230,13 +230,23 @@ def seat_names_problem(names: Sequence[str]) -> str | None:
 def seat_name_problem(name: str) -> str | None:
     """Why `name` cannot name a seat, or None: a name is one line of at most MAX_SEAT_NAME
     characters without control characters (it is printed on every player's screen)."""
-    if LINE_CONTROL_CHARS.search(name) is not None:
-        return f"'{quoted(name)}' holds a control character (or bytes that are not UTF-8)"
-    hidden = next((c for c in name if hides_text(c)), None)
-    if hidden is not None:  # a right-to-left override or a zero-width space makes a name read as another
-        return f"'{quoted(name)}' holds an invisible or direction-changing character (U+{ord(hidden):04X})"
+    problem = line_text_problem(name)
+    if problem is not None:
+        return problem
     if len(name) > MAX_SEAT_NAME:
         return f"'{quoted(name)}' is {len(name):,} characters long (at most {MAX_SEAT_NAME})"
+    return None
+
+
+def line_text_problem(text: str) -> str | None:
+    """Why `text` cannot be shown as one line of a screen, or None: it holds a control character,
+    or an invisible or direction-changing one (a right-to-left override or a zero-width space
+    makes a text read as another)."""
+    if LINE_CONTROL_CHARS.search(text) is not None:
+        return f"'{quoted(text)}' holds a control character (or bytes that are not UTF-8)"
+    hidden = next((c for c in text if hides_text(c)), None)
+    if hidden is not None:
+        return f"'{quoted(text)}' holds an invisible or direction-changing character (U+{ord(hidden):04X})"
     return None
 
 

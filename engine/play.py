@@ -642,7 +642,7 @@ class Session:
             except Exception as e:  # a broken screen must not lose the game
                 self.console.print(f"[dim](screen failed: {type(e).__name__}: {esc(str(e))}; showing the plain view)[/dim]")
         hide = (self.game.definition.display or {}).get("hide") or ()
-        self.console.print(generic_render(view, frozenset(hide)), markup=False)
+        self.console.print(printable(generic_render(view, frozenset(hide))), markup=False)
 
     def privacy(self, seat: int) -> None:
         """Between different humans at one screen: clear and wait, so no private view leaks. The

@@ -12,6 +12,7 @@ from davinci.engine.errors import (
     ReplayMismatch,
     SaveError,
     UsageError,
+    printable,
     quoted,
 )
 from davinci.engine.values import action_line, sees
@@ -26,7 +27,7 @@ def _show_new_events(st: Any, before: int, action_line: str, echo: Callable[[str
         echo(f"        ({new - len(st.events)} earlier log lines of this action not kept)")
     for to, line in kept:
         if sees(to, None) and line != action_line:
-            echo(f"        {line}")
+            echo(f"        {printable(line, one_line=True)}")
 
 
 def replay_log(

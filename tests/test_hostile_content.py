@@ -504,3 +504,21 @@ def test_a_variable_grown_without_bound_is_stopped(tmp_path: Path) -> None:
     with pytest.raises(EvalError) as info:
         game.new_state(2, seed=1)
     assert info.value.code == "DV042" and "'a' would hold more than 200,000" in info.value.message
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ("\x1b]52;c;cHduZWQ=\x07", "holds a control character"),  # a clipboard write: raw on a terminal
+    ("\x1b[2J", "holds a control character"),
+    ("Left\u202eright", "holds an invisible or direction-changing character (U+202E)"),
+])
+def test_a_text_setting_is_plain_text_on_one_line(tmp_path: Path, text: str, said: str) -> None:
+    # A `str` setting reached log lines and screens raw: from --setting, and from any save or log
+    # someone sent (they carry their settings).
+    game = STOP_AT_ONCE.join(["kind: game\nid: titled\nname: Titled\nplayers: {min: 2, max: 2}\n"
+                              "settings:\n  title: {type: str, default: Chess}\nflow:\n  setup: []\n", ""])
+    pack = write_game_pack(tmp_path, "titled", game)
+    assert load_game("titled", packs=[pack], settings={"title": "Ana's game"}).settings["title"] == "Ana's game"
+    with pytest.raises(DavinciError) as e:
+        load_game("titled", packs=[pack], settings={"title": text})
+    assert e.value.code == "DV081" and said in e.value.message
+    assert "\x1b" not in e.value.message and "\u202e" not in e.value.message  # the message itself is safe

@@ -214,6 +214,18 @@ def test_typed_control_characters_are_echoed_escaped() -> None:
     assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f]", out)
 
 
+@pytest.mark.parametrize("args", [
+    ["lint", "ESC"], ["lint", "--pack", "ESC", "HERE"], ["expr", "ESC"], ["expr", "x", "--context", "ESC"],
+    ["play", "da-vinci-code", "-s", "ESC"], ["play", "da-vinci-code", "-s", "a=1", "-s", "ESC=1", "-s", "ESC=2"],
+])
+def test_what_was_typed_on_the_command_line_is_echoed_escaped(args: list[str]) -> None:
+    # A file name, an expression or a setting quoted in an error message reached the terminal raw.
+    sequence = "\x1b]0;PWN\x07\x1b[31mRED\u202eXX"
+    code, out = cli(*[a.replace("ESC", sequence).replace("HERE", __file__) for a in args])
+    assert code != 0
+    assert "PWN" in out and not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202e]", out)
+
+
 def test_the_screen_shows_text_with_control_characters_escaped() -> None:
     from davinci.engine.play import esc
 

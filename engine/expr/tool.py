@@ -182,7 +182,7 @@ def run_expr(expression: str, context_path: str | None, out: TextIO) -> int:
         compiled = compile_expr(expression, scope)
         value = compiled(env)
     except DavinciError as exc:
-        out.write(f"{exc}\n")
+        out.write(f"{printable(str(exc))}\n")  # it quotes the expression, which may hold anything typed
         unknown = re.match(r"unknown function '(\w+)'", exc.message)
         if unknown:
             from davinci.engine.functions import helper_names
@@ -192,5 +192,8 @@ def run_expr(expression: str, context_path: str | None, out: TextIO) -> int:
                           "to look at, not in `davinci expr` (see docs/expressions.md, \"Engine helpers\")\n")
         return 1
     out.write(f"type: {compiled.type}\n")
-    out.write(json.dumps(to_json(value), ensure_ascii=False) + "\n")
+    shown = json.dumps(to_json(value), ensure_ascii=False)
+    if printable(shown) != shown:  # C1 or direction controls: all non-ASCII as JSON escapes instead
+        shown = json.dumps(to_json(value))
+    out.write(shown + "\n")
     return 0

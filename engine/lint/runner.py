@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from davinci.engine.errors import DavinciError, SourceLocation, UsageError
+from davinci.engine.errors import DavinciError, SourceLocation, UsageError, quoted
 from davinci.engine.lint.context import SECTION_KINDS, LintContext, Project
 from davinci.engine.lint.registry import Problem, Rule, get_rule, rules_for
 from davinci.engine.packs import (
@@ -337,10 +337,10 @@ def lint_all(paths: Sequence[str], packs: Sequence[str] = ()) -> LintResult:
     """Lint `paths` (or every installed pack when empty); UsageError for a path that does not exist."""
     for p in paths:
         if not Path(p).exists():
-            raise UsageError(f"no such file or folder: {p}")
+            raise UsageError(f"no such file or folder: {quoted(p, 200)}")
     for p in packs:  # context packs that fail to load are skipped below; a missing one is a typo
         if not Path(p).exists():
-            raise UsageError(f"no such pack folder: {p} (given with --pack)")
+            raise UsageError(f"no such pack folder: {quoted(p, 200)} (given with --pack)")
     linter = _Linter(packs)
     if not paths:
         linter.lint_installed()
