@@ -187,7 +187,7 @@ def main() -> None:
 @click.option("--log", "log_path", type=click.Path(dir_okay=False), help="Write the game log (for replay) here.")
 @click.option("--save", "save_path", type=click.Path(dir_okay=False), help="Autosave here before each human move (every 25 turns when bots alone play).")
 @click.option("--resume", type=click.Path(dir_okay=False), help="Resume a saved game.")
-@click.option("--no-timer", is_flag=True, help="Untimed challenges.")
+@click.option("--no-timer", is_flag=True, help="Untimed challenges: the game's timer settings are 0.")
 @click.option("--hints", is_flag=True, help="Show deduction hints where the game offers them.")
 @click.option("--no-clear", is_flag=True, help="Never clear the screen (for logs and screen readers).")
 @setting_option
@@ -277,6 +277,12 @@ def play(
         sets = dict(saved.get("settings_override") or sets)
     if saved is None:
         g = load_game(game, variant, sets, packs)
+        # Untimed: the game's timer settings are 0 (unless set on the command line), so that the
+        # save and the log record it and a replay judges every answer as the game did.
+        clocks = {n: "0" for n, sd in g.definition.settings_defs.items() if sd.timer and n not in sets}
+        if no_timer and clocks:
+            sets = {**sets, **clocks}
+            g = load_game(game, variant, sets, packs)
     else:
         g = load_recorded_game(game, variant, sets, packs, str(resume), "saved game")
     if players is not None and not players.strip():

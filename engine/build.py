@@ -226,7 +226,11 @@ def build_settings(b: Builder) -> tuple[dict[str, SettingDef], dict[str, Any]]:
             minimum=spec.get("min"),
             maximum=spec.get("max"),
             choices=tuple(spec.get("choices", ())),
+            timer=spec.get("timer") is True,
         )
+        if sd.timer and (typ != "int" or (sd.minimum is not None and sd.minimum > 0)):
+            raise b.fail("a timer setting is a number of seconds that may be 0 (untimed): type int, min 0 or less",
+                         (*path, "timer"), key=True)
         try:
             values[name] = sd.coerce(sd.default, "default of setting")
         except DavinciError as e:

@@ -80,6 +80,7 @@ class SettingDef:
     minimum: int | None = None
     maximum: int | None = None
     choices: tuple[Any, ...] = ()
+    timer: bool = False  # a time limit in seconds that `davinci play --no-timer` sets to 0
 
     def expr_type(self) -> Type:
         return {"int": INT, "bool": BOOL, "str": STR, "list": ListType(INT)}.get(self.type, ANY)

@@ -158,3 +158,22 @@ flow:
         load_game("loops", packs=[write_game_pack(tmp_path, "loops", game)])
     assert "'hand' overflows into itself" in e.value.message
     assert e.value.location is not None and e.value.location.line == 9
+
+
+def test_a_timer_setting_is_a_number_of_seconds(tmp_path: Path) -> None:
+    game = """\
+kind: game
+id: clocks
+name: Clocks
+players: {min: 2, max: 2}
+settings:
+  pace: {type: str, default: fast, timer: true}
+flow:
+  turn:
+""" + STOP
+    from davinci.engine.errors import DefinitionError
+
+    with pytest.raises(DefinitionError) as e:
+        load_game("clocks", packs=[write_game_pack(tmp_path, "clocks", game)])
+    assert "a timer setting is a number of seconds" in e.value.message and e.value.location is not None
+    assert e.value.location.line == 6

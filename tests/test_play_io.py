@@ -906,3 +906,16 @@ def test_resuming_a_hot_seat_save_with_no_clear_warns_too(tmp_path: Path) -> Non
     assert cli("play", GAME, "--players", "human:Ana,human:Ben", "--save", str(save), "--no-clear", stdin="quit\n")[0] == 0
     code, out = cli("play", "--resume", str(save), "--no-clear", stdin="\nquit\n")
     assert code == 0 and "--no-clear keeps each player's screen in the scrollback" in " ".join(out.split())
+
+
+def test_no_timer_plays_with_the_games_timer_settings_at_zero_and_logs_it(tmp_path: Path) -> None:
+    # Untimed answers were clamped to the time limit: every answer slower than it tied, and the
+    # lowest seat won the tie. The game's `timer: true` setting is 0 now, as the log records.
+    log = tmp_path / "game.json"
+    code, _ = cli("play", "da-vinci-game", "--players", "random-mover,random-mover,random-mover", "--seed", "2",
+                  "--no-clear", "--no-timer", "--log", str(log))
+    assert code == 0
+    assert json.loads(log.read_text())["settings_override"]["timer_seconds"] in (0, "0")
+    code, _ = cli("play", "da-vinci-game", "--players", "random-mover,random-mover,random-mover", "--seed", "2",
+                  "--no-clear", "--no-timer", "-s", "timer_seconds=30", "--log", str(log))
+    assert code == 0 and json.loads(log.read_text())["settings_override"]["timer_seconds"] in (30, "30")  # as set
