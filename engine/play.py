@@ -854,7 +854,7 @@ class Session:
 
     def race(self, seats: list[int]) -> None:
         """All responding seats at once: humans press their key to lock in, bots at their times."""
-        from davinci.engine.race import run_race
+        from davinci.engine.race import run_race, settle_typeahead
 
         st = self.state
         humans = [s for s in seats if self.seats[s].kind == "human"]
@@ -912,6 +912,7 @@ class Session:
         if shown and len(self.humans) >= 2 and not self.state.is_terminal():
             # At a shared screen the next player's turn starts by clearing it: everyone reads the
             # outcome first (the players' own "press Enter" comes only after their own move).
+            settle_typeahead()
             self.pause("Press Enter when everyone has read this ")
 
     def bot_action(self, seat: int) -> Any:

@@ -64,7 +64,10 @@ def decode_key(first: bytes, more: Callable[[], bytes]) -> str:
 
 
 class RawTerminal:
-    """Context manager: cbreak mode with no echo; restores the terminal on exit, always."""
+    """Context manager: cbreak mode with no echo; restores the terminal on exit, always. Keys
+    typed before it starts or left unread when it ends are thrown away: a key pressed a moment
+    after the clock ran out must not lock in an answer to the next challenge, nor pass the pause
+    where the other players read the outcome."""
 
     def __enter__(self) -> RawTerminal:
         import termios
@@ -72,13 +75,14 @@ class RawTerminal:
 
         self.fd = sys.stdin.fileno()
         self.old = termios.tcgetattr(self.fd)
+        termios.tcflush(self.fd, termios.TCIFLUSH)
         tty.setcbreak(self.fd)
         return self
 
     def __exit__(self, *exc: Any) -> None:
         import termios
 
-        termios.tcsetattr(self.fd, termios.TCSADRAIN, self.old)
+        termios.tcsetattr(self.fd, termios.TCSAFLUSH, self.old)
 
     def key(self, timeout: float) -> str | None:
         """One character, or None after `timeout` seconds; EOFError when input is closed.
@@ -170,6 +174,26 @@ def countdown_line(
                 return "".join(buf), clock() - start, False
 
 
+# Keys that arrive this soon after a race starts were typed before it: nobody reads a new
+# challenge and presses a key that fast (a team a moment late for the previous race, typing on).
+TYPEAHEAD_S = 0.3
+
+
+def settle_typeahead() -> None:
+    """At a terminal, wait out keys still on their way from a race that just ended and throw
+    away what was typed: the pause after a race is for reading its outcome, and a late team's
+    Enter must not pass it for everyone."""
+    if not sys.stdin.isatty():
+        return
+    try:
+        import termios
+
+        time.sleep(TYPEAHEAD_S)
+        termios.tcflush(sys.stdin.fileno(), termios.TCIFLUSH)
+    except (ImportError, OSError):  # no terminal control here (the pause reads as it is)
+        pass
+
+
 def run_race(
     humans: Sequence[int],
     names: Sequence[str],
@@ -219,6 +243,8 @@ def run_race(
                 raise KeyboardInterrupt
             if ch == "\x04":
                 raise EOFError
+            if clock() - start < TYPEAHEAD_S:
+                continue  # typed before this race was on the screen (too late for the last one)
             seat = keys.get(ch)
             if seat is None or seat in results:
                 if seat is None and ch and ch.isprintable() and not hinted:

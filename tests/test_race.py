@@ -166,3 +166,37 @@ def test_quit_typed_as_a_race_answer_stops_the_game() -> None:
     events = [(1.0, "1"), (1.5, "Q"), (1.6, "u"), (1.7, "i"), (1.8, "t"), (2.0, "\n")]
     with pytest.raises(QuitGame):
         run_race([0], ["Ana", "Bot"], {1: 5.0}, 60, [].append, FakeTerminal(clock, events), lambda: clock[0])
+
+
+def test_keys_arriving_as_the_race_starts_were_typed_before_it_and_are_thrown_away() -> None:
+    # A team a moment too slow for one race typed "1", "late" and Enter after its clock ran out;
+    # the next challenge was already on the screen, and the keys locked in 'late' there at 0.1 s.
+    clock = [0.0]
+    events = [(0.05, "1"), (0.1, "l"), (0.12, "a"), (0.14, "t"), (0.16, "e"), (0.2, "\n"),
+              (2.0, "1"), (2.5, "x"), (3.0, "\n")]
+    res = run_race([0], ["Ana"], {}, 60, [].append, FakeTerminal(clock, events), lambda: clock[0])
+    assert res[0] is not None and res[0][1] == "x" and res[0][0] == 3.0
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "openpty"), reason="needs a pseudo-terminal")
+def test_keys_typed_before_a_race_or_its_pause_are_thrown_away_at_a_terminal() -> None:
+    import os
+    import subprocess
+    import sys
+
+    main, child = os.openpty()
+    code = ("import select, sys, time; from davinci.engine.race import RawTerminal, settle_typeahead\n"
+            "print('start', flush=True); time.sleep(0.5)\n"  # the keys typed now wait for the race
+            "with RawTerminal() as t: print(repr(t.key(0.3)), flush=True)\n"
+            "settle_typeahead()\n"  # the pause after the race: an Enter on its way must not pass it
+            "print(select.select([sys.stdin], [], [], 0.2)[0] == [], flush=True)\n")
+    proc = subprocess.Popen([sys.executable, "-c", code], stdin=child, stdout=subprocess.PIPE, text=True)
+    os.close(child)
+    assert proc.stdout is not None
+    assert proc.stdout.readline().strip() == "start"
+    os.write(main, b"1late\n")
+    assert proc.stdout.readline().strip() == "None"  # no key reached the race
+    os.write(main, b"\n")  # a late Enter, as the outcome is shown
+    assert proc.stdout.readline().strip() == "True"  # nothing left for the pause to read
+    proc.wait(timeout=20)
+    os.close(main)
