@@ -297,8 +297,9 @@ def play(
     recorded = saved.get("seats") if saved is not None else None  # checked later; only read here
     kinds = ([str(s.get("kind")) for s in recorded if isinstance(s, dict)] if isinstance(recorded, list)
              else [s.kind for s in seats])
-    if no_clear and kinds.count("human") >= 2:
-        console.print("[yellow]--no-clear keeps each player's screen in the scrollback: the next player can scroll "
+    if kinds.count("human") >= 2 and (no_clear or console.is_dumb_terminal):
+        why = "--no-clear keeps" if no_clear else "This terminal cannot clear the screen (TERM=dumb): it keeps"
+        console.print(f"[yellow]{why} each player's screen in the scrollback: the next player can scroll "
                       "up to the last player's hidden pieces.[/yellow]")
     for path, what in ((save_path, "save"), (log_path, "log")):
         if path:  # refused before anything is printed (run_play checks again, as other callers need)

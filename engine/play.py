@@ -677,6 +677,12 @@ class Session:
         """Clear the screen and, on a terminal, its scrollback (the last player's private view)."""
         if not self.clear:
             return
+        if self.console.is_dumb_terminal:
+            # A terminal that cannot clear (TERM=dumb): the last view is pushed off the screen
+            # (its scrollback keeps it, which the game warned about at its start).
+            self.console.file.write("\n" * max(60, self.console.height + 10))
+            self.console.file.flush()
+            return
         self.console.clear()
         if self.console.is_terminal:
             self.console.file.write("\x1b[3J")

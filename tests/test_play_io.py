@@ -919,3 +919,17 @@ def test_no_timer_plays_with_the_games_timer_settings_at_zero_and_logs_it(tmp_pa
     code, _ = cli("play", "da-vinci-game", "--players", "random-mover,random-mover,random-mover", "--seed", "2",
                   "--no-clear", "--no-timer", "-s", "timer_seconds=30", "--log", str(log))
     assert code == 0 and json.loads(log.read_text())["settings_override"]["timer_seconds"] in (30, "30")  # as set
+
+
+def test_a_terminal_that_cannot_clear_pushes_the_last_players_view_off_the_screen(monkeypatch: pytest.MonkeyPatch) -> None:
+    # TERM=dumb: clearing wrote nothing, and Ben's screen showed Ana's row above his own.
+    monkeypatch.setenv("TERM", "dumb")
+    game = load_game(GAME, settings={"first_player": 1})
+    console = Console(file=io.StringIO(), width=100, height=30, force_terminal=True)
+    assert console.is_dumb_terminal
+    run_play(game, parse_seats("human:Ana,human:Ben", game), 7, {"first_player": 1}, console,
+             typed(["", "guess row.2.1 1", "", ""]), clear=True, timer=False)
+    out = console.file.getvalue()
+    handover = out.index("Pass the keyboard to Ben")
+    ana_row = out.index("Your row - Ana")
+    assert ana_row < handover and "\n" * 60 in out[ana_row:handover]  # her view was pushed up first
