@@ -909,6 +909,7 @@ class Session:
                 else:
                     st.apply(s, action)
         self.collect()
+        self.settle_bots()
         # The answers and who won; the lock-in times were shown live as they happened.
         times = {**{b: t for b, t in bot_times.items() if b in announced},
                  **{h: r[0] for h, r in results.items() if r is not None}}
@@ -920,6 +921,50 @@ class Session:
             # outcome first (the players' own "press Enter" comes only after their own move).
             settle_typeahead()
             self.pause("Press Enter when everyone has read this ")
+
+    def settle_bots(self) -> None:
+        """Let the bots make the decisions a step asks before it ends (tokens over a cap given
+        back), so that a challenge's outcome is shown whole: its later lines (the next bids)
+        follow those decisions. Their lines come with the outcome's events."""
+        st = self.state
+        while st.pending and st.pending.get("type") in ("overflow", "position") and not st.is_terminal() \
+                and self.seats[st.current_seats[0]].kind != "human":
+            self.bot_move(st.current_seats[0], show=False)
+
+    def bot_move(self, seat: int, show: bool = True) -> Any:
+        """The bot at `seat` chooses and makes its move, shown to the humans watching (unless
+        `show` is false: its log line comes with the events shown next); the action."""
+        st = self.state
+        action = self.bot_action(seat)
+        # Not shown: answers in a race (their own screen), and where a bot puts a free piece
+        # (when only some pieces are placed freely, the line would tell that one was drawn). Nor
+        # a sealed choice (a `private` option): the log tells the others it was made. And only a
+        # legal action: a bot's mistake is reported, not shown as a move.
+        if show and self.humans and (st.pending or {}).get("type") not in ("respond", "position") \
+                and not st.is_private(action) and st.is_legal(seat, action):
+            self.console.print(f"[dim]{esc(self.seats[seat].name)}: {esc(str(action))}[/dim]")
+            self.live.add(action_line(self.seats[seat].name, action))
+        self.apply_move(seat, action)
+        return action
+
+    def apply_move(self, seat: int, action: Any) -> None:
+        """Apply a seat's move (a bot's through `apply_bot`) and collect what it logged."""
+        st = self.state
+        recorded = len(st.history)
+        with deferred_interrupts():
+            try:
+                if self.seats[seat].kind == "human":
+                    st.apply(seat, action)
+                else:
+                    apply_bot(st, seat, self.seats[seat].kind, action)
+            except DavinciError as e:
+                if isinstance(e, (IllegalAction, BotError)):
+                    raise
+                # The game's rules failed on this action: the log keeps every action up to it
+                # (the save keeps the last good turn), so `replay` shows the failure.
+                self.write_failure_log((seat, str(action)) if len(st.history) == recorded else None, e)
+                raise
+        self.collect()
 
     def bot_action(self, seat: int) -> Any:
         """The action the bot at `seat` chooses now; BotError naming it when it fails."""
@@ -964,36 +1009,14 @@ class Session:
             for seat in waiting:
                 if st.is_terminal():
                     break
+                turn = st.turn
                 if self.seats[seat].kind == "human":
                     action = self.ask_human(seat)
                     self.moved_at = len(self.transcript)
                     self.live.clear()
+                    self.apply_move(seat, action)
                 else:
-                    action = self.bot_action(seat)
-                    # Not shown: answers in a race (their own screen), and where a bot puts a free
-                    # piece (when only some pieces are placed freely, the line would tell that one was drawn).
-                    # Nor a sealed choice (a `private` option): the log tells the others it was made.
-                    # And only a legal action: a bot's mistake is reported, not shown as a move.
-                    if self.humans and (st.pending or {}).get("type") not in ("respond", "position") \
-                            and not st.is_private(action) and st.is_legal(seat, action):
-                        self.console.print(f"[dim]{esc(self.seats[seat].name)}: {esc(str(action))}[/dim]")
-                        self.live.add(action_line(self.seats[seat].name, action))
-                turn = st.turn
-                recorded = len(st.history)
-                with deferred_interrupts():
-                    try:
-                        if self.seats[seat].kind == "human":
-                            st.apply(seat, action)
-                        else:
-                            apply_bot(st, seat, self.seats[seat].kind, action)
-                    except DavinciError as e:
-                        if isinstance(e, (IllegalAction, BotError)):
-                            raise
-                        # The game's rules failed on this action: the log keeps every action up to
-                        # it (the save keeps the last good turn), so `replay` shows the failure.
-                        self.write_failure_log((seat, str(action)) if len(st.history) == recorded else None, e)
-                        raise
-                self.collect()
+                    action = self.bot_move(seat)
                 if self.seats[seat].kind == "human" and not st.is_terminal():
                     # What the player's move led to, at once: before the bots' moves follow it, and
                     # before a challenge or the next screen, whose recent events may not reach back
@@ -1003,6 +1026,8 @@ class Session:
                     self.told = len(self.transcript)
                 if st.is_terminal() or (st.turn != turn and self.save_due()):
                     self.autosave()
+            if watched is not None or answered:
+                self.settle_bots()
             if watched is not None:
                 self.show_events(watched, self.viewer)
             elif answered and self.told < len(self.transcript):

@@ -207,3 +207,23 @@ def test_race_answers_in_one_tenth_rank_in_the_order_they_were_locked_in(monkeyp
     out = console.file.getvalue()  # type: ignore[attr-defined]
     assert "The answer: bolt" in out
     assert out.index("Cy: correct bid 1") < out.index("Ben: correct bid 2")
+
+
+def test_a_challenges_whole_outcome_is_shown_when_a_bot_gives_tokens_back_over_its_cap() -> None:
+    # The first bid's winner went over the token cap and gave one back: the outcome stopped
+    # there, and the second bid and its tokens were never on the screen.
+    asked: list[str] = []
+
+    def ask(prompt: str) -> str:
+        asked.append(prompt)
+        if len(asked) > 12:
+            raise EOFError
+        return "1" if prompt == "> " else ""
+
+    game = load_game("da-vinci-game", settings={"first_team": 1, "token_cap": 2, "awards": [3, 3, 3]})
+    console = Console(file=io.StringIO(), width=120)
+    run_play(game, parse_seats("human,scholar,scholar,scholar", game), 2, {}, console, ask, clear=False, timer=False)
+    out = console.file.getvalue()
+    lines = [line.strip() for line in out[out.index("The answer: 221"):].splitlines()[:5]]
+    assert lines == ["The answer: 221", "Scholar 3: correct bid 1, 3 token(s)", "Scholar 3 returns tokens.3.1 to bag",
+                     "Scholar 4: correct bid 2, 3 token(s)", "Scholar 4 returns tokens.4.1 to bag"]
