@@ -743,10 +743,10 @@ def test_an_untimed_challenge_the_bots_settle_after_the_player_shows_its_outcome
     # Untimed (or with no terminal for a race), the player answers first and the bots after: the
     # last bot's answer settles it, and nothing printed how (the next screen's recent lines, cut
     # to the terminal's height, could leave it out).
-    code, out = _screen("da-vinci-game", "human,scholar,scholar", ["50"], seed=4)
+    code, out = _screen("da-vinci-game", "human,scholar,scholar", ["58"], seed=1)
     assert code == 0
     after = out[out.index("Team 1: type your answer"):]
-    settled = after.index("Team 1 answered '50': right")
+    settled = after.index("Team 1 answered '58': right")
     assert settled < after.index("Team 1: correct bid 1, 3 token(s)") < after.index("The Da Vinci Game - turn")
 
 

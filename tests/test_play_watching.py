@@ -41,25 +41,25 @@ def test_a_hot_seat_player_sees_a_wrong_guess_before_passing_the_keyboard() -> N
 
 
 def test_a_challenge_only_bots_answer_is_shown_to_the_player_watching() -> None:
-    # Team 1 lands on a Codex clue; the two scholars answer. The card and the answer were never
+    # Team 1 lands on a Rose clue; the two scholars answer. The card and the answer were never
     # on the screen: the next thing shown was a bot's move.
     out, _ = _play("da-vinci-game", "human,scholar,scholar", 2, lambda p: "1", prompts=1)
     card = out.index("Challenge for Scholar 2, Scholar 3")
-    assert out.index("Snap me shut on the gate") > card
-    assert card < out.index("The answer: padlock") < out.index("Scholar 2: go ", card)  # before the next move
+    assert out.index("A bell tower that's tipsy") > card
+    assert card < out.index("The answer: Leaning Tower of Pisa") < out.index("Scholar 2: go ", card)  # before the next move
 
 
 def test_an_answer_typed_while_an_anagram_waits_is_the_answer() -> None:
     # Untimed: the anagram waited for Enter "to start the clock", and an answer typed there was
     # echoed and lost (the following Enter passed).
     def answer(prompt: str) -> str:
-        return "theron" if prompt.startswith("Write it down") else "" if prompt == "answer> " else "1"
+        return "verdi" if prompt.startswith("Write it down") else "" if prompt == "answer> " else "1"
 
-    out, asked = _play("da-vinci-game", "human,scholar,scholar", 1, answer)
+    out, asked = _play("da-vinci-game", "human,scholar,scholar", 14, answer)
     wait = next(i for i, p in enumerate(asked) if p.startswith("Write it down"))
     assert asked[wait] == "Write it down, then press Enter when you are ready "
     assert asked[wait + 1] != "answer> "  # the typed line was the answer: nothing more was asked
-    assert "Anagram: THRONE" in out and "Team 1: correct bid 1, 3 token(s)" in out
+    assert "Anagram: DRIVE" in out and "Team 1: correct bid 1, 3 token(s)" in out
 
 
 def test_at_a_shared_screen_a_races_outcome_waits_for_enter_before_the_next_player_clears_it(
@@ -174,15 +174,15 @@ def test_an_anagram_answered_while_it_waits_to_start_the_clock_is_timed_from_the
             raise EOFError
         if prompt.startswith("Write it down"):
             clock.now += 8  # 8 seconds against a 5-second limit
-            return "theron"
+            return "verdi"
         return "" if prompt == "answer> " else "1"
 
     game = load_game("da-vinci-game", settings={"timer_seconds": 5})
     console = Console(file=io.StringIO(), width=100)
-    run_play(game, parse_seats("human,scholar,scholar", game), 1, {}, console, ask, clear=False, timer=True)
+    run_play(game, parse_seats("human,scholar,scholar", game), 14, {}, console, ask, clear=False, timer=True)
     out = console.file.getvalue()
-    assert "Anagram: THRONE" in out
-    assert "8.0 s: too late" in out and "Team 1 answered 'theron' too late" in out
+    assert "Anagram: DRIVE" in out
+    assert "8.0 s: too late" in out and "Team 1 answered 'verdi' too late" in out
     assert "Team 1: correct bid" not in out
 
 
@@ -220,10 +220,10 @@ def test_a_challenges_whole_outcome_is_shown_when_a_bot_gives_tokens_back_over_i
             raise EOFError
         return "1" if prompt == "> " else ""
 
-    game = load_game("da-vinci-game", settings={"first_team": 1, "token_cap": 2, "awards": [3, 3, 3]})
+    game = load_game("da-vinci-game", settings={"first_team": 1, "token_cap": 4, "awards": [5, 5, 5]})
     console = Console(file=io.StringIO(), width=120)
     run_play(game, parse_seats("human,scholar,scholar,scholar", game), 2, {}, console, ask, clear=False, timer=False)
     out = console.file.getvalue()
-    lines = [line.strip() for line in out[out.index("The answer: 221"):].splitlines()[:5]]
-    assert lines == ["The answer: 221", "Scholar 3: correct bid 1, 3 token(s)", "Scholar 3 returns tokens.3.1 to bag",
-                     "Scholar 4: correct bid 2, 3 token(s)", "Scholar 4 returns tokens.4.1 to bag"]
+    lines = [line.strip() for line in out[out.index("The answer: padlock"):].splitlines()[:5]]
+    assert lines == ["The answer: padlock", "Scholar 3: correct bid 1, 5 token(s)", "Scholar 3 returns tokens.3.1 to bag",
+                     "Scholar 4: correct bid 2, 5 token(s)", "Scholar 4 returns tokens.4.1 to bag"]
