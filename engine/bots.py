@@ -53,7 +53,8 @@ class SeededBot:
     with a seed made from the game's seed, the seat and the number of moves so far (see
     `reseed_for_decision`), so a resumed game's bots
     choose as they would have in the game played without a break (a bot that remembers earlier
-    views, rather than reading what it needs from the view, may still differ after a resume)."""
+    views, rather than reading what it needs from the view, sets `remembers = True`: see
+    `warm_bots`)."""
 
     name = "seeded"
 
@@ -97,6 +98,25 @@ def bot_choice(bot: Any, kind: str, state: Any, seat: int) -> Action | str:
     if action.__class__ not in (Action, str):
         raise BotError(f"bot '{kind}' (seat {seat + 1}) returned {type(action).__name__}, not one of the legal actions")
     return action
+
+
+def warm_bots(game: Any, seat_names: Sequence[str], seed: int, history: Sequence[tuple[int, str]],
+              bots: Sequence[Any], kinds: Sequence[str]) -> None:
+    """Play the earlier decisions of a resumed game through the bots that remember what they saw
+    (a `remembers` attribute that is true): each is shown the view and the legal actions it had
+    then, reseeded as then, and its choice is dropped for the recorded move. Such a bot then goes
+    on as it would have without the break."""
+    if not any(getattr(b, "remembers", False) for b in bots if b is not None):
+        return
+    st = game.new_state(list(seat_names), seed=seed)
+    for moves, (seat, text) in enumerate(history):
+        bot = bots[seat]
+        if bot is not None and getattr(bot, "remembers", False) and seat in st.current_seats:
+            try:
+                bot_choice(reseed_for_decision(bot, seed, seat, moves), kinds[seat], st, seat)
+            except BotError:
+                pass  # it failed then, or would now: its memory is what it could gather
+        st.apply(seat, text)
 
 
 def bot_refused(kind: str, seat: int, action: Any, error: DavinciError) -> BotError:

@@ -23,7 +23,7 @@ from typing import Any
 
 from rich.markup import escape as markup_escape
 
-from davinci.engine.bots import apply_bot, bot_choice, bot_refused, reseed_for_decision
+from davinci.engine.bots import apply_bot, bot_choice, bot_refused, reseed_for_decision, warm_bots
 from davinci.engine.definition import seat_range
 from davinci.engine.errors import (
     BIDI_CONTROLS,
@@ -1249,6 +1249,8 @@ def run_play(
             raise
         # The save names the bots, not the player: a bot that is gone is a problem of the file.
         raise SaveError(f"{resume}: the save's seats cannot be played here: {e.message}") from None
+    if resume:  # bots that remember what they saw see the game so far again
+        warm_bots(game, state.seat_names, seed, state.history, bots, [s.kind for s in seats])
     session = Session(
         game, state, seats, seed, settings, console, input_fn, save_path, log_path, timer, hints, clear, bots,
         packs=packs,

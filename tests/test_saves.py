@@ -870,3 +870,16 @@ def test_a_save_whose_first_option_fails_by_the_games_own_rules_still_loads(tmp_
     st = game.state_from_json(game.new_state(2, seed=1).to_json())
     st.apply(st.current_seats[0], "stop")
     assert st.is_terminal()
+
+
+def test_a_resumed_bot_that_remembers_what_it_saw_plays_on_as_without_the_break(tmp_path: Path) -> None:
+    # The deducer keeps what earlier views ruled out; rebuilt on resume, it had forgotten, and
+    # guessed 'joker' at the 16th action where the unbroken game guessed 6.
+    args = ["play", "da-vinci-code", "-v", "advanced", "-p", "human,deducer", "--seed", "3", "--no-clear"]
+    whole, part, rest = tmp_path / "whole.json", tmp_path / "part.json", tmp_path / "rest.json"
+    assert cli(*args, "--log", str(whole), stdin="1\n" * 80)[0] == 0
+    assert cli(*args, "--save", str(part), stdin="1\n" * 7)[0] == 0
+    assert cli("play", "--resume", str(part), "--no-clear", "--log", str(rest), stdin="1\n" * 73)[0] == 0
+    unbroken = json.loads(whole.read_text())["actions"]
+    resumed = json.loads(rest.read_text())["actions"]
+    assert len(unbroken) > 16 and resumed == unbroken

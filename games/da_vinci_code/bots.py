@@ -579,6 +579,7 @@ class DeducerBot(SeededBot):
 
     name = "deducer"
     games = (GAME_ID,)
+    remembers = True  # what earlier views excluded: a resumed game shows it the game so far again
 
     def __init__(self, seed: int = 0, settings: dict[str, Any] | None = None) -> None:
         super().__init__(seed, settings)
