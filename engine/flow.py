@@ -328,6 +328,9 @@ class FlowCompiler:
             self.prog.calls.append((f"proc:{name}", frozenset(scope)))
             return
         if kind == "return":
+            if not self.prog.name.startswith("proc:"):
+                raise DefinitionError(f"'return' outside a procedure (it would end {self.prog.name} here: the steps "
+                                      "after it would never run)", self.b.loc.loc(path, key=True))
             self.emit(Return(path))
             return
         handler = STEP_KINDS.get(kind)

@@ -177,3 +177,29 @@ flow:
         load_game("clocks", packs=[write_game_pack(tmp_path, "clocks", game)])
     assert "a timer setting is a number of seconds" in e.value.message and e.value.location is not None
     assert e.value.location.line == 6
+
+
+@pytest.mark.parametrize(("setup", "words"), [
+    ("    - log: before\n    - end_turn: true\n    - log: after\n", "'end_turn' in setup"),
+    ("    - log: before\n    - return: true\n    - log: after\n", "'return' outside a procedure"),
+])
+def test_steps_that_would_skip_the_rest_of_setup_are_refused(tmp_path: Path, setup: str, words: str) -> None:
+    # Both skipped the rest of setup without a word (`break` there was already refused).
+    from davinci.engine.errors import DefinitionError
+
+    game = "kind: game\nid: early\nname: Early\nplayers: {min: 2, max: 2}\nflow:\n  setup:\n" + setup + \
+        "  turn:\n" + STOP
+    with pytest.raises(DefinitionError) as e:
+        load_game("early", packs=[write_game_pack(tmp_path, "early", game)])
+    assert words in e.value.message and e.value.location is not None and e.value.location.line == 8  # the step
+
+
+def test_end_turn_in_a_procedure_setup_calls_is_located(tmp_path: Path) -> None:
+    from davinci.engine.errors import EvalError
+
+    game = ("kind: game\nid: early\nname: Early\nplayers: {min: 2, max: 2}\nflow:\n  setup:\n    - call: deal\n"
+            "  procedures:\n    deal:\n      - end_turn: true\n  turn:\n") + STOP
+    with pytest.raises(EvalError) as e:
+        load_game("early", packs=[write_game_pack(tmp_path, "early", game)]).new_state(2, seed=0)
+    assert "'end_turn' during setup" in e.value.message and e.value.location is not None
+    assert e.value.location.line == 10

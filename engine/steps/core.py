@@ -779,6 +779,9 @@ def _eliminate(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[
 
 class EndTurn(Instr):
     def run(self, state: State) -> None:
+        if state.phase == "setup":  # (from a procedure setup calls)
+            raise EvalError("'end_turn' during setup: setup is no turn, and the rest of it would be skipped",
+                            code="DV042")
         state.end_turn()
 
 
@@ -795,6 +798,9 @@ def _end_turn(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[s
     - end_turn: true
     ```
     """
+    if fc.prog.name == "setup":
+        raise DefinitionError("'end_turn' in setup: setup is no turn, and the steps after it would never run",
+                              fc.b.loc.loc((*path, "end_turn"), key=True))
     fc.emit(EndTurn(path))
 
 
