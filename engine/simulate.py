@@ -387,7 +387,7 @@ def seat_advantage(cfg: SimConfig, t: Tally) -> dict[str, Any] | None:
     z = statistics.NormalDist().inv_cdf(1 - 0.025 / len(rates))
     lo, hi = wilson(t.wins[best], t.games, z)
     return {"seat": best + 1, "win_rate": rates[best], "average": average, "points": round(100 * (rates[best] - average), 1),
-            "clear": not lo <= average <= hi}
+            "clear": not lo <= average <= hi, "interval": [lo, hi], "confidence": 1 - 0.05 / len(rates)}
 
 
 def report_text(report: Mapping[str, Any]) -> list[str]:
@@ -411,7 +411,10 @@ def report_text(report: Mapping[str, Any]) -> list[str]:
         lines.append("  seat advantage: not measured (the seats hold different bots: use --rotate, or one bot in every "
                      "seat)")
     else:
-        verdict = "outside its interval: an advantage" if adv["clear"] else "within its interval: none clear"
+        # The interval the test used, not the 95% one above: it is widened for the seats compared.
+        lo, hi = adv["interval"]
+        used = f"its {adv['confidence']:.1%} interval {lo:.1%}-{hi:.1%}, widened for {len(report['players'])} seats"
+        verdict = f"outside {used}: an advantage" if adv["clear"] else f"within {used}: none clear"
         if adv["average"] == 0:
             lines.append("  seat advantage: not measured (no game had a winner)")
         elif adv["points"] == 0:

@@ -253,9 +253,14 @@ def test_the_seat_advantage_is_measured_only_where_seats_differ_by_place_alone()
     for winner in [0] * 70 + [1] * 30:
         tally.add(_game(["random", "random"], [winner], 10, 5))
     same = summarise(SimConfig("g", None, ("random", "random"), 100, 0, {}), tally, 1.0, 1)
-    assert same["seat_advantage"] == {"seat": 1, "win_rate": 0.7, "average": 0.5, "points": 20.0, "clear": True}
+    adv = dict(same["seat_advantage"])
+    lo, hi = adv.pop("interval")
+    assert adv == {"seat": 1, "win_rate": 0.7, "average": 0.5, "points": 20.0, "clear": True, "confidence": 0.975}
+    assert 0.5 < lo < 0.7 < hi  # the interval the verdict used leaves the average out
+    # The verdict names the interval it used (wider than the 95% ones above it): a reader compared
+    # the 95% interval with the average and found the verdict contradicting it.
     assert "  seat advantage: seat 1 wins 70.0%, +20.0 points over the seat average of 50.0% (outside its " \
-           "interval: an advantage)" in report_text(same)
+           f"97.5% interval {lo:.1%}-{hi:.1%}, widened for 2 seats: an advantage)" in report_text(same)
     mixed = summarise(SimConfig("g", None, ("random", "naive"), 100, 0, {}), tally, 1.0, 1)
     assert mixed["seat_advantage"] is None
     assert any(line.startswith("  seat advantage: not measured") for line in report_text(mixed))
