@@ -356,6 +356,18 @@ def test_dv211_numbers_are_found_as_digits_or_words() -> None:
     assert lint(passing) == []
 
 
+def test_dv211_a_plural_or_a_word_split_by_an_invisible_character_still_gives_the_answer_away() -> None:
+    # "candles" for candle passed, and so did "cl<zero-width space>ock", which reads "clock".
+    failing = deck("""\
+        - {id: test-001, difficulty: 1, clue: "Birthday cakes hold these", answer: candle, alternates: [cake]}
+        - {id: test-002, difficulty: 1, clue: "A cl\u200bock without hands", answer: clock}
+    """)
+    assert [p[0] for p in lint(failing)] == ["DV211", "DV211"]
+    assert lint(deck("""\
+        - {id: test-001, difficulty: 1, clue: "Candlelight at dinner", answer: candle}
+    """)) == []  # a longer word is no give-away
+
+
 # --- DV212 card-line-length ------------------------------------------------------------------
 
 
@@ -380,6 +392,18 @@ def test_dv212_lines_must_fit_an_80_column_terminal() -> None:
           answer: abacus
     """)
     assert lint(passing) == []
+
+
+def test_dv212_counts_screen_columns_not_characters() -> None:
+    # 45 wide letters take 90 columns: the line wrapped in the card's panel though lint passed it.
+    failing = deck("""\
+        - id: test-001
+          difficulty: 1
+          clue: |
+            """ + "\u77f3" * 45 + """ stone
+          answer: abacus
+    """)
+    assert [p[0] for p in lint(failing)] == ["DV212"]
 
 
 def test_dv212_too_many_lines() -> None:

@@ -15,6 +15,7 @@ For an overlay the style is inferred from the base deck's cards and the overlay'
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -756,6 +757,18 @@ def couplet_rhyme(ctx: LintContext) -> Iterator[Problem]:
 # ------------------------------------------------------------------------------------------
 
 
+def _columns(text: str) -> int:
+    from rich.cells import cell_len
+
+    return cell_len(text)
+
+
+def _visible(text: str) -> str:
+    """`text` without invisible format characters (a zero-width space or a soft hyphen inside
+    a word would hide it from the search, while the screen shows the word whole)."""
+    return text if text.isascii() else "".join(c for c in text if unicodedata.category(c) != "Cf")
+
+
 def _tokens(text: str) -> list[tuple[str, int, str]]:
     """Folded words of `text`, each with its offset and its form without a possessive "'s"."""
     out: list[tuple[str, int, str]] = []
@@ -771,8 +784,10 @@ def _find_words(tokens: Sequence[tuple[str, int, str]], words: Sequence[str]) ->
     n = len(words)
     if n == 0:
         return None
+    plural = (words[-1] + "s", words[-1] + "es")  # "candles" gives away "candle" as much
     for i in range(len(tokens) - n + 1):
-        if all(words[k] in (tokens[i + k][0], tokens[i + k][2]) for k in range(n)):
+        if all(words[k] in (tokens[i + k][0], tokens[i + k][2]) for k in range(n - 1)) and \
+                (words[-1] in (tokens[i + n - 1][0], tokens[i + n - 1][2]) or tokens[i + n - 1][0] in plural):
             return tokens[i][1]
     return None
 
@@ -824,8 +839,9 @@ def answer_in_clue(ctx: LintContext) -> Iterator[Problem]:
     """A card's answer (or an accepted alternate) must not appear as a word in its clue or hint.
 
     Words are compared after folding case, accents and punctuation (a leading article of the
-    answer is ignored); a numeric answer is found whether the clue writes it as digits or words.
-    Part of a longer word does not count ("ten" in "often" is fine).
+    answer is ignored, invisible characters inside a word too); a numeric answer is found whether
+    the clue writes it as digits or words. Part of a longer word does not count ("ten" in "often"
+    is fine), but its plural does ("candles" gives away "candle").
 
     Why: a clue that contains its answer is no puzzle.
 
@@ -856,6 +872,7 @@ def answer_in_clue(ctx: LintContext) -> Iterator[Problem]:
             text = _text(card, key)
             if not text:
                 continue
+            text = _visible(text)
             folded = fold(text)
             words = set(folded.split())
             tokens: list[tuple[str, int, str]] | None = None
@@ -911,12 +928,14 @@ def card_line_length(ctx: LintContext) -> Iterator[Problem]:
             lines = text.split("\n")
             start = 0
             for line in lines:
-                if len(line) > MAX_LINE:
-                    where = ctx.doc.scalar_loc(["cards", i, key], start + MAX_LINE)
+                # Screen columns, not characters: a wide (CJK) letter takes two of the panel's.
+                width = len(line) if line.isascii() else _columns(line)
+                if width > MAX_LINE:
+                    where = ctx.doc.scalar_loc(["cards", i, key], start + min(len(line), MAX_LINE))
                     yield _problem(
                         "DV212",
                         where,
-                        f"{key} line is {len(line)} characters long; the limit is {MAX_LINE}",
+                        f"{key} line is {width} columns wide; the limit is {MAX_LINE}",
                     )
                 start += len(line) + 1
             count = len(_lines(text))
