@@ -506,9 +506,11 @@ def rule(code: str | None) -> None:
 @click.option("--difficulty", "-d", type=click.IntRange(1, 3), help="Only cards of this difficulty.")
 @click.option("--no-timer", is_flag=True, help="No time limit.")
 @click.option("--seed", type=SEED, default=None, help="Random seed.")
+@click.option("--card", "card_id", default=None, help="Practise this card (its id, e.g. rose-014): to try a new card.")
 @pack_option
 @guarded
-def clue(category: str | None, difficulty: int | None, no_timer: bool, seed: int | None, packs: tuple[str, ...]) -> None:
+def clue(category: str | None, difficulty: int | None, no_timer: bool, seed: int | None, card_id: str | None,
+         packs: tuple[str, ...]) -> None:
     """Practise one clue card with the real timing rules."""
     from davinci.engine.practice import run_practice
     from davinci.engine.race import RawTerminal, race_available
@@ -516,7 +518,7 @@ def clue(category: str | None, difficulty: int | None, no_timer: bool, seed: int
     console = terminal_console()
     live = RawTerminal() if not no_timer and race_available() else None  # a countdown at a terminal
     sys.exit(run_practice(category, difficulty, not no_timer, seed, console, reader(console), packs=packs,
-                          terminal=live))
+                          terminal=live, card_id=card_id))
 
 
 if __name__ == "__main__":  # pragma: no cover

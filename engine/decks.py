@@ -168,11 +168,13 @@ def deck_from_doc(doc: DocLike) -> Deck:
     return deck
 
 
-def _check_unique_ids(cards: Iterable[Card], seen: dict[str, Card]) -> None:
+def _check_unique_ids(cards: Iterable[Card], seen: dict[str, Card], code: str = "DV201") -> None:
+    """RefError for a card id used twice, with lint's code: DV201 in one deck, DV213 when an
+    overlay's card takes an id of the deck it extends."""
     for c in cards:
         first = seen.get(c.id)
         if first is not None:
-            raise RefError(f"card id '{c.id}' is already used at {first.location}", c.location)
+            raise RefError(f"card id '{c.id}' is already used at {first.location}", c.location, code=code)
         seen[c.id] = c
 
 
@@ -180,7 +182,7 @@ def apply_overlay(base: Deck, overlay: DocLike) -> Deck:
     """Return `base` with the overlay's cards appended (RefError on a card id the deck already has)."""
     added = _cards(overlay, base.id)
     seen = {c.id: c for c in base.cards}
-    _check_unique_ids(added, seen)
+    _check_unique_ids(added, seen, "DV213")
     return Deck(
         id=base.id,
         name=base.name,
@@ -204,7 +206,7 @@ def merge_decks(docs: Iterable[DocLike]) -> dict[str, Deck]:
         deck = deck_from_doc(doc)
         if deck.id in decks:
             raise RefError(
-                f"deck id '{deck.id}' is already defined at {decks[deck.id].location}", deck.location
+                f"deck id '{deck.id}' is already defined at {decks[deck.id].location}", deck.location, code="DV021"
             )
         decks[deck.id] = deck
     for doc in overlays:
@@ -246,6 +248,9 @@ def find_deck(decks: Mapping[str, Deck], name: str) -> Deck:
     matches = [d for d in decks.values() if d.category.casefold() == wanted]
     if len(matches) == 1:
         return matches[0]
+    if matches:
+        raise UsageError(f"clue category '{name}' is that of several decks: name one of them "
+                         f"({', '.join(sorted(d.id for d in matches))})")
     choices = ", ".join(sorted(decks)) or "none installed"
     raise UsageError(f"unknown clue category '{name}' (choose one of: {choices})")
 

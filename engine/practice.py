@@ -20,7 +20,7 @@ from rich.text import Text
 
 from davinci.engine.answers import answer_matches
 from davinci.engine.decks import Card, Deck, draw_practice_card, find_deck
-from davinci.engine.errors import UsageError
+from davinci.engine.errors import UsageError, did_you_mean, quoted
 from davinci.engine.rng import Rng
 from davinci.engine.values import tenths_up
 
@@ -95,18 +95,22 @@ def run_practice(
     time_limit: float = DEFAULT_TIME_LIMIT,
     clock: Clock = time.monotonic,
     terminal: Any = None,
+    card_id: str | None = None,
 ) -> int:
-    """Show one random clue, read an answer, judge it, show the solution; returns the exit code.
-    With a `terminal` (race.RawTerminal, or a stand-in) and the timer on, the answer is typed
-    under a live countdown."""
+    """Show one random clue (or the card `card_id`), read an answer, judge it, show the solution;
+    returns the exit code. With a `terminal` (race.RawTerminal, or a stand-in) and the timer on,
+    the answer is typed under a live countdown."""
     if seed is None:
         seed = secrets.randbits(32)
     rng = Rng(seed)
     all_decks = decks if decks is not None else _installed_decks(packs)
     if not all_decks:
         raise UsageError("no clue decks are installed")
-    deck = _choose_deck(all_decks, category, difficulty, rng)
-    card = draw_practice_card(deck, rng, difficulty)
+    if card_id is not None:
+        deck, card = _find_card(all_decks, card_id)
+    else:
+        deck = _choose_deck(all_decks, category, difficulty, rng)
+        card = draw_practice_card(deck, rng, difficulty)
     try:
         return _play_card(console, input_fn, deck, card, timer, time_limit, clock, seed, terminal)
     except KeyboardInterrupt:
@@ -119,6 +123,17 @@ def run_practice(
         _show_solution(console, card)
         console.print(Text(f"card {card.id}, seed {seed}", style="dim"))
         return 0
+
+
+def _find_card(decks: Mapping[str, Deck], card_id: str) -> tuple[Deck, Card]:
+    """The deck and the card whose id is `card_id` (case-insensitive); UsageError otherwise."""
+    wanted = card_id.strip().casefold()
+    for deck in decks.values():
+        for card in deck.cards:
+            if card.id.casefold() == wanted:
+                return deck, card
+    ids = [c.id for d in decks.values() for c in d.cards]
+    raise UsageError(f"no clue card '{quoted(card_id)}'{did_you_mean(card_id, ids)} (card ids look like rose-014)")
 
 
 def _play_card(

@@ -250,3 +250,28 @@ def test_a_yaml_file_the_manifest_does_not_list_is_a_lint_warning(tmp_path: Path
     found = [(p.code, p.severity, p.message.split(" is beside")[0]) for p in lint_paths([str(pack)])
              if p.code == "DV033"]
     assert found == [("DV033", "warning", "decks/forgotten.yaml"), ("DV033", "warning", "extra.yml")]
+
+
+def _deck(deck_id: str, category: str, card_id: str, kind: str = "deck") -> str:
+    head = f"kind: deck-overlay\nid: {deck_id}\nextends: rose\n" if kind == "deck-overlay" else \
+        f"kind: deck\nid: {deck_id}\nname: {deck_id}\ncategory: {category}\ndescription: A deck.\n"
+    return head + f"cards:\n  - {{id: {card_id}, difficulty: 1, clue: What burns down as it lights a room?, answer: candle}}\n"
+
+
+@pytest.mark.parametrize(("files", "said"), [
+    ({"o.yaml": _deck("more", "", "rose-001", "deck-overlay")}, "DV213 card id 'rose-001' is already used"),
+    ({"d.yaml": _deck("rose", "places", "mine-001")}, "DV021 deck id 'rose' is already defined"),
+    ({"a.yaml": _deck("places-a", "sights", "a-001"), "b.yaml": _deck("places-b", "sights", "b-001")},
+     "clue category 'sights' is that of several decks: name one of them (places-a, places-b)"),
+])
+def test_clue_deck_clashes_are_reported_under_lints_codes(tmp_path: Path, files: dict[str, str], said: str) -> None:
+    # The loader called both clashes DV020 (an unknown reference), and a category two decks share
+    # "unknown".
+    from click.testing import CliRunner
+
+    from davinci.cli import main
+
+    make_pack(tmp_path, f"kind: pack\nid: extra\nname: Extra\nversion: '1.0'\ndecks: [{', '.join(files)}]\n", files)
+    category = "sights" if "sights" in said else "rose"
+    result = CliRunner().invoke(main, ["clue", category, "--pack", str(tmp_path), "--no-timer"], input="x\n")
+    assert result.exit_code != 0 and said in " ".join(result.output.split())

@@ -353,3 +353,13 @@ def test_the_countdown_line_never_wraps_even_with_wide_letters() -> None:
     text, _, late = countdown_line(keys, 60, out.append, keys.clock, width=40)
     assert text == "漢" * 30 and not late
     assert max(cell_len(part.split("\r")[-1].replace("\x1b[K", "")) for part in out) <= 40
+
+
+def test_a_card_is_practised_by_its_id_to_try_a_new_one() -> None:
+    # A new card came up once in 121 draws: an author looped over seeds to see it.
+    console = Console(record=True, width=80, color_system=None)
+    code = run_practice(None, None, False, 7, console, scripted("Mona Lisa"), decks=DECKS, card_id="ANA-1")
+    out = console.export_text()
+    assert code == 0 and "Salon Mia" in out and "Right" in out
+    with pytest.raises(UsageError, match="no clue card 'ana-2' \\(did you mean 'ana-1'\\?\\)"):
+        run_practice(None, None, False, 7, console, scripted("x"), decks=DECKS, card_id="ana-2")
