@@ -3,7 +3,8 @@
 Players type answers quickly under a timer, so two answers that differ only in case,
 accents, punctuation, spacing, a leading article, or in writing a number as digits or
 words are the same answer. A single slip of the keyboard is forgiven only in long
-answers, where it cannot turn one real answer into another.
+answers (eight letters or more), and only when it does not make another real word (the CMU
+dictionary's words, names and places included): "lipstik" is "lipstick", "dipstick" is not.
 """
 
 from __future__ import annotations
@@ -407,7 +408,18 @@ def _one_matches(
     # A slip may never change a number inside the answer ("Apollo 13" is not "Apollo 12").
     if re.findall(r"\d+", given_key) != re.findall(r"\d+", key):
         return False
-    return edit_distance(given_key.replace(" ", ""), key.replace(" ", ""), tolerance) <= tolerance
+    if edit_distance(given_key.replace(" ", ""), key.replace(" ", ""), tolerance) > tolerance:
+        return False
+    return not _another_word(given_key, key)
+
+
+def _another_word(given_key: str, key: str) -> bool:
+    """Whether the slip made a real word of its own: "dipstick" is no slip for "lipstick", nor
+    "slinger" for "Salinger" (both are in the dictionary), while "lipstik" is."""
+    from davinci.engine.words import is_word
+
+    words = set(key.split())
+    return any(w not in words and len(w) > 2 and is_word(w) for w in given_key.split())
 
 
 def answer_matches(

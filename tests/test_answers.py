@@ -150,6 +150,21 @@ def test_one_typo_is_forgiven_only_in_long_answers() -> None:
     assert not answer_matches("Rime", "Rome")
 
 
+@pytest.mark.parametrize(("typed", "answer"), [
+    ("dipstick", "lipstick"), ("chipboard", "clipboard"), ("clapboard", "clipboard"), ("slinger", "Salinger"),
+    ("massport", "passport"), ("waterlog", "Waterloo"),
+])
+def test_a_slip_that_makes_another_real_word_is_another_answer(typed: str, answer: str) -> None:
+    # One edit away, but a word of its own: "Right!" for dipstick was a wrong answer accepted.
+    assert not answer_matches(typed, answer)
+
+
+def test_a_slip_that_makes_no_word_is_still_forgiven() -> None:
+    for typed, answer in [("lipstik", "lipstick"), ("clipbord", "clipboard"), ("Salingr", "Salinger"),
+                          ("pasport", "passport"), ("Leonado da Vinci", "Leonardo da Vinci")]:
+        assert answer_matches(typed, answer), typed
+
+
 def test_typo_tolerance_is_configurable() -> None:
     assert not answer_matches("Stonhenge", "Stonehenge", typo_tolerance=0)
     assert answer_matches("Stnhenge", "Stonehenge", typo_tolerance=2)

