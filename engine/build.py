@@ -172,7 +172,27 @@ class Builder:
             src = str(src).lower() if isinstance(src, bool) else str(src)
         if not isinstance(src, str):
             raise self.fail("expected an expression (text)", path)
-        return self.compile(src, scope, expect, self.loc.scalar(path))
+        compiled = self.compile(src, scope, expect, self.loc.scalar(path))
+        if isinstance(compiled, _Broken) and compiled.error.message.startswith("unclosed") and self._cut_by_comma(path, src):
+            first, nl, rest = compiled.error.message.partition("\n")
+            compiled.error.message = (f"{first} (in a {{...}} mapping a comma ends a value that is not quoted: quote "
+                                      f"the expression, \"{src}, ...\"){nl}{rest}")
+        return compiled
+
+    def _cut_by_comma(self, path: Path, src: str) -> bool:
+        """Whether the YAML scalar at `path` is a plain value that a comma of a `{...}` mapping
+        ended (`{col: range(1, 8)}` holds `range(1`)."""
+        doc = self.loc._doc_for(path)
+        text = getattr(doc, "text", None)
+        if not isinstance(text, str):
+            return False
+        start, end = self.loc.scalar(path)(0), self.loc.scalar(path)(len(src))
+        lines = text.splitlines()
+        if not (0 < start.line <= len(lines) and 0 < end.line <= len(lines) and start.col > 0 and end.col > 0):
+            return False
+        line = lines[end.line - 1]
+        first = lines[start.line - 1][start.col - 1:start.col]
+        return first not in ("'", '"') and line[end.col - 1:end.col] == "," and "{" in line[:end.col]
 
     def compile(self, src: str, scope: Mapping[str, Type], expect: Type | None, locate: Any) -> Any:
         """Check and compile one expression of the game; a wrong one is recorded in `errors`."""

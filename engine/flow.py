@@ -285,6 +285,9 @@ class FlowCompiler:
         for key in mapping:
             if key not in allowed:
                 hint = did_you_mean(key, allowed, 0.5, aside=False)
+                if any(c in str(key) for c in ")]'\""):  # `{sides: max(6, 1)}`: the tail of a split value
+                    hint = (" (in a {...} mapping a comma ends a value that is not quoted: quote the expression "
+                            "before it)")
                 takes = f" ({what} takes {', '.join(allowed)})" if allowed else f" ({what} takes no other keys)"
                 raise DefinitionError(
                     f"unknown key '{key}' in {what}{hint}{takes}", self.b.loc.loc((*path, key), key=True), code="DV011"

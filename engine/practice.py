@@ -133,7 +133,8 @@ def _find_card(decks: Mapping[str, Deck], card_id: str) -> tuple[Deck, Card]:
             if card.id.casefold() == wanted:
                 return deck, card
     ids = [c.id for d in decks.values() for c in d.cards]
-    raise UsageError(f"no clue card '{quoted(card_id)}'{did_you_mean(card_id, ids)} (card ids look like rose-014)")
+    example = f" (card ids look like {ids[0]})" if ids else ""
+    raise UsageError(f"no clue card '{quoted(card_id)}'{did_you_mean(card_id, ids)}{example}")
 
 
 def _play_card(

@@ -776,6 +776,10 @@ def _syntax_error(e: yaml.YAMLError, text: str, path: str) -> YamlError:
             cm = e.context_mark
             where = f" started at {cm.line + 1}:{cm.column + 1}" if cm is not None and cm is not mark else ""
             message = f"{problem} ({e.context.strip()}{where})"
+        lines = text.splitlines()
+        if 0 < line <= len(lines) and lines[line - 1].count('"') > 2:
+            message += ('; a text in double quotes ends at its next double quote: inside an expression '
+                        "written in \"...\", write its texts in single quotes ('colour')")
         return _err(SYNTAX, message, path, line, col)
     if isinstance(e, yaml.reader.ReaderError):
         line, col = _loc_of_index(text, min(max(e.position, 0), len(text)))

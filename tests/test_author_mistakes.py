@@ -363,3 +363,23 @@ def test_an_option_that_is_no_mapping_is_named_and_the_next_steps_are_checked(tm
     problems = lint_paths([write_game_pack(tmp_path, "opt", game)])
     assert [(p.code, p.location.line) for p in problems] == [("DV050", 9), ("DV052", 12)]
     assert problems[0].message.startswith("each option of a choose is a mapping with an 'action'")
+
+
+def test_an_expression_a_comma_cut_short_in_a_flow_mapping_says_to_quote_it(tmp_path: Path) -> None:
+    # `{sides: max(6, 1)}` holds `max(6`: "unclosed '('" did not say that YAML had split it.
+    problems = lint_edited(tmp_path, PACK, "pig.yaml", "{sides: 6, as: die}", "{sides: max(6, 1), as: die}")
+    assert_one_problem(problems, "pig.yaml", "DV011", 26, 32, "unknown key '1)' in the 'roll' step (in a {...} "
+                       "mapping a comma ends a value that is not quoted: quote the expression before it)")
+    # Where no key is left over, the expression itself says it.
+    problems = lint_edited(tmp_path / "b", PACK, "pig.yaml", "{pot: pot + die}", "{pot: max(pot, die)}")
+    unclosed = [p for p in problems if p.code == "DV040"]
+    assert len(unclosed) == 1
+    assert "in a {...} mapping a comma ends a value that is not quoted: quote the expression, \"max(pot, ...\"" \
+        in unclosed[0].message
+
+
+def test_double_quotes_inside_a_double_quoted_expression_are_explained(tmp_path: Path) -> None:
+    # libyaml's "did not find expected key" alone did not say which quote ended the text.
+    problems = lint_edited(tmp_path, PACK, "pig.yaml", 'if: "die == 1"', 'if: "die == 1 and "a" == "a""')
+    broken = [p for p in problems if p.code == "DV001"]  # (and the variant of the file it breaks: DV020)
+    assert len(broken) == 1 and "write its texts in single quotes ('colour')" in broken[0].message
