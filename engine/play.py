@@ -487,6 +487,7 @@ class Session:
     told: int = 0  # the transcript's length when the last human's outcome was printed
     unread: bool = False  # an outcome was printed that the player leaving the keyboard has not confirmed
     live: set[str] = field(default_factory=set)  # bots' moves printed as they were made, since a human's move
+    narrow: bool = False  # told that the terminal is narrower than the game's screen
     _last_event: Any = None
     too_big: set[str] = field(default_factory=set)  # "save" / "log": grown past what davinci reads back
     last_fit: dict[str, int] = field(default_factory=dict)  # the turn each was last written at
@@ -635,6 +636,7 @@ class Session:
                     kwargs["hints"] = True
                 if self.console.is_terminal and code is not None and "height" in code.co_varnames:
                     kwargs["height"], kwargs["width"] = self.console.height, self.console.width  # fit the window
+                self.check_width(mod, view)
                 self.console.print(mod.render(view, seat, **kwargs))
                 return
             except DavinciError:
@@ -643,6 +645,17 @@ class Session:
                 self.console.print(f"[dim](screen failed: {type(e).__name__}: {esc(str(e))}; showing the plain view)[/dim]")
         hide = (self.game.definition.display or {}).get("hide") or ()
         self.console.print(printable(generic_render(view, frozenset(hide))), markup=False)
+
+    def check_width(self, mod: Any, view: dict[str, Any]) -> None:
+        """Say once when the terminal is narrower than the game's board (its screen module's
+        `min_width(view)`): a board that wraps is unreadable, and nothing else would tell why."""
+        if self.narrow or not self.console.is_terminal or not callable(getattr(mod, "min_width", None)):
+            return
+        needed = int(mod.min_width(view))
+        if needed > self.console.width:
+            self.narrow = True
+            self.console.print(f"[yellow]The board needs {needed} columns and the terminal has {self.console.width}: "
+                               "widen the window (a board that does not fit wraps).[/yellow]")
 
     def privacy(self, seat: int) -> None:
         """Between different humans at one screen: clear and wait, so no private view leaks. The

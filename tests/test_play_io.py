@@ -933,3 +933,15 @@ def test_a_terminal_that_cannot_clear_pushes_the_last_players_view_off_the_scree
     handover = out.index("Pass the keyboard to Ben")
     ana_row = out.index("Your row - Ana")
     assert ana_row < handover and "\n" * 60 in out[ana_row:handover]  # her view was pushed up first
+
+
+@pytest.mark.parametrize(("width", "told"), [(40, True), (140, False)])
+def test_a_terminal_narrower_than_the_board_is_told_once(width: int, told: bool) -> None:
+    # At 40 columns the pentacle wrapped into a jumble and nothing said why.
+    game = load_game("da-vinci-game")
+    console = Console(file=io.StringIO(), width=width, height=60, force_terminal=True, color_system=None)
+    run_play(game, parse_seats("human,scholar,scholar", game), 2, {}, console, typed(["1", "1", "1"]), clear=False,
+             timer=False)
+    out = " ".join(console.file.getvalue().split())
+    assert ("columns and the terminal has 40: widen the window" in out) is told
+    assert out.count("widen the window") == (1 if told else 0)

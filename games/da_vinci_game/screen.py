@@ -519,4 +519,11 @@ def render(view: dict[str, Any], seat: int | None, height: int | None = None, wi
     return Group(*parts, *tail)
 
 
-__all__ = ["HELP", "render"]
+def min_width(view: dict[str, Any]) -> int:
+    """The columns the board needs: a narrower terminal wraps it into a jumble (play says so)."""
+    definition = definition_from_view(view)
+    board = board_text(view, definition, Style(definition.display or {})).plain
+    return max((len(line.rstrip()) for line in board.splitlines()), default=0)
+
+
+__all__ = ["HELP", "min_width", "render"]

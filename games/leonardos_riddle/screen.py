@@ -187,6 +187,15 @@ def recent_events(view: dict[str, Any]) -> list[str]:
     return [e for e in events_since_own_move(view, ("place", "cover", "swap")) if not e.endswith(": skip")]
 
 
+def min_width(view: dict[str, Any]) -> int:
+    """The columns the grid needs: a narrower terminal loses its right-hand cards (play says so)."""
+    from io import StringIO
+
+    from rich.console import Console
+
+    return Console(file=StringIO(), width=1000).measure(grid_table(view)).minimum
+
+
 def render(view: dict[str, Any], seat: int | None = None) -> RenderableType:
     """The screen for one seat's view (`seat` 0-based as the front end passes it; the view says too)."""
     me = view.get("seat")
