@@ -383,3 +383,13 @@ def test_double_quotes_inside_a_double_quoted_expression_are_explained(tmp_path:
     problems = lint_edited(tmp_path, PACK, "pig.yaml", 'if: "die == 1"', 'if: "die == 1 and "a" == "a""')
     broken = [p for p in problems if p.code == "DV001"]  # (and the variant of the file it breaks: DV020)
     assert len(broken) == 1 and "write its texts in single quotes ('colour')" in broken[0].message
+
+
+def test_a_variant_setting_that_fails_its_games_requires_names_the_variant(tmp_path: Path) -> None:
+    # The failing `requires` is in the game's file: the message did not say the variant caused it.
+    (tmp_path / "pack.yaml").write_text('kind: pack\nid: big\nname: Big\nversion: "1.0"\nvariants: [big.yaml]\n')
+    (tmp_path / "big.yaml").write_text("kind: variant\nid: big\nextends: da-vinci-code\nname: Big hands\n"
+                                       "description: Seven tiles each.\nsettings:\n  hand_large: {default: 7}\n")
+    problems = lint_paths([str(tmp_path)])
+    assert [p.code for p in problems] == ["DV081"]
+    assert "not enough tiles" in problems[0].message and problems[0].message.endswith("(with the variant big.yaml applied)")

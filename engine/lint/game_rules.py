@@ -269,9 +269,10 @@ def _in_this_file(ctx: LintContext, what: str) -> list[Any]:
     return [e for e in getattr(gdef, what) if e[-1].path == ctx.doc.path]
 
 
-def _base_problems(ctx: LintContext) -> set[Problem]:
+def _base_problems(ctx: LintContext, playouts: bool = False) -> set[Problem]:
     """The problems the game a variant extends has without the variant (its own lint reports
-    them): a problem in the game's file that is not among them is the variant's doing."""
+    them): a problem in the game's file that is not among them is the variant's doing. With
+    `playouts`, those of its test games too (asked only when the variant's test games fail)."""
     from davinci.engine.build import build_game
     from davinci.engine.definition import Locator
 
@@ -281,12 +282,12 @@ def _base_problems(ctx: LintContext) -> set[Problem]:
     try:
         decks = _decks_for(ctx) if any(isinstance(c, dict) and c.get("from_deck")
                                        for c in (base.data.get("components") or {}).values()) else {}
-        build_game(base.data, Locator([base]), decks=decks)
+        gdef = build_game(base.data, Locator([base]), decks=decks)
+        return set(_playouts(ctx, gdef)) if playouts else set()
     except DavinciError as e:
         return {_as_problem(err, ctx.at([])) for err in getattr(e, "problems", [e])}
     except Exception:  # noqa: BLE001 - a base its own rules report as broken: nothing to compare with
         return set()
-    return set()
 
 
 def _unreadable_games(ctx: LintContext) -> list[str]:
@@ -380,14 +381,26 @@ def game_builds(ctx: LintContext) -> Iterator[Problem]:
         own = _base_problems(ctx) if ctx.kind == "variant" else set()
         for err in getattr(e, "problems", [e]):  # every wrong expression of the file, not only the first
             problem = _as_problem(err, ctx.at([]))
-            if ctx.kind == "variant" and problem.location.path != ctx.doc.path and problem not in own:
-                # A mistake the variant causes in its game's file (a definition it changed): say so.
-                first, _, rest = problem.message.partition("\n")
-                said = f"{first} (with the variant {Path(ctx.doc.path).name} applied)"
-                problem = dataclasses.replace(problem, message=f"{said}\n{rest}" if rest else said)
-            yield problem
+            yield _with_variant(ctx, problem) if problem not in own else problem
         return
-    yield from _playouts(ctx, gdef)
+    base_playouts: set[Problem] | None = None
+    for problem in _playouts(ctx, gdef):
+        if ctx.kind == "variant" and problem.location.path != ctx.doc.path:
+            if base_playouts is None:
+                base_playouts = _base_problems(ctx, playouts=True)
+            if problem not in base_playouts:
+                problem = _with_variant(ctx, problem)
+        yield problem
+
+
+def _with_variant(ctx: LintContext, problem: Problem) -> Problem:
+    """A problem a variant causes in its game's file (a definition or a setting it changed, which
+    a check of the game then fails): said to be the variant's doing."""
+    if ctx.kind != "variant" or problem.location.path == ctx.doc.path:
+        return problem
+    first, _, rest = problem.message.partition("\n")
+    said = f"{first} (with the variant {Path(ctx.doc.path).name} applied)"
+    return dataclasses.replace(problem, message=f"{said}\n{rest}" if rest else said)
 
 
 @rule("DV058", "unread-local", severity="warning", kinds=("game", "variant"))
