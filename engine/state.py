@@ -757,11 +757,21 @@ class State:
         if p["type"] == "respond":
             verbs = sorted({*verbs, "answer", *(["claim"] if p.get("claims", True) else [])})
         if action.verb not in verbs:
-            raise IllegalAction(f"'{action.verb}' is not possible now; possible: {', '.join(verbs)}")
+            said = self._not_now(action.verb)
+            raise IllegalAction(f"'{action.verb}' is not possible now{': ' + said if said else ''}; "
+                                f"possible: {', '.join(verbs)}")
         why = _why_not(action, self.legal_actions(seat))
         if why.startswith("'"):  # the wrong number of values: the action is not of a legal form
             raise IllegalAction(why)
         raise IllegalAction(f"'{action}' is not legal now{why}")
+
+    def _not_now(self, verb: str) -> str:
+        """The pending choice's own words (an option's `not_now`) for why `verb` is not offered."""
+        p = self.pending or {}
+        if p.get("type") != "choose":
+            return ""
+        instr = self.game.programs[p["at"][0]].code[p["at"][1]]
+        return next((o.not_now for o in getattr(instr, "options", ()) if o.verb == verb), "")
 
     def apply(self, seat: int, action: Action | str) -> None:
         """Check and apply one action of `seat`, then run the flow to the next decision."""

@@ -203,3 +203,15 @@ def test_end_turn_in_a_procedure_setup_calls_is_located(tmp_path: Path) -> None:
         load_game("early", packs=[write_game_pack(tmp_path, "early", game)]).new_state(2, seed=0)
     assert "'end_turn' during setup" in e.value.message and e.value.location is not None
     assert e.value.location.line == 10
+
+
+def test_not_now_goes_with_an_if(tmp_path: Path) -> None:
+    from davinci.engine.errors import DefinitionError
+
+    game = ("kind: game\nid: nn\nname: Nn\nplayers: {min: 2, max: 2}\nflow:\n  turn:\n    - choose:\n"
+            "        options:\n          - action: stop\n            not_now: never\n            do: [{end_game: true}]\n"
+            "end:\n  when: 'false'\n  winners: seats\n")
+    with pytest.raises(DefinitionError) as e:
+        load_game("nn", packs=[write_game_pack(tmp_path, "nn", game)])
+    assert "'not_now' is a text saying why the option is not offered: it goes with an 'if'" in e.value.message
+    assert e.value.location is not None and e.value.location.line == 10

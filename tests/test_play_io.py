@@ -945,3 +945,11 @@ def test_a_terminal_narrower_than_the_board_is_told_once(width: int, told: bool)
     out = " ".join(console.file.getvalue().split())
     assert ("columns and the terminal has 40: widen the window" in out) is told
     assert out.count("widen the window") == (1 if told else 0)
+
+
+def test_an_option_not_offered_now_says_why_in_the_games_words() -> None:
+    # "'stop' is not possible now; possible: guess" did not say that a turn starts with a guess.
+    code, out = _screen(GAME, "human,random", ["stop"])
+    assert code == 0
+    assert "'stop' is not possible now: you stop only after a right guess (every turn starts with at least one " \
+           "guess); possible: guess" in " ".join(out.split())

@@ -26,11 +26,13 @@ free piece's place): no `choose` option may take them."""
 
 
 class Option:
-    __slots__ = ("verb", "names", "lists", "when", "start", "available", "cache", "modes", "signature", "private")
+    __slots__ = ("verb", "names", "lists", "when", "start", "available", "cache", "modes", "signature", "private",
+                 "not_now")
 
     def __init__(self, verb: str, names: list[str], lists: list[Any], when: Any, available: Any,
-                 private: bool = False) -> None:
+                 private: bool = False, not_now: str = "") -> None:
         self.verb = verb
+        self.not_now = not_now  # why the option is not offered, said when it is typed while its `if` fails
         self.private = private  # the action is told to its seat alone (a sealed bid)
         self.names = names
         self.lists = lists
@@ -242,7 +244,7 @@ def _shown(v: Any) -> str:
     return repr(v) if isinstance(v, str) else _text(v)
 
 
-OPTION_KEYS = ("action", "args", "if", "when", "do", "private")
+OPTION_KEYS = ("action", "args", "if", "when", "do", "private", "not_now")
 # Words the play prompt reads as commands before it reads an action (engine/play.py).
 PROMPT_COMMANDS = ("help", "history", "list", "quit", "exit", "save")
 
@@ -254,7 +256,8 @@ def _choose(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str
     Each option has an `action` verb (a lower-case word; not `answer`, `claim`, `pass`, `return` or
     `position`, which the engine uses, nor a word the play prompt reads as a command: `help`,
     `history`, `list`, `quit`, `exit`, `save`), optional `args` (name → list expression; later lists may use
-    earlier names), an optional `if` (is the option offered at all), an optional `when` (a filter
+    earlier names), an optional `if` (is the option offered at all; `not_now`, a text, says why
+    not to a player who types it then), an optional `when` (a filter
     on each combination of arguments) and the `do` steps run when it is chosen, with the
     arguments bound as names. The legal actions come out in a fixed order: options in YAML order,
     arguments in list order. `seat` defaults to the current seat. `prompt` fills in
@@ -330,7 +333,11 @@ def _choose(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str
         private = fc.flag(o, "private", op, False)
         if private:  # its arguments stay in the turn's locals: no view shows them (views.py)
             fc.b.private_locals.update(names)  # type: ignore[attr-defined]
-        options.append(Option(verb, names, lists, when, avail, private))
+        not_now = o.get("not_now", "")
+        if not isinstance(not_now, str) or ("not_now" in o and avail is None):
+            raise DefinitionError("'not_now' is a text saying why the option is not offered: it goes with an 'if'",
+                                  fc.b.loc.loc((*op, "not_now")))
+        options.append(Option(verb, names, lists, when, avail, private, " ".join(not_now.split())))
         inner_scopes.append(inner)
     instr = Choose(path, seat, options, fc.prog.name, fc.here, template(fc, spec.get("prompt", ""), (*p, "prompt"), scope))
     fc.emit(instr)
