@@ -145,6 +145,11 @@ def test_short_commands_expand_to_actions() -> None:
     assert screen.expand("p 3", two) == "position 3"
     assert screen.expand("w", two) == "draw white"
     assert screen.expand("hello", two) is None
+    # Half-right short forms say which part is wrong ("'1.2' is not possible now" dropped the x).
+    with pytest.raises(ShortFormError, match="'x' is not a tile's value: guess a number from 0 to 11, or 'joker'"):
+        screen.expand("1.2 x", three)
+    with pytest.raises(ShortFormError, match="a guess names a tile and a value: 1.2 VALUE"):
+        screen.expand("1.2", three)
 
 
 def test_a_terminal_game_against_the_deducer_uses_this_screen() -> None:
