@@ -1056,6 +1056,7 @@ def _why_not(action: Action, legal: Any) -> str:
         fits = [a for a in same if len(a.args) == len(action.args) and a.args[:i] == action.args[:i]]
         possible = list(dict.fromkeys(a.args[i] for a in fits))
         if value not in possible:
-            shown = ", ".join(possible[:12]) + (", ..." if len(possible) > 12 else "")
+            sep = " / " if any("," in v for v in possible) else ", "  # grid cells are written 0,1
+            shown = sep.join(possible[:12]) + (f"{sep}..." if len(possible) > 12 else "")
             return f"; {value} is not possible there (possible: {shown})"
     return "; those values are not allowed together"

@@ -953,3 +953,13 @@ def test_an_option_not_offered_now_says_why_in_the_games_words() -> None:
     assert code == 0
     assert "'stop' is not possible now: you stop only after a right guess (every turn starts with at least one " \
            "guess); possible: guess" in " ".join(out.split())
+
+
+def test_possible_grid_cells_are_listed_apart_from_their_own_commas() -> None:
+    # "possible: -1,-1, 0,-1, 1,-1": the separator was the comma inside each cell.
+    from davinci.engine.errors import IllegalAction
+
+    st = load_game("leonardos-riddle", settings={"first_player": 1}).new_state(2, seed=5)
+    st.apply(0, "place hand.1.1 0,0")
+    with pytest.raises(IllegalAction, match=r"possible: -1,-1 / 0,-1 / 1,-1 / -1,0 / 1,0 / -1,1 / 0,1 / 1,1\)"):
+        st.apply(1, "place hand.2.1 5,5")
