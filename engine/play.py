@@ -415,7 +415,9 @@ def read_save(path: str) -> dict[str, Any]:
     """
     doc = read_json_file(path, "save file")
     if doc.get("davinci_save") != 1 or type(doc.get("davinci_save")) is not int or not isinstance(doc.get("saved"), dict):
-        raise SaveError(f"{path}: not a davinci save file")
+        hint = " (it is a game log: `davinci replay` reads it; resume from the game's --save file)" \
+            if doc.get("davinci_log") == 1 else ""
+        raise SaveError(f"{path}: not a davinci save file{hint}")
     saved = doc["saved"]
     if not isinstance(saved.get("game"), str) or "variant" not in saved \
             or not isinstance(saved["variant"], (str, type(None))):

@@ -49,7 +49,8 @@ def replay_log(
 
     doc = read_json_file(path, "log")
     if doc.get("davinci_log") != 1 or type(doc.get("davinci_log")) is not int:
-        raise SaveError(f"{path}: not a davinci log (no 'davinci_log': 1)")
+        hint = " (it is a save: `davinci play --resume` reads it)" if doc.get("davinci_save") == 1 else ""
+        raise SaveError(f"{path}: not a davinci log (no 'davinci_log': 1){hint}")
     # The same rules as for saves: "5" or 5.5 is not a seed, a seat is a whole number.
     check_recorded_fields(doc, path, "log")
     game_id, variant = doc.get("game"), doc.get("variant")

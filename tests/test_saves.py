@@ -883,3 +883,13 @@ def test_a_resumed_bot_that_remembers_what_it_saw_plays_on_as_without_the_break(
     unbroken = json.loads(whole.read_text())["actions"]
     resumed = json.loads(rest.read_text())["actions"]
     assert len(unbroken) > 16 and resumed == unbroken
+
+
+def test_a_log_given_to_resume_and_a_save_given_to_replay_say_which_command_reads_them(tmp_path: Path) -> None:
+    log, save = tmp_path / "log.json", tmp_path / "save.json"
+    args = ["play", "da-vinci-code", "-p", "random,random", "--seed", "3", "--no-clear"]
+    assert cli(*args, "--log", str(log), "--save", str(save))[0] == 0
+    code, out = cli("play", "--resume", str(log), "--no-clear")
+    assert code == 1 and "it is a game log: `davinci replay` reads it" in " ".join(out.split())
+    code, out = cli("replay", str(save))
+    assert code == 1 and "it is a save: `davinci play --resume` reads it" in " ".join(out.split())
