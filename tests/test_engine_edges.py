@@ -1,25 +1,18 @@
 """Edge cases of the engine's steps that a reviewer's reading found: two zones over capacity at
-once, pieces of two board zones on one space, turning a piece without moving it, and the fields of
-a piece that has left the game."""
+once, pieces of two board zones on one space, turning a piece without moving it, the fields of
+a piece that has left the game; and steps and keys refused where they are written."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-from helpers import write_game_pack
+from helpers import STOP_AT_ONCE, write_game_pack
 
 from davinci.engine.game import load_game
 
-STOP = """\
-    - choose:
-        options:
-          - action: stop
-            do: [{end_game: true}]
-end:
-  when: "false"
-  winners: "seats"
-"""
+# The first seat's decision that ends the game, and the end: the last step of a test game's turn.
+AND_STOP = STOP_AT_ONCE.removeprefix("  turn:\n")
 
 
 def test_two_zones_over_capacity_at_once_are_each_brought_back_to_it(tmp_path: Path) -> None:
@@ -44,7 +37,7 @@ flow:
   turn:
     - set: {limit: 1}
     - swap: {a: first(a), b: first(b)}
-""" + STOP
+""" + AND_STOP
     g = load_game("swaps", packs=[write_game_pack(tmp_path, "swaps", game)])
     st = g.new_state(2, seed=1)
     asked = []
@@ -76,8 +69,7 @@ flow:
   setup:
     - move: {piece: 'first(box where colour == "red")', to: track, space: "space(track, 's')"}
     - move: {piece: 'first(box where colour == "blue")', to: marks, space: "space(track, 's')"}
-  turn:
-""" + STOP
+""" + STOP_AT_ONCE
     g = load_game("boards", packs=[write_game_pack(tmp_path, "boards", game)])
     st = g.new_state(2, seed=1)
     live = st.pieces_on_space("s")
@@ -103,7 +95,7 @@ flow:
     - for_each: {in: seats, as: s, do: [{draw: {from: deck, to: hand, owner: s}}]}
   turn:
     - move: {piece: first(current.hand), to: hand, owner: current, face_up: true}
-""" + STOP
+""" + AND_STOP
     st = load_game("faces", packs=[write_game_pack(tmp_path, "faces", game)]).new_state(2, seed=1)
     mover = st.current
     card = st.zones[f"hand#{mover}"][0]
@@ -129,7 +121,7 @@ flow:
   turn:
     - draw: {from: box, to: hand, as: got}
     - log: "zone {got.zone}, owner {got.owner}"
-""" + STOP
+""" + AND_STOP
     g = load_game("gone", packs=[write_game_pack(tmp_path, "gone", game)])
     st = g.new_state(2, seed=1)
     st.apply(st.current_seats[0], st.legal_actions(st.current_seats[0])[0])  # the return over capacity
@@ -152,8 +144,7 @@ zones:
   box: {kind: pile, visibility: public, contents: [chip]}
   hand: {kind: hand, per_seat: true, visibility: public, capacity: 1, overflow_to: hand}
 flow:
-  turn:
-""" + STOP
+""" + STOP_AT_ONCE
     with pytest.raises(DefinitionError) as e:
         load_game("loops", packs=[write_game_pack(tmp_path, "loops", game)])
     assert "'hand' overflows into itself" in e.value.message
@@ -169,8 +160,7 @@ players: {min: 2, max: 2}
 settings:
   pace: {type: str, default: fast, timer: true}
 flow:
-  turn:
-""" + STOP
+""" + STOP_AT_ONCE
     from davinci.engine.errors import DefinitionError
 
     with pytest.raises(DefinitionError) as e:
@@ -188,7 +178,7 @@ def test_steps_that_would_skip_the_rest_of_setup_are_refused(tmp_path: Path, set
     from davinci.engine.errors import DefinitionError
 
     game = "kind: game\nid: early\nname: Early\nplayers: {min: 2, max: 2}\nflow:\n  setup:\n" + setup + \
-        "  turn:\n" + STOP
+        STOP_AT_ONCE
     with pytest.raises(DefinitionError) as e:
         load_game("early", packs=[write_game_pack(tmp_path, "early", game)])
     assert words in e.value.message and e.value.location is not None and e.value.location.line == 8  # the step
@@ -198,7 +188,7 @@ def test_end_turn_in_a_procedure_setup_calls_is_located(tmp_path: Path) -> None:
     from davinci.engine.errors import EvalError
 
     game = ("kind: game\nid: early\nname: Early\nplayers: {min: 2, max: 2}\nflow:\n  setup:\n    - call: deal\n"
-            "  procedures:\n    deal:\n      - end_turn: true\n  turn:\n") + STOP
+            "  procedures:\n    deal:\n      - end_turn: true\n") + STOP_AT_ONCE
     with pytest.raises(EvalError) as e:
         load_game("early", packs=[write_game_pack(tmp_path, "early", game)]).new_state(2, seed=0)
     assert "'end_turn' during setup" in e.value.message and e.value.location is not None
