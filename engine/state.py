@@ -763,15 +763,20 @@ class State:
         why = _why_not(action, self.legal_actions(seat))
         if why.startswith("'"):  # the wrong number of values: the action is not of a legal form
             raise IllegalAction(why)
-        raise IllegalAction(f"'{action}' is not legal now{why}")
+        said = self._not_now(action.verb, filtered=True)
+        raise IllegalAction(f"'{action}' is not legal now{': ' + said if said else ''}{why}")
 
-    def _not_now(self, verb: str) -> str:
-        """The pending choice's own words (an option's `not_now`) for why `verb` is not offered."""
+    def _not_now(self, verb: str, filtered: bool = False) -> str:
+        """The pending choice's own words (an option's `not_now`) for why `verb` is not offered
+        (its `if`), or, `filtered`, why a combination of its values is not (its `when`)."""
         p = self.pending or {}
         if p.get("type") != "choose":
             return ""
         instr = self.game.programs[p["at"][0]].code[p["at"][1]]
-        return next((o.not_now for o in getattr(instr, "options", ()) if o.verb == verb), "")
+        for o in getattr(instr, "options", ()):
+            if o.verb == verb and (o.when if filtered else o.available) is not None:
+                return str(o.not_now)
+        return ""
 
     def apply(self, seat: int, action: Action | str) -> None:
         """Check and apply one action of `seat`, then run the flow to the next decision."""

@@ -203,5 +203,6 @@ def test_not_now_goes_with_an_if(tmp_path: Path) -> None:
             "end:\n  when: 'false'\n  winners: seats\n")
     with pytest.raises(DefinitionError) as e:
         load_game("nn", packs=[write_game_pack(tmp_path, "nn", game)])
-    assert "'not_now' is a text saying why the option is not offered: it goes with an 'if'" in e.value.message
+    assert "'not_now' is a text saying why the option is not offered: it goes with an 'if' or a 'when'" \
+        in e.value.message
     assert e.value.location is not None and e.value.location.line == 10

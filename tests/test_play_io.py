@@ -963,3 +963,7 @@ def test_possible_grid_cells_are_listed_apart_from_their_own_commas() -> None:
     st.apply(0, "place hand.1.1 0,0")
     with pytest.raises(IllegalAction, match=r"possible: -1,-1 / 0,-1 / 1,-1 / -1,0 / 1,0 / -1,1 / 0,1 / 1,1\)"):
         st.apply(1, "place hand.2.1 5,5")
+    # A cover the game's filter refuses says why, in the game's words (`not_now` beside `when`).
+    with pytest.raises(IllegalAction, match="'cover hand.2.1 0,0' is not legal now: the card must share a symbol "
+                                            "with the top card it covers; hand.2.1 is not possible there"):
+        st.apply(1, "cover hand.2.1 0,0")

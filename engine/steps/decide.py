@@ -257,7 +257,7 @@ def _choose(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str
     `position`, which the engine uses, nor a word the play prompt reads as a command: `help`,
     `history`, `list`, `quit`, `exit`, `save`), optional `args` (name → list expression; later lists may use
     earlier names), an optional `if` (is the option offered at all; `not_now`, a text, says why
-    not to a player who types it then), an optional `when` (a filter
+    not to a player who types it then, or a combination `when` filters out), an optional `when` (a filter
     on each combination of arguments) and the `do` steps run when it is chosen, with the
     arguments bound as names. The legal actions come out in a fixed order: options in YAML order,
     arguments in list order. `seat` defaults to the current seat. `prompt` fills in
@@ -334,9 +334,9 @@ def _choose(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str
         if private:  # its arguments stay in the turn's locals: no view shows them (views.py)
             fc.b.private_locals.update(names)  # type: ignore[attr-defined]
         not_now = o.get("not_now", "")
-        if not isinstance(not_now, str) or ("not_now" in o and avail is None):
-            raise DefinitionError("'not_now' is a text saying why the option is not offered: it goes with an 'if'",
-                                  fc.b.loc.loc((*op, "not_now")))
+        if not isinstance(not_now, str) or ("not_now" in o and avail is None and when is None):
+            raise DefinitionError("'not_now' is a text saying why the option is not offered: it goes with an 'if' "
+                                  "or a 'when'", fc.b.loc.loc((*op, "not_now")))
         options.append(Option(verb, names, lists, when, avail, private, " ".join(not_now.split())))
         inner_scopes.append(inner)
     instr = Choose(path, seat, options, fc.prog.name, fc.here, template(fc, spec.get("prompt", ""), (*p, "prompt"), scope))
