@@ -256,7 +256,8 @@ def play(
         games = catalogue(packs)
         console.print("[bold]davinci[/bold] - choose a game:")
         for i, g in enumerate(games, 1):
-            console.print(f"  {i}. {escape(g['name'])} ({g['id']}, {g['players']['min']}-{g['players']['max']} players)")
+            lo, hi = g["players"]["min"], g["players"]["max"]
+            console.print(f"  {i}. {escape(g['name'])} ({g['id']}, {lo if lo == hi else f'{lo}-{hi}'} players)")
         while True:
             try:
                 choice = ask("game number> ").strip()
@@ -373,7 +374,9 @@ def list_(as_json: bool, packs: tuple[str, ...]) -> None:
     for col in ("id", "name", "players", "variants", "bots"):
         t.add_column(col, no_wrap=col == "id")  # an id is copied onto the command line: never cut
     for g in games:
-        t.add_row(g["id"], escape(g["name"]), f"{g['players']['min']}-{g['players']['max']}", ", ".join(g["variants"]) or "-", ", ".join(g["bots"]))
+        lo, hi = g["players"]["min"], g["players"]["max"]
+        t.add_row(g["id"], escape(g["name"]), str(lo) if lo == hi else f"{lo}-{hi}", ", ".join(g["variants"]) or "-",
+                  ", ".join(g["bots"]))
     console.print(t)
     d = Table(title="Clue decks")
     for col in ("id", "category", "cards"):

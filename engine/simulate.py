@@ -105,7 +105,7 @@ def play_one(cfg: SimConfig, index: int, game: Any = None) -> dict[str, Any]:
             raise
         # Name the game, so it can be replayed: its seed and seats, and the action it had reached.
         e.message = (f"in simulated game {index} (seed {seed}, seats {','.join(seat_bots)}, after {actions} "
-                     f"actions): {e.message}")
+                     f"action{'' if actions == 1 else 's'}): {e.message}")
         raise
     return {
         "index": index,

@@ -967,3 +967,15 @@ def test_possible_grid_cells_are_listed_apart_from_their_own_commas() -> None:
     with pytest.raises(IllegalAction, match="'cover hand.2.1 0,0' is not legal now: the card must share a symbol "
                                             "with the top card it covers; hand.2.1 is not possible there"):
         st.apply(1, "cover hand.2.1 0,0")
+
+
+def test_a_game_for_exactly_two_says_2_players(tmp_path: Path) -> None:
+    # The menu read "Connect Four (connect4, 2-2 players)".
+    from helpers import STOP_AT_ONCE, write_game_pack
+
+    pack = write_game_pack(tmp_path, "duel", "kind: game\nid: duel\nname: Duel\nplayers: {min: 2, max: 2}\nflow:\n"
+                           + STOP_AT_ONCE)
+    code, out = cli("play", "--pack", pack, stdin="quit\n")
+    assert code == 0 and "Duel (duel, 2 players)" in out
+    code, out = cli("list", "--pack", pack)
+    assert code == 0 and "2-2" not in out
