@@ -717,7 +717,15 @@ class Session:
         self.render(seat)
         pending = st.pending or {}
         if pending.get("type") == "respond":
-            return self.ask_answer(seat)
+            try:
+                return self.ask_answer(seat)
+            except (KeyboardInterrupt, QuitGame):
+                # Stopped while answering: a pass, so that a resumed game does not show the card
+                # again with a fresh clock to the team that has seen it.
+                with deferred_interrupts():
+                    st.apply(seat, st.parse_action("pass"))
+                self.collect()
+                raise
         legal = st.legal_actions(seat)
         # The view's prompt: the step's own, or a default for engine decisions (overflow, position).
         view = st.view(seat)
@@ -896,7 +904,6 @@ class Session:
             # Players share the screen for the race: the last player's private view goes first.
             self.wipe()
             self.last_human = None
-        self.announce_challenge(seats, pend)
         since = len(self.transcript)
 
         def write(text: str) -> None:
@@ -904,7 +911,34 @@ class Session:
             sys.stdout.flush()
 
         announced: set[int] = set()
-        results = run_race(humans, [s.name for s in self.seats], bot_times, limit, write, shown=announced)
+        results: dict[int, tuple[float, str] | None] = {}
+        try:
+            self.announce_challenge(seats, pend)
+            results = run_race(humans, [s.name for s in self.seats], bot_times, limit, write, shown=announced,
+                               results=results)
+        except (KeyboardInterrupt, QuitGame):
+            # Stopped in the middle: the race is settled as it stood (the teams that had not
+            # locked in pass), so that a resumed game does not deal the same card again with a
+            # fresh clock to teams that have seen it.
+            self.settle_race(humans, bot_actions, bot_times, results)
+            raise
+        self.settle_race(humans, bot_actions, bot_times, results)
+        # The answers and who won; the lock-in times were shown live as they happened.
+        times = {**{b: t for b, t in bot_times.items() if b in announced},
+                 **{h: r[0] for h, r in results.items() if r is not None}}
+        live = frozenset([*(lock_in_text(self.seats[s].name, t) for s, t in times.items()),
+                          *(f"{self.seats[h].name} passes" for h in humans if results.get(h) is None)])
+        shown = self.show_events(since, self.viewer, live)
+        if shown and len(self.humans) >= 2 and not self.state.is_terminal():
+            # At a shared screen the next player's turn starts by clearing it: everyone reads the
+            # outcome first (the players' own "press Enter" comes only after their own move).
+            settle_typeahead()
+            self.pause("Press Enter when everyone has read this ")
+
+    def settle_race(self, humans: list[int], bot_actions: dict[int, Any], bot_times: dict[int, float],
+                    results: dict[int, tuple[float, str] | None]) -> None:
+        """Apply a race's answers: the humans' as locked in (a pass for the others) and the bots'."""
+        st = self.state
         # Applied in the order the seats locked in (equal times rank in that order), passes last.
         entries: list[tuple[float, int, Any]] = [(bot_times.get(s, math.inf), s, a) for s, a in bot_actions.items()]
         for s in humans:
@@ -925,17 +959,6 @@ class Session:
                     st.apply(s, action)
         self.collect()
         self.settle_bots()
-        # The answers and who won; the lock-in times were shown live as they happened.
-        times = {**{b: t for b, t in bot_times.items() if b in announced},
-                 **{h: r[0] for h, r in results.items() if r is not None}}
-        live = frozenset([*(lock_in_text(self.seats[s].name, t) for s, t in times.items()),
-                          *(f"{self.seats[h].name} passes" for h in humans if results.get(h) is None)])
-        shown = self.show_events(since, self.viewer, live)
-        if shown and len(self.humans) >= 2 and not self.state.is_terminal():
-            # At a shared screen the next player's turn starts by clearing it: everyone reads the
-            # outcome first (the players' own "press Enter" comes only after their own move).
-            settle_typeahead()
-            self.pause("Press Enter when everyone has read this ")
 
     def settle_bots(self) -> None:
         """Let the bots make the decisions a step asks before it ends (tokens over a cap given

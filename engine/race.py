@@ -203,17 +203,19 @@ def run_race(
     terminal: Any = None,
     clock: Callable[[], float] = time.monotonic,
     shown: set[int] | None = None,
+    results: dict[int, tuple[float, str] | None] | None = None,
 ) -> dict[int, tuple[float, str] | None]:
     """Run the lock-in race; returns, per human seat, (seconds, answer) or None (no answer).
 
     `bot_times` maps bot seats to the second at which they lock in (shown as they happen; the
     bots shown are added to `shown` when it is given). A `limit` of 0 is an untimed race: it ends
     when every human has locked in, and the clock counts up only to order the bids. An empty
-    answer passes, and says so.
+    answer passes, and says so. `results`, when given, is filled as seats lock in (the caller
+    keeps what was locked in when the race is stopped).
     """
     term = terminal if terminal is not None else RawTerminal()
     keys = {str(s + 1): s for s in humans}
-    results: dict[int, tuple[float, str] | None] = {}
+    results = {} if results is None else results
     announced: set[int] = set()
     hinted = False
     start = clock()

@@ -227,3 +227,51 @@ def test_a_challenges_whole_outcome_is_shown_when_a_bot_gives_tokens_back_over_i
     lines = [line.strip() for line in out[out.index("The answer: padlock"):].splitlines()[:5]]
     assert lines == ["The answer: padlock", "Scholar 3: correct bid 1, 5 token(s)", "Scholar 3 returns tokens.3.1 to bag",
                      "Scholar 4: correct bid 2, 5 token(s)", "Scholar 4 returns tokens.4.1 to bag"]
+
+
+def test_a_race_stopped_in_the_middle_is_settled_as_it_stood_before_the_game_is_saved(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Any,
+) -> None:
+    # Ctrl-C during a race saved the game from before it: resumed, the same card came back with a
+    # fresh clock for teams that had seen it (stop, think, resume).
+    import json
+
+    import davinci.engine.race as race
+
+    def stopped(humans: list[int], *a: Any, results: dict[int, Any], **k: Any) -> None:
+        results[1] = (5.0, "bolt")  # Ben had locked in; Cy had not
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(race, "race_available", lambda: True)
+    monkeypatch.setattr(race, "run_race", stopped)
+    game = load_game("da-vinci-game", settings={"first_team": 1})
+    console = Console(file=io.StringIO(), width=120)
+    asked: list[str] = []
+
+    def ask(prompt: str = "") -> str:
+        asked.append(prompt)
+        return "2" if prompt == "> " else ""
+
+    save = tmp_path / "game.json"
+    code = run_play(game, parse_seats("human:Ana,human:Ben,human:Cy", game), 11, {}, console, ask, clear=False,
+                    timer=True, save_path=str(save))
+    assert code == 130
+    moves = json.loads(save.read_text())["saved"]["state"]["history"]
+    assert [1, "answer 5.0 bolt"] in moves and [2, "pass"] in moves  # the race is over in the save
+
+
+def test_an_answer_prompt_stopped_is_a_pass_before_the_game_is_saved(tmp_path: Any) -> None:
+    import json
+
+    def ask(prompt: str) -> str:
+        if prompt == "answer> ":
+            raise KeyboardInterrupt
+        return "1"
+
+    game = load_game("da-vinci-game")
+    console = Console(file=io.StringIO(), width=100)
+    save = tmp_path / "game.json"
+    code = run_play(game, parse_seats("human,scholar,scholar", game), 1, {}, console, ask, clear=False, timer=False,
+                    save_path=str(save))
+    assert code == 130
+    assert [0, "pass"] in json.loads(save.read_text())["saved"]["state"]["history"]
