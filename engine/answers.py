@@ -3,8 +3,9 @@
 Players type answers quickly under a timer, so two answers that differ only in case,
 accents, punctuation, spacing, a leading article, or in writing a number as digits or
 words are the same answer. A single slip of the keyboard is forgiven only in long
-answers (eight letters or more), and only when it does not make another real word (the CMU
-dictionary's words, names and places included): "lipstik" is "lipstick", "dipstick" is not.
+answers (eight letters or more), and in a one-word answer only when it does not make another
+real word (the CMU dictionary's words, names and places included): "lipstik" is "lipstick",
+"dipstick" is not; "Sydney Opera Hose" is still the Sydney Opera House.
 """
 
 from __future__ import annotations
@@ -414,12 +415,15 @@ def _one_matches(
 
 
 def _another_word(given_key: str, key: str) -> bool:
-    """Whether the slip made a real word of its own: "dipstick" is no slip for "lipstick", nor
-    "slinger" for "Salinger" (both are in the dictionary), while "lipstik" is."""
+    """Whether the slip made another real word of a one-word answer: "dipstick" is no slip for
+    "lipstick", nor "slinger" for "Salinger" (both are in the dictionary), while "lipstik" is.
+    In an answer of several words a slip that makes a word ("Sydney Opera Hose") still names
+    the one answer: it is forgiven."""
+    if " " in key or " " in given_key:
+        return False
     from davinci.engine.words import is_word
 
-    words = set(key.split())
-    return any(w not in words and len(w) > 2 and is_word(w) for w in given_key.split())
+    return is_word(given_key)
 
 
 def answer_matches(
