@@ -916,9 +916,15 @@ def test_no_timer_plays_with_the_games_timer_settings_at_zero_and_logs_it(tmp_pa
                   "--no-clear", "--no-timer", "--log", str(log))
     assert code == 0
     assert json.loads(log.read_text())["settings_override"]["timer_seconds"] in (0, "0")
-    code, _ = cli("play", "da-vinci-game", "--players", "random-mover,random-mover,random-mover", "--seed", "2",
-                  "--no-clear", "--no-timer", "-s", "timer_seconds=30", "--log", str(log))
-    assert code == 0 and json.loads(log.read_text())["settings_override"]["timer_seconds"] in (30, "30")  # as set
+    # A time limit given beside --no-timer contradicts it; a resumed timed game stays timed.
+    code, out = cli("play", "da-vinci-game", "--players", "random-mover,random-mover,random-mover", "--no-timer",
+                    "-s", "timer_seconds=30")
+    assert code == 2 and "--no-timer plays untimed, and --setting timer_seconds=30 sets a time limit" in out
+    save = tmp_path / "timed.json"
+    cli("play", "da-vinci-game", "--players", "human,scholar,scholar", "--seed", "2", "--no-clear", "--save", str(save),
+        stdin="quit\n")
+    code, out = cli("play", "--resume", str(save), "--no-timer", "--no-clear", stdin="quit\n")
+    assert code == 2 and "--no-timer cannot be used with --resume of a timed game (timer_seconds=60)" in out
 
 
 def test_a_terminal_that_cannot_clear_pushes_the_last_players_view_off_the_screen(monkeypatch: pytest.MonkeyPatch) -> None:
