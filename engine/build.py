@@ -973,13 +973,25 @@ def _own_sets(programs: Mapping[str, Program]) -> tuple[tuple[str, str, SourceLo
     """(name, procedure, where) for each local a procedure's `set` makes under a name that is also
     a local where the procedure is called: the procedure's is its own, and the caller's keeps its
     value through the call (lint DV064; a value goes back through `turn_vars`)."""
+    def sets(proc: str, seen: set[str]) -> dict[str, tuple[str, SourceLocation | None]]:
+        """The locals `proc` and the procedures it calls set: name -> (procedure, where)."""
+        seen.add(proc)
+        prog = programs.get(proc)
+        if prog is None:
+            return {}
+        found = {name: (proc, at) for name, at in prog.sets.items()}
+        for inner, _ in prog.calls:
+            if inner not in seen:
+                for name, got in sets(inner, seen).items():
+                    found.setdefault(name, got)
+        return found
+
     out: dict[tuple[str, str], SourceLocation] = {}
     for prog in programs.values():
         for proc, in_scope in prog.calls:
-            callee = programs.get(proc)
-            for name, at in (callee.sets.items() if callee is not None else ()):
+            for name, (owner, at) in sets(proc, set()).items():
                 if name in in_scope and at is not None:
-                    out.setdefault((name, proc.split(":", 1)[1]), at)
+                    out.setdefault((name, owner.split(":", 1)[1]), at)
     return tuple((n, p, at) for (n, p), at in out.items())
 
 def build_game(

@@ -107,6 +107,8 @@ def run_practice(
     if not all_decks:
         raise UsageError("no clue decks are installed")
     if card_id is not None:
+        if category is not None or difficulty is not None:
+            raise UsageError("--card names one card: leave out the category and --difficulty")
         deck, card = _find_card(all_decks, card_id)
     else:
         deck = _choose_deck(all_decks, category, difficulty, rng)

@@ -8,7 +8,7 @@ decision, one integer of random state) plus a reference to its frozen `GameDef`.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from davinci.engine.actions import Action, parse_action
@@ -763,19 +763,28 @@ class State:
         why = _why_not(action, self.legal_actions(seat))
         if why.startswith("'"):  # the wrong number of values: the action is not of a legal form
             raise IllegalAction(why)
-        said = self._not_now(action.verb, filtered=True)
+        said = self._not_now(action.verb, filtered=True, args=action.args)
         raise IllegalAction(f"'{action}' is not legal now{': ' + said if said else ''}{why}")
 
-    def _not_now(self, verb: str, filtered: bool = False) -> str:
+    def _not_now(self, verb: str, filtered: bool = False, args: Sequence[str] = ()) -> str:
         """The pending choice's own words (an option's `not_now`) for why `verb` is not offered
-        (its `if`), or, `filtered`, why a combination of its values is not (its `when`)."""
+        (its `if`), or, `filtered`, why the combination `args` is not (its `when`): said only when
+        each value is among its argument's choices (a card not in the hand is refused for that)."""
         p = self.pending or {}
         if p.get("type") != "choose":
             return ""
         instr = self.game.programs[p["at"][0]].code[p["at"][1]]
         for o in getattr(instr, "options", ()):
-            if o.verb == verb and (o.when if filtered else o.available) is not None:
-                return str(o.not_now)
+            if o.verb != verb or (o.when if filtered else o.available) is None:
+                continue
+            if filtered:
+                from davinci.engine.steps.decide import _labelled
+
+                env = self.env()
+                for d, (fn, mode) in enumerate(zip(o.lists, o.modes)):
+                    if mode != "combination" and (d >= len(args) or args[d] not in _labelled(self, fn(env), fn)[1]):
+                        return ""
+            return str(o.not_now)
         return ""
 
     def apply(self, seat: int, action: Action | str) -> None:

@@ -363,6 +363,14 @@ def test_dv211_a_plural_or_a_word_split_by_an_invisible_character_still_gives_th
         - {id: test-002, difficulty: 1, clue: "A cl\u200bock without hands", answer: clock}
     """)
     assert [p[0] for p in lint(failing)] == ["DV211", "DV211"]
+    # located where the word starts in the text as written, invisible characters counted
+    before = deck("""\
+        - {id: test-001, difficulty: 1, clue: "A \u200b\u200bsoft \u00adcandle", answer: candle}
+    """)
+    plain = deck("""\
+        - {id: test-001, difficulty: 1, clue: "A xxsoft xcandle", answer: candle}
+    """)
+    assert lint(before) == [("DV211", 6, 50)] and lint(plain) == []  # column 50: "candle", past 3 invisible
     assert lint(deck("""\
         - {id: test-001, difficulty: 1, clue: "Candlelight at dinner", answer: candle}
     """)) == []  # a longer word is no give-away

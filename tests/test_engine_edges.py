@@ -206,3 +206,15 @@ def test_not_now_goes_with_an_if(tmp_path: Path) -> None:
     assert "'not_now' is a text saying why the option is not offered: it goes with an 'if' or a 'when'" \
         in e.value.message
     assert e.value.location is not None and e.value.location.line == 10
+
+
+def test_end_turn_in_turn_end_is_refused_where_it_is_written(tmp_path: Path) -> None:
+    # turn_end ran again and again until the step budget ran out (DV043 at another step).
+    from davinci.engine.errors import DefinitionError
+
+    game = ("kind: game\nid: again\nname: Again\nplayers: {min: 2, max: 2}\nflow:\n  turn_end:\n"
+            "    - end_turn: true\n") + STOP_AT_ONCE
+    with pytest.raises(DefinitionError) as e:
+        load_game("again", packs=[write_game_pack(tmp_path, "again", game)])
+    assert "'end_turn' in turn_end" in e.value.message and e.value.location is not None
+    assert e.value.location.line == 7

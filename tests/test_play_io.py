@@ -973,6 +973,10 @@ def test_possible_grid_cells_are_listed_apart_from_their_own_commas() -> None:
     with pytest.raises(IllegalAction, match="'cover hand.2.1 0,0' is not legal now: the card must share a symbol "
                                             "with the top card it covers; hand.2.1 is not possible there"):
         st.apply(1, "cover hand.2.1 0,0")
+    # ... but not for a cell where no card lies: that is not why it is refused.
+    with pytest.raises(IllegalAction) as e:
+        st.apply(1, "cover hand.2.1 9,9")
+    assert "'cover hand.2.1 9,9' is not legal now; " in e.value.message and "share a symbol" not in e.value.message
 
 
 def test_a_game_for_exactly_two_says_2_players(tmp_path: Path) -> None:

@@ -363,3 +363,5 @@ def test_a_card_is_practised_by_its_id_to_try_a_new_one() -> None:
     assert code == 0 and "I weep wax tears" in out and "Right" in out
     with pytest.raises(UsageError, match="no clue card 'obj-2' \\(did you mean 'obj-1'\\?\\)"):
         run_practice(None, None, False, 7, console, scripted("x"), decks=DECKS, card_id="obj-2")
+    with pytest.raises(UsageError, match="--card names one card: leave out the category and --difficulty"):
+        run_practice("numbers", 3, False, 7, console, scripted("x"), decks=DECKS, card_id="obj-1")

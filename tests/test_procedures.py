@@ -115,3 +115,14 @@ def test_lint_warns_when_a_caller_expects_to_see_a_local_its_procedure_set(tmp_p
     assert "DV064" not in [p.code for p in shared]
     game = load_game("owns", packs=[str(tmp_path / "shared")])
     assert "moved" in [text for _, text in game.new_state(2, seed=0).events]
+
+
+def test_lint_follows_a_procedure_into_the_procedures_it_calls(tmp_path: Path) -> None:
+    # The turn calls `outer`, which calls `move`, which sets `moved`: no warning, and the turn's
+    # `moved` silently stayed false.
+    from davinci.engine.lint.runner import lint_paths
+
+    nested = OWN_SET.replace("TURN_VARS\n", "").replace("    - call: move\n", "    - call: outer\n", 1).replace(
+        "  procedures:\n", "  procedures:\n    outer:\n      - call: move\n")
+    problems = [p for p in lint_paths([write_game_pack(tmp_path, "owns", nested)]) if p.code == "DV064"]
+    assert len(problems) == 1 and "'moved' set in procedure 'move' is the procedure's own" in problems[0].message

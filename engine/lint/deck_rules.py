@@ -759,7 +759,9 @@ def _columns(text: str) -> int:
 def _visible(text: str) -> str:
     """`text` without invisible format characters (a zero-width space or a soft hyphen inside
     a word would hide it from the search, while the screen shows the word whole)."""
-    return text if text.isascii() else "".join(c for c in text if unicodedata.category(c) != "Cf")
+    if text.isascii() or not any(unicodedata.category(c) == "Cf" for c in text):
+        return text
+    return "".join(c for c in text if unicodedata.category(c) != "Cf")
 
 
 def _tokens(text: str) -> list[tuple[str, int, str]]:
@@ -865,6 +867,7 @@ def answer_in_clue(ctx: LintContext) -> Iterator[Problem]:
             text = _text(card, key)
             if not text:
                 continue
+            original = text
             text = _visible(text)
             folded = fold(text)
             words = set(folded.split())
@@ -875,6 +878,8 @@ def answer_in_clue(ctx: LintContext) -> Iterator[Problem]:
                 tokens = tokens if tokens is not None else _tokens(text)
                 offset = _answer_offset(tokens, value)
                 if offset is not None:
+                    if text is not original:  # the place in the text as written, invisible characters counted
+                        offset = [j for j, c in enumerate(original) if unicodedata.category(c) != "Cf"][offset]
                     where = ctx.doc.scalar_loc(["cards", i, key], offset)
                     yield _problem("DV211", where, f"the {key} gives away the answer '{value}'")
                     break

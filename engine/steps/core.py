@@ -779,9 +779,10 @@ def _eliminate(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[
 
 class EndTurn(Instr):
     def run(self, state: State) -> None:
-        if state.phase == "setup":  # (from a procedure setup calls)
-            raise EvalError("'end_turn' during setup: setup is no turn, and the rest of it would be skipped",
-                            code="DV042")
+        if state.phase in ("setup", "turn_end"):  # (from a procedure they call)
+            said = ("setup is no turn, and the rest of it would be skipped" if state.phase == "setup"
+                    else "the turn has ended already, and turn_end would run again for ever")
+            raise EvalError(f"'end_turn' during {state.phase}: {said}", code="DV042")
         state.end_turn()
 
 
@@ -800,6 +801,9 @@ def _end_turn(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[s
     """
     if fc.prog.name == "setup":
         raise DefinitionError("'end_turn' in setup: setup is no turn, and the steps after it would never run",
+                              fc.b.loc.loc((*path, "end_turn"), key=True))
+    if fc.prog.name == "turn_end":
+        raise DefinitionError("'end_turn' in turn_end: the turn has ended already (turn_end would run again for ever)",
                               fc.b.loc.loc((*path, "end_turn"), key=True))
     fc.emit(EndTurn(path))
 
