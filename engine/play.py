@@ -582,6 +582,8 @@ class Session:
         explained; the game goes on either way."""
         if not name and not self.save_path:
             name = self.input_fn("Save to which file? (empty: don't save) ").strip()
+            if name.lower().startswith("save "):  # the command typed again, with the name this time
+                name = name[5:].strip()
             if not name or name.lower() in STOP_WORDS:  # a command typed where a name was asked
                 self.console.print("not saved")
                 return
@@ -774,6 +776,10 @@ class Session:
                 if 1 <= int(text) <= len(numbered):
                     return numbered[int(text) - 1]
                 self.console.print(f"[red]there is no action {esc(text)}: type a number from 1 to {len(numbered)}[/red]")
+                continue
+            if text.isdigit() and text.isascii():  # more digits than any list has actions
+                self.console.print(f"[red]there is no action {esc(quoted(text, 20))}: type a number from 1 to "
+                                   f"{len(numbered)}[/red]")
                 continue
             if expand is not None:
                 try:

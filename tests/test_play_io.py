@@ -989,3 +989,12 @@ def test_a_game_for_exactly_two_says_2_players(tmp_path: Path) -> None:
     assert code == 0 and "Duel (duel, 2 players)" in out
     code, out = cli("list", "--pack", pack)
     assert code == 0 and "2-2" not in out
+
+
+def test_save_typed_again_at_the_file_question_and_a_long_number_at_the_prompt(tmp_path: Path) -> None:
+    # "save adir" at "Save to which file?" made a file named "save adir"; 999999999999 was "not
+    # possible now" where 0 was "there is no action 0".
+    target = tmp_path / "again.json"
+    code, out = _screen(GAME, "human,random", ["save", f"save {target}", "999999999999"])
+    assert code == 0 and target.exists() and not (tmp_path / f"save {target.name}").exists()
+    assert "there is no action 999999999999: type a number from 1 to" in " ".join(out.split())
