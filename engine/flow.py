@@ -132,7 +132,12 @@ class Call(Instr):
         # procedure binding the same name, or the procedure calling itself from inside a loop,
         # would otherwise go on with the callee's values. The frame keeps them (a save too).
         locals_ = state.locals
-        saved = {n: locals_[n] for n in state.game.programs[self.proc].binds if n in locals_}
+        saved = None
+        for n in state.game.programs[self.proc].binds:  # (a loop: a comprehension is a call of its own)
+            if n in locals_:
+                if saved is None:
+                    saved = {}
+                saved[n] = locals_[n]
         state.stack.append([self.proc, 0, saved] if saved else [self.proc, 0])
 
 
