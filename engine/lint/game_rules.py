@@ -18,7 +18,7 @@ PLAYOUTS = 2
 PLAYOUT_ACTIONS = 20_000
 # Flow instructions one random game may run. The shipped games need under 30,000; a game built to
 # run just under the per-decision budget at every decision would otherwise keep lint busy for hours.
-PLAYOUT_STEPS = 300_000
+PLAYOUT_STEPS = 200_000
 # Expression work (list elements visited, see expr/budget.py) one random game may do: the shipped
 # games need under 150,000; each decision may do up to 5,000,000, so a game built to stay just under
 # that at every decision would otherwise keep lint busy for an hour.
