@@ -10,7 +10,6 @@ import importlib
 import json
 import math
 import os
-import re
 import signal
 import sys
 import tempfile
@@ -68,9 +67,6 @@ def esc(text: str) -> str:
     written as escapes (`\\x1b`: a typed escape sequence echoed in a message stays text) and its
     terminal markup escaped."""
     return markup_escape(printable(text))
-
-# ASCII digits only ('²'.isdigit() holds but int('²') fails), and few (int() refuses 5,000 digits)
-_BARE_NUMBER = re.compile(r"[0-9]{1,9}")
 
 
 @dataclass
@@ -724,9 +720,7 @@ class Session:
             except (KeyboardInterrupt, QuitGame):
                 # Stopped while answering: a pass, so that a resumed game does not show the card
                 # again with a fresh clock to the team that has seen it.
-                with deferred_interrupts():
-                    st.apply(seat, st.parse_action("pass"))
-                self.collect()
+                self.apply_move(seat, st.parse_action("pass"))
                 raise
         legal = st.legal_actions(seat)
         # The view's prompt: the step's own, or a default for engine decisions (overflow, position).
@@ -772,12 +766,11 @@ class Session:
             if word == "save" or word.startswith("save "):
                 self.save_command(text[4:].strip())
                 continue
-            if _BARE_NUMBER.fullmatch(text):  # only a single whole number; `3 7` is a screen's shorthand
-                if 1 <= int(text) <= len(numbered):
+            # Only a single whole number in ASCII digits ('²'.isdigit() holds but int('²') fails;
+            # `3 7` is a screen's shorthand); more digits than any list has actions are no action.
+            if text.isascii() and text.isdigit():
+                if len(text) <= 9 and 1 <= int(text) <= len(numbered):
                     return numbered[int(text) - 1]
-                self.console.print(f"[red]there is no action {esc(text)}: type a number from 1 to {len(numbered)}[/red]")
-                continue
-            if text.isdigit() and text.isascii():  # more digits than any list has actions
                 self.console.print(f"[red]there is no action {esc(quoted(text, 20))}: type a number from 1 to "
                                    f"{len(numbered)}[/red]")
                 continue
@@ -958,12 +951,7 @@ class Session:
                     action = st.parse_action("pass")
             entries.append((r[0] if r is not None and action.verb != "pass" else math.inf, s, action))
         for _t, s, action in sorted(entries, key=lambda e: (e[0], e[1])):
-            with deferred_interrupts():
-                if s in bot_actions:
-                    apply_bot(st, s, self.seats[s].kind, action)
-                else:
-                    st.apply(s, action)
-        self.collect()
+            self.apply_move(s, action)
         self.settle_bots()
 
     def settle_bots(self) -> None:
