@@ -763,29 +763,17 @@ class State:
         why = _why_not(action, self.legal_actions(seat))
         if why.startswith("'"):  # the wrong number of values: the action is not of a legal form
             raise IllegalAction(why)
-        said = self._not_now(action.verb, filtered=True, args=action.args)
+        said = self._not_now(action.verb, action.args)
         raise IllegalAction(f"'{action}' is not legal now{': ' + said if said else ''}{why}")
 
-    def _not_now(self, verb: str, filtered: bool = False, args: Sequence[str] = ()) -> str:
-        """The pending choice's own words (an option's `not_now`) for why `verb` is not offered
-        (its `if`), or, `filtered`, why the combination `args` is not (its `when`): said only when
-        each value is among its argument's choices (a card not in the hand is refused for that)."""
+    def _not_now(self, verb: str, args: Sequence[str] | None = None) -> str:
+        """The pending choice's own words for why `verb` (or, with `args`, that combination of
+        its values) is not offered: `Choose.not_now`."""
         p = self.pending or {}
         if p.get("type") != "choose":
             return ""
         instr = self.game.programs[p["at"][0]].code[p["at"][1]]
-        for o in getattr(instr, "options", ()):
-            if o.verb != verb or (o.when if filtered else o.available) is None:
-                continue
-            if filtered:
-                from davinci.engine.steps.decide import _labelled
-
-                env = self.env()
-                for d, (fn, mode) in enumerate(zip(o.lists, o.modes)):
-                    if mode != "combination" and (d >= len(args) or args[d] not in _labelled(self, fn(env), fn)[1]):
-                        return ""
-            return str(o.not_now)
-        return ""
+        return str(instr.not_now(self, verb, args))
 
     def apply(self, seat: int, action: Action | str) -> None:
         """Check and apply one action of `seat`, then run the flow to the next decision."""

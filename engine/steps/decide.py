@@ -32,7 +32,7 @@ class Option:
     def __init__(self, verb: str, names: list[str], lists: list[Any], when: Any, available: Any,
                  private: bool = False, not_now: str = "") -> None:
         self.verb = verb
-        self.not_now = not_now  # why the option is not offered, said when it is typed while its `if` fails
+        self.not_now = not_now  # why the option (its `if`) or a combination (its `when`) is not offered
         self.private = private  # the action is told to its seat alone (a sealed bid)
         self.names = names
         self.lists = lists
@@ -82,6 +82,21 @@ class Choose(Instr):
             raise EvalError(f"no legal option for the decision at {'.'.join(map(str, self.path))}", code="DV044")
         state.pending = {"type": "choose", "seat": seat, "at": [self.prog, self.pc], "prompt": fill(self.prompt, state)}
         state._legal = {seat: opts}
+
+    def not_now(self, state: State, verb: str, args: Sequence[str] | None = None) -> str:
+        """The option's own words (`not_now`) for why `verb` is not offered now (its `if`), or,
+        with `args`, why that combination is not (its `when`): said only when each value is among
+        its argument's choices (a card not in the hand is refused for that, not for the filter)."""
+        for o in self.options:
+            if o.verb != verb or (o.available if args is None else o.when) is None:
+                continue
+            if args is not None:
+                env = state.env()
+                for d, (fn, mode) in enumerate(zip(o.lists, o.modes)):
+                    if mode != "combination" and (d >= len(args) or args[d] not in _labelled(state, fn(env), fn)[1]):
+                        return ""
+            return o.not_now
+        return ""
 
     def enumerate(self, state: State) -> LegalActions:
         blocks: list[Block] = []
