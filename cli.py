@@ -212,6 +212,7 @@ def play(
 
     from rich.markup import escape
 
+    from davinci.engine.definition import seat_span
     from davinci.engine.errors import UsageError
     from davinci.engine.game import catalogue, load_game
     from davinci.engine.play import (
@@ -256,8 +257,8 @@ def play(
         games = catalogue(packs)
         console.print("[bold]davinci[/bold] - choose a game:")
         for i, g in enumerate(games, 1):
-            lo, hi = g["players"]["min"], g["players"]["max"]
-            console.print(f"  {i}. {escape(g['name'])} ({g['id']}, {lo if lo == hi else f'{lo}-{hi}'} players)")
+            console.print(f"  {i}. {escape(g['name'])} ({g['id']}, {seat_span(g['players']['min'], g['players']['max'])} "
+                          "players)")
         while True:
             try:
                 choice = ask("game number> ").strip()
@@ -362,6 +363,7 @@ def list_(as_json: bool, packs: tuple[str, ...]) -> None:
     """List the installed games (players, variants, bots, settings), card decks and bots."""
     from davinci.engine.bots import bot_names
     from davinci.engine.decks import load_decks
+    from davinci.engine.definition import seat_span
     from davinci.engine.game import catalogue
     from davinci.engine.packs import all_packs
 
@@ -382,9 +384,8 @@ def list_(as_json: bool, packs: tuple[str, ...]) -> None:
     for col in ("id", "name", "players", "variants", "bots"):
         t.add_column(col, no_wrap=col == "id")  # an id is copied onto the command line: never cut
     for g in games:
-        lo, hi = g["players"]["min"], g["players"]["max"]
-        t.add_row(g["id"], escape(g["name"]), str(lo) if lo == hi else f"{lo}-{hi}", ", ".join(g["variants"]) or "-",
-                  ", ".join(g["bots"]))
+        t.add_row(g["id"], escape(g["name"]), seat_span(g["players"]["min"], g["players"]["max"]),
+                  ", ".join(g["variants"]) or "-", ", ".join(g["bots"]))
     console.print(t)
     d = Table(title="Clue decks")
     for col in ("id", "category", "cards"):

@@ -34,7 +34,7 @@ from davinci.engine.errors import (
     did_you_mean,
 )
 from davinci.engine.expr.types import ANY, BOOL, INT, STR, ListType, RecordType, Type
-from davinci.engine.flow import FlowCompiler, Program
+from davinci.engine.flow import SPLIT_BY_COMMA, FlowCompiler, Program
 
 Path = tuple[str | int, ...]
 
@@ -175,8 +175,7 @@ class Builder:
         compiled = self.compile(src, scope, expect, self.loc.scalar(path))
         if isinstance(compiled, _Broken) and compiled.error.message.startswith("unclosed") and self._cut_by_comma(path, src):
             first, nl, rest = compiled.error.message.partition("\n")
-            compiled.error.message = (f"{first} (in a {{...}} mapping a comma ends a value that is not quoted: quote "
-                                      f"the expression, \"{src}, ...\"){nl}{rest}")
+            compiled.error.message = f"{first} ({SPLIT_BY_COMMA}, \"{src}, ...\"){nl}{rest}"
         return compiled
 
     def _cut_by_comma(self, path: Path, src: str) -> bool:

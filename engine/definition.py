@@ -308,4 +308,9 @@ def product_items(spec: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 def seat_range(lo: int, hi: int) -> str:
     """How many seats a game takes, in words: `exactly 2`, `2-4`."""
-    return f"exactly {lo}" if lo == hi else f"{lo}-{hi}"
+    return f"exactly {lo}" if lo == hi else seat_span(lo, hi)
+
+
+def seat_span(lo: int, hi: int) -> str:
+    """How many seats a game takes, as a menu or a table column says it: `2`, `2-4`."""
+    return str(lo) if lo == hi else f"{lo}-{hi}"

@@ -25,6 +25,9 @@ if TYPE_CHECKING:  # pragma: no cover
 
 Path = tuple[str | int, ...]
 
+# Said where an expression written unquoted in a `{...}` mapping was cut at its comma.
+SPLIT_BY_COMMA = "in a {...} mapping a comma ends a value that is not quoted: quote the expression"
+
 
 class Instr:
     """One instruction; `run` mutates the state (the interpreter has advanced pc already)."""
@@ -291,8 +294,7 @@ class FlowCompiler:
             if key not in allowed:
                 hint = did_you_mean(key, allowed, 0.5, aside=False)
                 if any(c in str(key) for c in ")]'\""):  # `{sides: max(6, 1)}`: the tail of a split value
-                    hint = (" (in a {...} mapping a comma ends a value that is not quoted: quote the expression "
-                            "before it)")
+                    hint = f" ({SPLIT_BY_COMMA} before it)"
                 takes = f" ({what} takes {', '.join(allowed)})" if allowed else f" ({what} takes no other keys)"
                 raise DefinitionError(
                     f"unknown key '{key}' in {what}{hint}{takes}", self.b.loc.loc((*path, key), key=True), code="DV011"

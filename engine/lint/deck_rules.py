@@ -756,12 +756,14 @@ def _columns(text: str) -> int:
     return cell_len(text)
 
 
-def _visible(text: str) -> str:
-    """`text` without invisible format characters (a zero-width space or a soft hyphen inside
-    a word would hide it from the search, while the screen shows the word whole)."""
-    if text.isascii() or not any(unicodedata.category(c) == "Cf" for c in text):
-        return text
-    return "".join(c for c in text if unicodedata.category(c) != "Cf")
+def _visible(text: str) -> tuple[str, list[int] | None]:
+    """`text` without its invisible format characters (a zero-width space or a soft hyphen inside
+    a word would hide it from the search, while the screen shows the word whole), and the place
+    in `text` of each character kept (None when nothing was taken out)."""
+    if text.isascii():
+        return text, None
+    kept = [j for j, c in enumerate(text) if unicodedata.category(c) != "Cf"]
+    return ("".join(text[j] for j in kept), kept) if len(kept) < len(text) else (text, None)
 
 
 def _tokens(text: str) -> list[tuple[str, int, str]]:
@@ -867,8 +869,7 @@ def answer_in_clue(ctx: LintContext) -> Iterator[Problem]:
             text = _text(card, key)
             if not text:
                 continue
-            original = text
-            text = _visible(text)
+            text, kept = _visible(text)
             folded = fold(text)
             words = set(folded.split())
             tokens: list[tuple[str, int, str]] | None = None
@@ -878,8 +879,8 @@ def answer_in_clue(ctx: LintContext) -> Iterator[Problem]:
                 tokens = tokens if tokens is not None else _tokens(text)
                 offset = _answer_offset(tokens, value)
                 if offset is not None:
-                    if text is not original:  # the place in the text as written, invisible characters counted
-                        offset = [j for j, c in enumerate(original) if unicodedata.category(c) != "Cf"][offset]
+                    if kept is not None:  # the place in the text as written, invisible characters counted
+                        offset = kept[offset]
                     where = ctx.doc.scalar_loc(["cards", i, key], offset)
                     yield _problem("DV211", where, f"the {key} gives away the answer '{value}'")
                     break
