@@ -279,22 +279,22 @@ def play(
         sets = dict(saved.get("settings_override") or sets)
     if saved is None:
         g = load_game(game, variant, sets, packs)
-        # Untimed: the game's timer settings are 0 (unless set on the command line), so that the
-        # save and the log record it and a replay judges every answer as the game did.
-        timers = [n for n, sd in g.definition.settings_defs.items() if sd.timer]
-        given = [n for n in timers if n in sets and no_timer and g.settings[n] != 0]
+    else:
+        g = load_recorded_game(game, variant, sets, packs, str(resume), "saved game")
+    # Untimed: the game's timer settings are 0, so that the save and the log record it and a
+    # replay judges every answer as the game did. A time limit set beside --no-timer, or kept
+    # by a timed game's save, contradicts it.
+    timed = [n for n, sd in g.definition.settings_defs.items() if sd.timer and g.settings[n] != 0]
+    if no_timer and timed and saved is not None and saved.get("timer", True):
+        raise UsageError(f"--no-timer cannot be used with --resume of a timed game ({timed[0]}="
+                         f"{g.settings[timed[0]]}): a resumed game keeps the settings of its save")
+    if no_timer and timed and saved is None:
+        given = [n for n in timed if n in sets]
         if given:
             raise UsageError(f"--no-timer plays untimed, and --setting {given[0]}={sets[given[0]]} sets a time limit: "
                              "give one of them")
-        if no_timer and any(g.settings[n] != 0 for n in timers):
-            sets = {**sets, **{n: "0" for n in timers}}
-            g = load_game(game, variant, sets, packs)
-    else:
-        g = load_recorded_game(game, variant, sets, packs, str(resume), "saved game")
-        timed = [n for n, sd in g.definition.settings_defs.items() if sd.timer and g.settings[n] != 0]
-        if no_timer and timed and saved.get("timer", True):
-            raise UsageError(f"--no-timer cannot be used with --resume of a timed game ({timed[0]}="
-                             f"{g.settings[timed[0]]}): a resumed game keeps the settings of its save")
+        sets = {**sets, **{n: "0" for n in timed}}
+        g = load_game(game, variant, sets, packs)
     if players is not None and not players.strip():
         raise UsageError("--players needs at least one seat, e.g. --players human,random (leave it out for one "
                          "human against bots)")
