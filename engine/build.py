@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -146,6 +148,7 @@ class Builder:
         self.errors: list[DavinciError] = []
         self.names_read: set[str] = set()  # every name some expression reads
         self.locals_set: list[tuple[str, SourceLocation]] = []  # new locals made by `set`, where
+        self.bound_at: dict[str, SourceLocation] = {}  # where each local was first set or bound (for messages)
         from davinci.engine.expr import BUILTINS
 
         self.functions: Any = BUILTINS
@@ -178,6 +181,23 @@ class Builder:
             compiled.error.message = f"{first} ({SPLIT_BY_COMMA}, \"{src}, ...\"){nl}{rest}"
         return compiled
 
+    def _out_of_block(self, e: ExprSyntaxError | ExprTypeError, scope: Mapping[str, Type]) -> None:
+        """An unknown name that a step set or bound earlier, in a block that has ended (or in a
+        procedure): said so, with the way to carry a value further, instead of a guess."""
+        m = re.match(r"unknown name '([^']+)'", e.message)
+        if m is None or m.group(1) in scope:
+            return
+        at = self.bound_at.get(m.group(1))
+        if at is None:
+            return
+        name = m.group(1)
+        self.names_read.add(name)  # (read, too early or too late: no "never read" warning beside this one)
+        where = f"line {at.line}" if at.path == getattr(e.location, "path", None) else str(at)
+        first, nl, rest = e.message.partition("\n")
+        e.message = (f"unknown name '{name}': the local '{name}' ({where}) does not reach here (a local lasts to the "
+                     f"end of the block that sets it, and a procedure's are its own); to carry its value further, "
+                     f"declare '{name}' under turn_vars{nl}{rest}")
+
     def _cut_by_comma(self, path: Path, src: str) -> bool:
         """Whether the YAML scalar at `path` is a plain value that a comma of a `{...}` mapping
         ended (`{col: range(1, 8)}` holds `range(1`)."""
@@ -208,6 +228,7 @@ class Builder:
             # step failed, an unknown name may be one it would have bound (a misspelt `as`): not
             # reported, lest one mistake read as several (fixing the step shows it, if real).
             if not (getattr(self, "step_failed", False) and e.message.startswith("unknown name '")):
+                self._out_of_block(e, scope)
                 self.errors.append(e)
             return _Broken(src, expect or ANY, e)
         self.names_read.update(compiled.names)
@@ -250,6 +271,10 @@ def build_settings(b: Builder) -> tuple[dict[str, SettingDef], dict[str, Any]]:
         if sd.timer and (typ != "int" or (sd.minimum is not None and sd.minimum > 0)):
             raise b.fail("a timer setting is a number of seconds that may be 0 (untimed): type int, min 0 or less",
                          (*path, "timer"), key=True)
+        lo, hi = sd.minimum, sd.maximum
+        if isinstance(lo, (int, float)) and isinstance(hi, (int, float)) and lo > hi:
+            raise b.fail(f"setting '{name}' has min {lo} above its max {hi}: no value could be given",
+                         (*path, "min"), code="DV053")
         try:
             values[name] = sd.coerce(sd.default, "default of setting")
         except DavinciError as e:

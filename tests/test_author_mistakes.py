@@ -103,6 +103,15 @@ CASES = [
      "        - set: {pot: pot + die}\n"
      "        - for_each: {in: '[true]', as: active, do: [{log: '{len(seats where active)}'}]}\n",
      "DV041", 32, 77, "'active' here is each element's field 'active', not the 'active' bound earlier"),
+    ("end.score reading a seat variable bare (the seat it scores is `seat`)", 'score: "seat.banked"',
+     'score: "banked"', "DV041", 46, 11, "unknown name 'banked'; did you mean 'seat.banked'?"),
+    ("a local read after the block that set it ended",
+     "do: []\n              - action: bank\n                do:\n                  - set: {seat: current, banked: current.banked + pot}",
+     "do: [{set: {again: die}}]\n              - action: bank\n                do:\n"
+     "                  - set: {seat: current, banked: current.banked + again}", "DV041", 39, 67,
+     "unknown name 'again': the local 'again' (line 36) does not reach here (a local lasts to the end of the block "
+     "that sets it"),
+    ("a setting whose min is above its max", "    min: 10\n", "    min: 500\n    max: 100\n", "DV053", 13, 10, "setting 'target' has min 500 above its max 100"),
     ("a bare break", "            - end_turn: true\n        - set", "            - break\n        - set",
      "DV050", 30, 15, "write 'break: true' (a bare 'break' is a text)"),
 ]

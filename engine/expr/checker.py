@@ -203,9 +203,10 @@ class _Checker:
         # A bare field name used where the record itself must be named: suggest `seat.score`. An
         # exact field of a record in scope wins over a look-alike name (`tricks` is not `trick`).
         dotted = [f"{var}.{f}" for var, t in self.scope.items() if isinstance(t, RecordType) for f in t.fields]
-        # The piece a `draw`'s `where` or a row's `sort` tests first, then the current seat.
+        # The piece a `draw`'s `where` or a row's `sort` tests first, then the seat `end.score`
+        # scores, then the current seat.
         exact = sorted((d for d in dotted if d.split(".", 1)[1] == node.name),
-                       key=lambda d: (d != f"piece.{node.name}", d != f"current.{node.name}"))
+                       key=lambda d: (d != f"piece.{node.name}", d != f"seat.{node.name}", d != f"current.{node.name}"))
         hint = f"; did you mean '{exact[0]}'?" if exact else _suggest(node.name, self.visible(frames))
         if not hint:
             match = difflib.get_close_matches(
