@@ -198,6 +198,7 @@ def merge_decks(docs: Iterable[DocLike]) -> dict[str, Deck]:
     """Build decks from validated deck and deck-overlay documents: bases first, overlays in the given order."""
     decks: dict[str, Deck] = {}
     overlays: list[DocLike] = []
+    owner: dict[str, tuple[str, Card]] = {}  # card id -> (deck, card): ids are unique across decks too
     for doc in docs:
         kind = doc.data.get("kind")
         if kind == "deck-overlay":
@@ -209,6 +210,7 @@ def merge_decks(docs: Iterable[DocLike]) -> dict[str, Deck]:
                 f"deck id '{deck.id}' is already defined at {decks[deck.id].location}", deck.location, code="DV021"
             )
         decks[deck.id] = deck
+        _check_ids_across(deck.id, deck.cards, owner)
     for doc in overlays:
         target = str(doc.data.get("extends"))
         if target not in decks:
@@ -216,8 +218,19 @@ def merge_decks(docs: Iterable[DocLike]) -> dict[str, Deck]:
             raise RefError(
                 f"overlay extends unknown deck '{target}' (known decks: {known})", doc.loc(["extends"])
             )
+        before = len(decks[target].cards)
         decks[target] = apply_overlay(decks[target], doc)
+        _check_ids_across(target, decks[target].cards[before:], owner)
     return decks
+
+
+def _check_ids_across(deck_id: str, cards: Iterable[Card], owner: dict[str, tuple[str, Card]]) -> None:
+    """RefError (lint's DV216) for a card whose id a card of another deck loaded before has."""
+    for c in cards:
+        first = owner.setdefault(c.id, (deck_id, c))
+        if first[0] != deck_id:
+            raise RefError(f"card id '{c.id}' is already used in deck '{first[0]}' at {first[1].location}",
+                           c.location, code="DV216")
 
 
 def load_decks(packs: Sequence[Pack]) -> dict[str, Deck]:

@@ -52,7 +52,7 @@ def messages(doc: Doc, kind: str = "deck", base: Mapping[str, Doc] | None = None
 
 
 def test_rules_are_registered_with_docs_and_examples() -> None:
-    codes = [f"DV2{n:02d}" for n in range(1, 15)]
+    codes = [f"DV2{n:02d}" for n in range(1, 17)]
     for code in codes:
         r = get_rule(code)
         assert r is not None, code
@@ -216,6 +216,21 @@ def test_dv207_numeric_decks_need_integer_answers() -> None:
     passing = deck("""\
         - {id: test-001, difficulty: 1, clue: "Sides of a hexagon?", answer: 6}
         - {id: test-002, difficulty: 1, clue: "Legs on a spider?", answer: 8}
+    """)
+    assert lint(passing) == []
+
+
+def test_dv207_an_alternate_of_a_number_answer_must_say_the_same_number() -> None:
+    # In any deck: the alternate is accepted as it stands, so "25 legs" would win a card whose answer is 24.
+    failing = deck("""\
+        - {id: test-001, difficulty: 1, clue: "Legs on three spiders?", answer: 24, alternates: [24 legs, 25 legs, 9999]}
+        - {id: test-002, difficulty: 1, clue: "Painted the Sistine ceiling", answer: Michelangelo}
+    """)
+    assert lint(failing) == [("DV207", 6, 99), ("DV207", 6, 108)]
+    assert "alternate '25 legs' says 25, but the answer is 24" in messages(failing)[0]
+    passing = deck("""\
+        - {id: test-001, difficulty: 1, clue: "Legs on three spiders?", answer: 24,
+           alternates: [24 legs, two dozen, 9-1-1]}
     """)
     assert lint(passing) == []
 
@@ -481,6 +496,26 @@ def test_dv213_dv214_an_overlay_also_clashes_with_earlier_overlays_of_the_deck()
             assert list(check(LintContext(first, "deck-overlay", None, project))) == []
     assert sorted(code for code, _ in found) == ["DV213", "DV214"]
     assert all("first.yaml:5:5" in message for _, message in found)
+
+
+def test_dv216_a_card_id_of_another_deck_is_refused_in_decks_and_overlays() -> None:
+    other = load_yaml_text(HEADER.replace("id: test", "id: other").replace("category: test", "category: other")
+                           + "  - {id: extra-001, difficulty: 1, clue: 'Hangs in the hall', answer: lantern}\n",
+                           "other.yaml")
+    clash = overlay("""\
+        - {id: test-003, difficulty: 1, clue: "Rings at dawn", answer: alarm}
+        - {id: extra-001, difficulty: 1, clue: "Flies a kite in a storm", answer: Franklin}
+    """)
+    project = Project()
+    for doc, kind in ((BASE, "deck"), (other, "deck"), (clash, "deck-overlay")):
+        project.add(doc, kind, None)
+    rule = deck_rules.DECK_RULES["DV216"][1]
+    found = list(rule(LintContext(clash, "deck-overlay", None, project)))
+    assert [(p.location.line, p.location.col) for p in found] == [(6, 8)]
+    assert "card id 'extra-001' is already used in deck 'other' (card 'extra-001' at other.yaml:6:5)" in found[0].message
+    # The deck loaded first is not reported; a deck's own ids are DV201's business.
+    assert list(rule(LintContext(BASE, "deck", None, project))) == []
+    assert list(rule(LintContext(other, "deck", None, project))) == []
 
 
 def test_overlay_rules_skip_an_unknown_base_deck() -> None:

@@ -92,8 +92,9 @@ def overlay_extends_known_deck(ctx: LintContext) -> Iterator[Problem]:
     - in a game: a step names an unknown zone (`from:`, `to:`, `zone:`...), a zone's `contents:`
       an unknown component, a zone's `overflow_to:` an unknown zone, a component's `from_deck:`
       an unknown deck, a board track an unknown space, or `board.start` no space;
-    - outside lint, loading the decks to play reports a card id or deck id used twice with this
-      code too (lint reports those as DV021, DV201 and DV213).
+
+    A card id or deck id used twice has codes of its own (DV021, DV201, DV213, DV216), in lint and
+    when the decks load to play.
 
     Lint checks overlays with this rule itself; games and variants report the code while they are
     built (see DV055).

@@ -439,8 +439,13 @@ def numeric_answer(ctx: LintContext) -> Iterator[Problem]:
     itself must hold the number so that answer checking compares values, not spellings.
     (That every card has a non-empty riddle is checked by DV203.)
 
+    An alternate of an integer answer that starts with a number must start with the same
+    number (`24 carats` for 24, not `25 carats`): in any deck, since the alternate is accepted
+    as it stands.
+
     Why: "12" in quotes or "twelve" in a numeric deck is almost always a slip, and a
-    non-number ("a dozen") can never match a typed number.
+    non-number ("a dozen") can never match a typed number; an alternate with another number
+    makes a wrong answer right.
 
     Failing:
 
@@ -460,6 +465,16 @@ def numeric_answer(ctx: LintContext) -> Iterator[Problem]:
       - {id: puzzles-003, difficulty: 1, clue: Days in a week?, answer: 7}
     ```
     """
+    for i, card in _cards(ctx.doc.data):
+        answer = card.get("answer")
+        if not _is_int(answer):
+            continue
+        for j, alt in enumerate(card.get("alternates") or []):
+            said = _leading_number(str(alt))
+            if said is not None and said != answer:
+                yield _problem("DV207", ctx.at(["cards", i, "alternates", j]),
+                               f"alternate '{alt}' says {said}, but the answer is {answer}: typing {said} would win "
+                               "the card")
     if not is_numeric_deck(_style_cards(ctx)):
         return
     for i, card in _cards(ctx.doc.data):
@@ -473,6 +488,22 @@ def numeric_answer(ctx: LintContext) -> Iterator[Problem]:
             ctx.at(["cards", i, "answer"]),
             f"answer '{answer}' is not an integer, but this deck's answers are numbers{hint}",
         )
+
+
+def _leading_number(text: str) -> int | None:
+    """The number the longest run of words at the start of `text` spells ("25 legs", "twenty-five
+    legs": 25), or None ("a dozen", "9-1-1", "221B")."""
+    words = text.split()
+    for n in range(len(words), 0, -1):
+        value = number_value(" ".join(words[:n]))
+        if value is not None:
+            # "two dozen", "three score": the number goes on in a word the number reader does not know.
+            return None if n < len(words) and words[n].casefold().strip(",.") in _MULTIPLIERS else value
+    return None
+
+
+_MULTIPLIERS = frozenset({"dozen", "dozens", "score", "gross", "pair", "pairs", "couple", "halves", "half", "quarter",
+                          "quarters", "times", "x", "squared", "cubed", "percent", "%"})
 
 
 @_deck_rule("DV208", "letter-count", "error")
@@ -1073,6 +1104,64 @@ def _base_index(ctx: LintContext) -> tuple[dict[str, _Origin], dict[str, _Origin
                 if key:
                     answers.setdefault(key, origin)
     return ids, answers
+
+
+@_deck_rule("DV216", "card-id-in-another-deck", "error")
+def card_id_in_another_deck(ctx: LintContext) -> Iterator[Problem]:
+    """A card id must not be used by a card of another deck either (a deck's own ids are DV201's
+    and DV213's). Decks are taken in the order they load: installed packs first, then the files
+    being linted; the later card is reported.
+
+    Why: a card is named by its id alone, in saved games, logs, bug reports and
+    `davinci clue --card ID`; the engine refuses to load two decks that share one. Prefix the
+    ids of your cards with your deck's (or pack's) id.
+
+    Failing (deck `riddles` already has a card riddles-001; this is deck `puzzles`):
+
+    ```yaml
+    kind: deck
+    id: puzzles
+    cards:
+      - {id: riddles-001, difficulty: 1, clue: "(the clue)", answer: lantern}
+    ```
+
+    Passing:
+
+    ```yaml
+    kind: deck
+    id: puzzles
+    cards:
+      - {id: puzzles-001, difficulty: 1, clue: "(the clue)", answer: lantern}
+    ```
+    """
+    mine = _deck_of(ctx.doc.data)
+    if mine is None:
+        return
+    ids: dict[str, tuple[str, _Origin]] = {}
+    for entry in ctx.project.entries():
+        if entry.doc is ctx.doc:
+            break
+        other = _deck_of(entry.doc.data) if entry.kind in KINDS else None
+        if other is None or other == mine:
+            continue
+        for j, card in _cards(entry.doc.data):
+            card_id = card.get("id")
+            if isinstance(card_id, str):
+                ids.setdefault(card_id, (other, (entry.doc, j, card_id)))
+    for i, card in _cards(ctx.doc.data):
+        card_id = card.get("id")
+        if isinstance(card_id, str) and card_id in ids:
+            deck, origin = ids[card_id]
+            yield _problem("DV216", ctx.at(["cards", i, "id"]),
+                           f"card id '{card_id}' is already used in deck '{deck}' ({_describe(origin)})")
+
+
+def _deck_of(data: Any) -> str | None:
+    """The deck a deck or deck-overlay document adds cards to."""
+    if not isinstance(data, dict):
+        return None
+    deck = data.get("extends") if data.get("kind") == "deck-overlay" else data.get("id")
+    return deck if isinstance(deck, str) else None
 
 
 # ------------------------------------------------------------------------------------------
