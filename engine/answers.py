@@ -311,6 +311,34 @@ def _number_value(text: str) -> int | None:
     return None if value is None else sign * value
 
 
+# Words that change what a number beside them means: no number is read from around them.
+_NOT_THE_NUMBER = frozenset({"not", "no", "minus", "negative", "bc", "bce", "before", "under", "over", "about",
+                             "almost", "nearly", "than", "or", "and", "to", "between", "plus", "times", "x"})
+_ORDINAL = re.compile(r"(\d+)(?:st|nd|rd|th)")
+_WORD_THEN_DIGITS = re.compile(r"(?<=[a-z])-(?=\d)")
+
+
+def number_amid_words(text: str) -> int | None:
+    """The number a reply gives with a few words of its own around it: a unit ("13 figures",
+    "52 cards", "1492 AD"), a name ("Route 66", "Catch-22", "day 359") or an ordinal ("45th"):
+    one number, and at most three other words, none of them a number or a word that changes the
+    number's meaning ("not 24", "24 or 25", "1492 BC" give None)."""
+    if len(text) > MAX_NUMBER_CHARS:
+        return None
+    words = _WORD_THEN_DIGITS.sub(" ", fold(text).strip()).split()
+    ordinals = [_ORDINAL.fullmatch(w) for w in words]
+    words = [o.group(1) if o else w for o, w in zip(ordinals, words)]
+    start, end = 0, len(words)
+    while start < end and words[start].isalpha() and words[start] not in _NUMBER_TOKENS:
+        start += 1
+    while end > start and words[end - 1].isalpha() and words[end - 1] not in _NUMBER_TOKENS:
+        end -= 1
+    around = words[:start] + words[end:]
+    if (not around and not any(ordinals)) or len(around) > 3 or start == end or any(w in _NOT_THE_NUMBER for w in around):
+        return None
+    return number_value(" ".join(words[start:end]))
+
+
 def _digits_for_number_words(words: Sequence[str]) -> list[str]:
     """Replace each maximal run of number words by its digits, so "Ocean's Eleven" matches "Oceans 11"."""
     out: list[str] = []
@@ -421,6 +449,8 @@ def _another_word(given_key: str, key: str) -> bool:
     the one answer: it is forgiven."""
     if " " in key or " " in given_key:
         return False
+    if given_key in (key + "s", key + "es") or key in (given_key + "s", given_key + "es"):
+        return False  # the answer's plural (or singular) is the answer: "passports" for passport
     from davinci.engine.words import is_word
 
     return is_word(given_key)
@@ -442,6 +472,8 @@ def answer_matches(
     if not given_key:
         return False
     given_number = number_value(given)
+    if given_number is None:
+        given_number = number_amid_words(given)
     return any(
         _one_matches(given_key, given_number, candidate, typo_tolerance, typo_min_length)
         for candidate in (answer, *alternates)

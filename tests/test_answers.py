@@ -130,9 +130,28 @@ def test_numbers_are_equal_by_value_as_digits_or_words() -> None:
     assert answer_matches("Twelve.", "12")
     assert answer_matches("one hundred and five", 105)
     assert not answer_matches("13", 12)
-    assert not answer_matches("twelve apples", 12)
     assert answer_matches("0", 0)
     assert not answer_matches("", 0)
+
+
+def test_a_number_answer_takes_the_number_with_a_few_words_around_it() -> None:
+    # A unit, a name or an ordinal: the number is the answer ("13 figures" was wrong while an
+    # alternate made "451 degrees" right on another card).
+    for typed, answer in [("13 figures", 13), ("twelve apples", 12), ("Route 66", 66), ("Catch-22", 22),
+                          ("day 359", 359), ("1492 AD", 1492), ("45th", 45), ("the 359th day", 359),
+                          ("fifty-two cards", 52)]:
+        assert answer_matches(typed, answer), typed
+    # Not another number, nor a word that changes the number, nor a sentence.
+    for typed, answer in [("14 figures", 13), ("not 24", 24), ("24 or 25", 24), ("1492 BC", 1492),
+                          ("between 3 and 4", 3), ("about 50", 50), ("it is surely the year 1492", 1492),
+                          ("46th", 45)]:
+        assert not answer_matches(typed, answer), typed
+
+
+def test_a_plural_of_a_one_word_answer_is_no_other_word() -> None:
+    assert answer_matches("passports", "passport")
+    assert answer_matches("keyboard", "keyboards")
+    assert not answer_matches("massport", "passport")
 
 
 def test_numbers_inside_titles_may_be_written_either_way() -> None:
