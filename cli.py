@@ -124,13 +124,19 @@ def terminal_console() -> Any:
     return console
 
 
-def reader(console: Any) -> Callable[[str], str]:
-    """An input function for prompts: EOFError, like Ctrl-D, when there is no standard input at all."""
+def reader(console: Any, echo: bool = False) -> Callable[[str], str]:
+    """An input function for prompts: EOFError, like Ctrl-D, when there is no standard input at all.
+    With `echo`, a line read from a pipe or file (no terminal to show it) is printed after its
+    prompt, so that what follows starts on a line of its own."""
 
     def ask(prompt: str) -> str:
         if sys.stdin is None:  # started with standard input closed (`davinci play <&-`)
             raise EOFError
         answer: str = console.input(prompt)
+        if echo and not sys.stdin.isatty():
+            from rich.text import Text
+
+            console.print(Text(answer))
         return answer
 
     return ask
@@ -518,19 +524,29 @@ def rule(code: str | None) -> None:
 @click.option("--difficulty", "-d", type=click.IntRange(1, 3), help="Only cards of this difficulty.")
 @click.option("--no-timer", is_flag=True, help="No time limit.")
 @click.option("--seed", type=SEED, default=None, help="Random seed.")
+@click.option("--time-limit", type=click.IntRange(1, 600), default=60, show_default=True, metavar="SECONDS",
+              help="Seconds on the clock (The Da Vinci Game's timer_seconds setting, 60 unless changed).")
 @click.option("--card", "card_id", default=None, help="Practise this card (its id, e.g. rose-014): to try a new card.")
 @pack_option
 @guarded
-def clue(category: str | None, difficulty: int | None, no_timer: bool, seed: int | None, card_id: str | None,
-         packs: tuple[str, ...]) -> None:
-    """Practise one clue card with the real timing rules."""
+def clue(category: str | None, difficulty: int | None, no_timer: bool, time_limit: int, seed: int | None,
+         card_id: str | None, packs: tuple[str, ...]) -> None:
+    """Practise one clue card with the real timing rules.
+
+    CATEGORY is a deck's id or name: codex, logic-key, rose, vitruvian-man (or a pack's deck);
+    without it, a random deck. An anagram card shows the anagram alone first: the clock starts
+    when you press Enter (an answer typed there counts, timed from the card)."""
     from davinci.engine.practice import run_practice
     from davinci.engine.race import RawTerminal, race_available
 
+    ctx = click.get_current_context()
+    if no_timer and ctx.get_parameter_source("time_limit") is not click.core.ParameterSource.DEFAULT:
+        raise click.UsageError("--no-timer and --time-limit contradict each other: give one of them")
+
     console = terminal_console()
     live = RawTerminal() if not no_timer and race_available() else None  # a countdown at a terminal
-    sys.exit(run_practice(category, difficulty, not no_timer, seed, console, reader(console), packs=packs,
-                          terminal=live, card_id=card_id))
+    sys.exit(run_practice(category, difficulty, not no_timer, seed, console, reader(console, echo=True), packs=packs,
+                          terminal=live, card_id=card_id, time_limit=float(time_limit)))
 
 
 if __name__ == "__main__":  # pragma: no cover

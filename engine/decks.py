@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
-from davinci.engine.errors import DavinciError, RefError, SourceLocation, UsageError
+from davinci.engine.errors import DavinciError, RefError, SourceLocation, UsageError, did_you_mean, quoted
 
 if TYPE_CHECKING:  # pragma: no cover
     from davinci.engine.packs import Pack
@@ -254,18 +254,21 @@ def load_decks(packs: Sequence[Pack]) -> dict[str, Deck]:
 
 def find_deck(decks: Mapping[str, Deck], name: str) -> Deck:
     """The deck whose id or category is `name` (case-insensitive); UsageError listing the choices otherwise."""
-    wanted = name.strip().casefold()
+    wanted = "-".join(name.replace("_", " ").replace("-", " ").split()).casefold()  # "Logic Key" is logic-key
     for deck in decks.values():
         if deck.id.casefold() == wanted:
             return deck
     matches = [d for d in decks.values() if d.category.casefold() == wanted]
+    if not matches:  # the name a deck shows ("Vitruvian Man")
+        matches = [d for d in decks.values() if "-".join(d.name.split()).casefold() == wanted]
     if len(matches) == 1:
         return matches[0]
     if matches:
         raise UsageError(f"clue category '{name}' is that of several decks: name one of them "
                          f"({', '.join(sorted(d.id for d in matches))})")
     choices = ", ".join(sorted(decks)) or "none installed"
-    raise UsageError(f"unknown clue category '{name}' (choose one of: {choices})")
+    near = did_you_mean(wanted, [*decks, *(d.category for d in decks.values())], aside=False)
+    raise UsageError(f"unknown clue category '{quoted(name)}'{near} (choose one of: {choices})")
 
 
 def draw_practice_card(deck: Deck, rng: Rng, difficulty: int | None = None) -> Card:

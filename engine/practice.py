@@ -9,6 +9,7 @@ late, whatever it says.
 
 from __future__ import annotations
 
+import re
 import secrets
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -109,12 +110,12 @@ def run_practice(
     if card_id is not None:
         if category is not None or difficulty is not None:
             raise UsageError("--card names one card: leave out the category and --difficulty")
-        deck, card = _find_card(all_decks, card_id)
+        deck, card = _find_card(all_decks, card_id, packs)
     else:
         deck = _choose_deck(all_decks, category, difficulty, rng)
         card = draw_practice_card(deck, rng, difficulty)
     try:
-        return _play_card(console, input_fn, deck, card, timer, time_limit, clock, seed, terminal)
+        return _play_card(console, input_fn, deck, card, timer, time_limit, clock, seed, terminal, card_id is not None)
     except KeyboardInterrupt:
         console.print()
         console.print(Text("Interrupted.", style="yellow"))
@@ -123,11 +124,11 @@ def run_practice(
         console.print()
         console.print(Text("No answer given.", style="yellow"))
         _show_solution(console, card)
-        console.print(Text(f"card {card.id}, seed {seed}", style="dim"))
+        console.print(Text(f"card {card.id}" if card_id is not None else f"card {card.id}, seed {seed}", style="dim"))
         return 0
 
 
-def _find_card(decks: Mapping[str, Deck], card_id: str) -> tuple[Deck, Card]:
+def _find_card(decks: Mapping[str, Deck], card_id: str, packs: Sequence[str] = ()) -> tuple[Deck, Card]:
     """The deck and the card whose id is `card_id` (case-insensitive); UsageError otherwise."""
     wanted = card_id.strip().casefold()
     for deck in decks.values():
@@ -135,8 +136,12 @@ def _find_card(decks: Mapping[str, Deck], card_id: str) -> tuple[Deck, Card]:
             if card.id.casefold() == wanted:
                 return deck, card
     ids = [c.id for d in decks.values() for c in d.cards]
-    example = f" (card ids look like {ids[0]})" if ids else ""
-    raise UsageError(f"no clue card '{quoted(card_id)}'{did_you_mean(card_id, ids)}{example}")
+    hint = did_you_mean(card_id, ids)
+    if not re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)*-\d+", wanted):
+        hint += f"; card ids look like {ids[0]}" if ids else ""
+    elif not packs:
+        hint += "; a card of your own pack needs --pack FOLDER"
+    raise UsageError(f"no clue card '{quoted(card_id)}'{hint}")
 
 
 def _play_card(
@@ -149,13 +154,21 @@ def _play_card(
     clock: Clock,
     seed: int,
     terminal: Any = None,
+    chosen: bool = False,
 ) -> int:
+    """Show `card`, read and judge the answer; `chosen`: the card was named (`--card`), so no seed
+    is shown (it drew nothing)."""
     _show_card_header(console, deck, card)
+    early = ""
+    shown_at = clock()
     if card.two_step:
         console.print(_panel(card.first_reveal(), "cyan"))
-        _ask(console, input_fn, "Write the anagram down, then press Enter to start the clock. ")
+        early = _ask(console, input_fn, "Write it down, then press Enter to start the clock (or answer now) ")
     console.print(_panel(card.timed_reveal(), "cyan"))
-    if timer and terminal is not None:
+    if early.strip():
+        # Answered while the anagram was shown alone (as in `davinci play`): timed from the card.
+        given, elapsed, late = early, clock() - shown_at, False
+    elif timer and terminal is not None:
         # A live countdown in front of the answer; Enter, or the end of the time, ends it.
         from davinci.engine.race import countdown_line
 
@@ -182,5 +195,5 @@ def _play_card(
     else:
         console.print(Text("Wrong.", style="bold red"))
     _show_solution(console, card)
-    console.print(Text(f"card {card.id}, seed {seed}", style="dim"))
+    console.print(Text(f"card {card.id}" if chosen else f"card {card.id}, seed {seed}", style="dim"))
     return 0

@@ -261,6 +261,8 @@ def _deck(deck_id: str, category: str, card_id: str, kind: str = "deck") -> str:
 @pytest.mark.parametrize(("files", "said"), [
     ({"o.yaml": _deck("more", "", "rose-001", "deck-overlay")}, "DV213 card id 'rose-001' is already used"),
     ({"d.yaml": _deck("rose", "places", "mine-001")}, "DV021 deck id 'rose' is already defined"),
+    # Another deck's card id: `--card rose-001` showed the pack's card instead of the shipped one.
+    ({"d.yaml": _deck("places", "places", "rose-001")}, "DV216 card id 'rose-001' is already used in deck 'rose'"),
     ({"a.yaml": _deck("places-a", "sights", "a-001"), "b.yaml": _deck("places-b", "sights", "b-001")},
      "clue category 'sights' is that of several decks: name one of them (places-a, places-b)"),
 ])
@@ -275,3 +277,16 @@ def test_clue_deck_clashes_are_reported_under_lints_codes(tmp_path: Path, files:
     category = "sights" if "sights" in said else "rose"
     result = CliRunner().invoke(main, ["clue", category, "--pack", str(tmp_path), "--no-timer"], input="x\n")
     assert result.exit_code != 0 and said in " ".join(result.output.split())
+
+
+def test_clue_from_a_pipe_echoes_each_answer_and_refuses_a_time_limit_without_the_timer() -> None:
+    # Read from a pipe, the typed line is not shown: the next panel began on the prompt's line.
+    from click.testing import CliRunner
+
+    from davinci.cli import main
+
+    result = CliRunner().invoke(main, ["clue", "--card", "vitruvian-man-013", "--no-timer"], input="keats\n")
+    assert result.exit_code == 0
+    assert "(or answer now) keats\n" in result.output and "Right!" in result.output
+    result = CliRunner().invoke(main, ["clue", "--no-timer", "--time-limit", "30"])
+    assert result.exit_code == 2 and "--no-timer and --time-limit contradict each other" in result.output

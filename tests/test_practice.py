@@ -365,3 +365,35 @@ def test_a_card_is_practised_by_its_id_to_try_a_new_one() -> None:
         run_practice(None, None, False, 7, console, scripted("x"), decks=DECKS, card_id="obj-2")
     with pytest.raises(UsageError, match="--card names one card: leave out the category and --difficulty"):
         run_practice("numbers", 3, False, 7, console, scripted("x"), decks=DECKS, card_id="obj-1")
+
+
+def test_an_answer_typed_while_the_anagram_is_shown_alone_counts_from_the_card() -> None:
+    # As in `davinci play`: the wait was spent solving it, so it is timed from the card, not lost.
+    code, out = play("anagrams", "mona lisa", step=4.0)
+    assert code == 0
+    assert "Right in 4.0 s!" in out and "Your answer" not in out
+    assert "Louvre" in out  # the rest of the card is still shown
+    # An answer there is judged like any other, and too late is too late.
+    assert "Wrong." in play("anagrams", "salon mia")[1]
+    assert "Too late: 61.0 s" in play("anagrams", "mona lisa", step=61.0)[1]
+
+
+def test_a_category_may_be_the_decks_name_and_a_near_miss_is_suggested() -> None:
+    decks = {**DECKS, "logic-key": Deck("logic-key", "Logic Key", "logic-key", "Puzzles.", (RIDDLE,))}
+    console = Console(record=True, width=80, color_system=None)
+    for name in ("Logic Key", "logic key", "LOGIC_KEY"):
+        assert run_practice(name, None, False, 7, console, scripted("8"), decks=decks) == 0
+    assert "Right" in console.export_text()
+    with pytest.raises(UsageError, match="unknown clue category 'logic'; did you mean 'logic-key'\\?"):
+        run_practice("logic", None, False, 7, console, scripted("8"), decks=decks)
+
+
+def test_a_named_card_shows_no_seed_and_a_missing_one_says_what_to_check() -> None:
+    console = Console(record=True, width=80, color_system=None)
+    run_practice(None, None, False, 7, console, scripted("candle"), decks=DECKS, card_id="obj-1")
+    assert "card obj-1\n" in console.export_text() and "seed" not in console.export_text()
+    # A well-formed id nobody has: most often a card of a pack not loaded.
+    with pytest.raises(UsageError, match="no clue card 'obj-more-001'.*; a card of your own pack needs --pack FOLDER"):
+        run_practice(None, None, False, 7, console, scripted("x"), decks=DECKS, card_id="obj-more-001")
+    with pytest.raises(UsageError, match="no clue card 'what'; card ids look like num-1$"):
+        run_practice(None, None, False, 7, console, scripted("x"), decks=DECKS, card_id="what")
