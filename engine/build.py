@@ -41,6 +41,18 @@ from davinci.engine.flow import SPLIT_BY_COMMA, FlowCompiler, Program
 Path = tuple[str | int, ...]
 
 ZONE_KINDS = ("bag", "deck", "hand", "row", "grid", "board", "pile")
+# The fields every piece has (values.PieceV.field): a component's own field may not take one of
+# these names, which it would hide from the rules.
+PIECE_BUILTINS = {
+    "revealed": "whether it is face up",
+    "owner": "the seat whose zone holds it",
+    "zone": "the zone it is in",
+    "index": "its place in its zone",
+    "kind": "its component's name",
+    "cell": "its grid cell",
+    "space": "its board space",
+    "is_top": "whether it tops its stack",
+}
 MAX_PIECES = 20_000  # components of one game, all copies; far above any real game, far below trouble
 DEFAULT_MAX_TURNS = 1000  # when `end.max_turns` is not given
 
@@ -331,6 +343,11 @@ def build_components(b: Builder, decks: Mapping[str, Any], settings: Mapping[str
         if "copies" in ftypes:
             raise b.fail("a field may not be called 'copies': an item's `copies` says how many pieces it makes",
                          (*path, "fields", "copies"), key=True)
+        for name in ftypes:
+            said = PIECE_BUILTINS.get(str(name))
+            if said is not None:
+                raise b.fail(f"a field may not be called '{name}': every piece has it already ({said}); give this "
+                             "field another name", (*path, "fields", name), key=True)
         items: list[dict[str, Any]] = []
         own: list[int | None] = []  # an item's own `copies`, in place of the component's
         for i, it in enumerate(spec.get("items") or []):
@@ -641,6 +658,7 @@ class Types:
                 "is_top": BOOL,
             }
         )
+        assert set(f) - set(piece_fields) <= set(PIECE_BUILTINS)
         return f
 
     def _seat_fields(self, zones: Mapping[str, ZoneDef], seat_vars: Mapping[str, VarDef]) -> dict[str, Type]:

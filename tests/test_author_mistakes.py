@@ -112,6 +112,9 @@ CASES = [
      "unknown name 'again': the local 'again' (line 36) does not reach here (a local lasts to the end of the block "
      "that sets it"),
     ("a setting whose min is above its max", "    min: 10\n", "    min: 500\n    max: 100\n", "DV053", 13, 10, "setting 'target' has min 500 above its max 100"),
+    ("a component field named like a field every piece has (it hid the piece's owner)", "seat_vars:\n",
+     CHIPS.replace("{{value: int}}", "{{value: int, owner: str}}").format("{value: [1, 2], owner: [me]}") + "seat_vars:\n",
+     "DV050", 18, 26, "a field may not be called 'owner': every piece has it already (the seat whose zone holds it)"),
     ("a bare break", "            - end_turn: true\n        - set", "            - break\n        - set",
      "DV050", 30, 15, "write 'break: true' (a bare 'break' is a text)"),
 ]
