@@ -1106,7 +1106,9 @@ def _build_game(
                 b.errors.append(b.fail(f"'{key}' {'orders' if key == 'sort' else 'frees pieces in'} row zones only; "
                                        f"'{zname}' is a {z.kind}", ("zones", zname, key), key=True))
         if spec.get("capacity") is not None:
-            upd["capacity"] = b.expr(("zones", zname, "capacity"), scope, INT)
+            # A seat's zone: `owner` is that seat (the current seat may be another, who gave it pieces).
+            cscope = {**scope, "owner": types.seat} if z.per_seat and "owner" not in scope else scope
+            upd["capacity"] = b.expr(("zones", zname, "capacity"), cscope, INT)
         if spec.get("sort") is not None:
             upd["sort"] = _per_piece(b, b.expr(("zones", zname, "sort"), pscope), piece_fields, ("zones", zname, "sort"))
         if spec.get("free") is not None:

@@ -643,11 +643,11 @@ class State:
             z = self.game.zones.get(key.split("#")[0])
             if z is None or z.capacity is None:
                 continue
-            cap = z.capacity(self.env())
+            owner = self.zone_owner(key)
+            cap = z.capacity(self.env() if owner is None else self.env({"owner": SeatV(self, owner).ref()}))
             if cap.__class__ is not int or cap < 0:
                 raise z.capacity.error(f"the capacity of {z.name} is {cap!r}: it must be a number of pieces, 0 or more")
             if len(self.zones[key]) > cap:
-                owner = self.zone_owner(key)
                 seat = owner if owner is not None else self.current
                 to = z.overflow_to
                 if to is not None and self.game.zones[to].per_seat:  # the owner's own zone of that name

@@ -49,6 +49,31 @@ flow:
     assert (len(st.zones["a"]), len(st.zones["b"])) == (1, 1)
 
 
+def test_a_seats_capacity_is_computed_for_the_seat_whose_zone_it_is(tmp_path: Path) -> None:
+    # `capacity: 2 * current.index` was the only way to write it, and gave the current seat's
+    # capacity: seat 2 handing seat 1 three chips left seat 1 at 3 over its own capacity of 2.
+    game = """\
+kind: game
+id: gifts
+name: Gifts
+players: {min: 2, max: 2}
+turn_order: {first: 2}
+components:
+  chip: {fields: {n: int}, label: n, product: {n: {from: 1, to: 6}}}
+zones:
+  box: {kind: pile, visibility: public, contents: [chip]}
+  purse: {kind: pile, per_seat: true, visibility: public, capacity: "2 * owner.index", overflow_to: box}
+flow:
+  turn:
+    - draw: {from: box, to: purse, owner: 'first(seats where index == 1)', count: 3}
+""" + AND_STOP
+    g = load_game("gifts", packs=[write_game_pack(tmp_path, "gifts", game)])
+    st = g.new_state(2, seed=1)
+    assert st.pending["type"] == "overflow" and st.pending["zone"] == "purse#0" and st.pending["cap"] == 2
+    st.apply(0, st.legal_actions(0)[0])
+    assert len(st.zones["purse#0"]) == 2
+
+
 def test_pieces_of_two_board_zones_on_one_space_keep_their_order_through_a_save(tmp_path: Path) -> None:
     game = """\
 kind: game
