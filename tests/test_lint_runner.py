@@ -123,6 +123,16 @@ def test_schema_failure_skips_semantic_rules(tmp_path: Path) -> None:
     assert codes(lint_paths([str(bad)])) == ["DV014", "DV011"] or codes(lint_paths([str(bad)])) == ["DV011", "DV014"]
 
 
+def test_a_file_checked_only_up_to_its_errors_is_named_in_a_note(tmp_path: Path) -> None:
+    # Fixing schema errors revealed new ones in the next run, and nothing had said lint stops early.
+    bad = write(tmp_path / "d.yaml", GOOD_DECK.replace("difficulty: 1", "difficulty: 9"))
+    status, out = run([str(bad)])
+    assert status == 1
+    assert f"note: {bad}: checked only up to these errors; lint checks the rest" in out
+    good = write(tmp_path / "e.yaml", GOOD_DECK)
+    assert "note:" not in run([str(good)])[1]
+
+
 def test_problems_are_sorted_by_file_line_col_code(tmp_path: Path) -> None:
     b = write(tmp_path / "b.yaml", "a: 1\na: 2\n")
     a = write(tmp_path / "a.yaml", GOOD_DECK.replace("id: riddles\n", "id: Riddles\n") + "    oops: 1\n")

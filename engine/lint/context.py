@@ -42,12 +42,14 @@ class Project:
         self._entries: list[Entry] | None = None
         self._by_kind: dict[str, dict[str, list[Entry]]] = {}
         self.failed_schema: set[int] = set()  # id() of the linted documents that failed their schema
+        self.stopped_early: set[str] = set()  # paths of files whose later checks wait for their errors to go
 
     def add(self, doc: Doc, kind: str, pack: Pack | None, valid: bool = True) -> None:
         """Register a linted file (called by the runner before any semantic rule runs)."""
         self._linted.append(Entry(doc, kind, pack))
         if not valid:
             self.failed_schema.add(id(doc))
+            self.stopped_early.add(doc.path)
         self._entries = None
         self._by_kind = {}
 

@@ -378,6 +378,7 @@ def game_builds(ctx: LintContext) -> Iterator[Problem]:
     try:
         gdef = _build(ctx)
     except DavinciError as e:
+        ctx.project.stopped_early.add(ctx.doc.path)  # no test games, no unread-local checks until it builds
         own = _base_problems(ctx) if ctx.kind == "variant" else set()
         for err in getattr(e, "problems", [e]):  # every wrong expression of the file, not only the first
             problem = _as_problem(err, ctx.at([]))

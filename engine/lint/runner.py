@@ -55,6 +55,7 @@ class LintResult:
 
     problems: list[Problem] = field(default_factory=list)
     files: int = 0
+    stopped_early: list[str] = field(default_factory=list)  # files whose later checks wait for their errors
 
     @property
     def errors(self) -> int:
@@ -358,7 +359,8 @@ def lint_all(paths: Sequence[str], packs: Sequence[str] = ()) -> LintResult:
                 linter.add_file(path, linter.home_pack(path), None)
     linter.run_rules()
     problems = sorted(set(linter.problems))
-    return LintResult(problems, len(linter.seen_files))
+    stopped = sorted({p.location.path for p in problems if p.severity == "error"} & linter.project.stopped_early)
+    return LintResult(problems, len(linter.seen_files), stopped)
 
 
 def lint_paths(paths: Sequence[str], strict: bool = False, packs: Sequence[str] = ()) -> list[Problem]:
