@@ -66,6 +66,9 @@ def guarded(fn: F) -> F:
         except UsageError as e:
             _fail(e.message, 2)
         except DavinciError as e:
+            from davinci.engine.errors import debug_trace
+
+            sys.stderr.write(debug_trace(e))  # with DAVINCI_DEBUG: what caused it (a bot's traceback)
             _fail(str(e), 1)
         except RecursionError:
             _fail("input is nested too deeply", 1)

@@ -133,6 +133,21 @@ class BotError(DavinciError):
     code = "DV061"
 
 
+def debug_trace(error: BaseException) -> str:
+    """With DAVINCI_DEBUG set, the traceback of what caused `error` (a bot's own exception: its
+    author's file and line), else "". Kept as text, so that it crosses from a worker process."""
+    import os
+
+    if not os.environ.get("DAVINCI_DEBUG"):
+        return ""
+    cause = error.__cause__
+    if cause is None:
+        return str(getattr(error, "debug_trace", ""))
+    import traceback
+
+    return "".join(traceback.format_exception(cause))
+
+
 class SaveError(DavinciError):
     """A save file or log is corrupt, truncated, edited or for other content."""
 

@@ -1309,8 +1309,14 @@ def run_play(
             )
         return 0
     except BotError as e:
-        # A bot failed before its move changed anything: the position is whole, so it is saved as
-        # at Ctrl-C (to the --save file, or to a file the player names), then the error is shown.
+        # A bot failed before its move changed anything: the position is whole. The reason first,
+        # then the game is saved as at Ctrl-C (to the --save file, or to a file the player names).
+        from davinci.engine.errors import debug_trace, printable
+
+        sys.stdout.flush()
+        sys.stderr.write(f"davinci: {printable(str(e))}\n")
+        sys.stderr.write(debug_trace(e))  # with DAVINCI_DEBUG: the bot's own traceback
+        sys.stderr.flush()
         try:
             session.write_log()  # the log keeps up with the save
         except DavinciError as log_err:
@@ -1321,9 +1327,12 @@ def run_play(
             console.print(f"[red]{esc(s_err.message)}[/red]")
             path = None
         if path:
-            e.message += (f"\n(the game is saved in {path}; once the bot is mended, resume with: "
-                          f"{resume_command(game.id, path, packs)})")
-        raise
+            console.print(f"The game is saved in {esc(path)}; once the bot is mended, resume with: "
+                          f"{esc(resume_command(game.id, path, packs))}", soft_wrap=True)
+        else:
+            console.print("[yellow]The game was not saved[/yellow]" + ("" if _at_terminal() else
+                          " (input is not a terminal, so no file name was asked: give --save FILE to keep it)"))
+        return 1
     except (KeyboardInterrupt, QuitGame) as stop:
         quitting = isinstance(stop, QuitGame)
         console.print("\n[yellow]" + ("Game stopped." if quitting else "Interrupted.") + "[/yellow]")

@@ -25,7 +25,7 @@ from typing import Any
 
 from davinci.engine.bots import apply_bot, bot_choice, reseed_for_decision
 from davinci.engine.definition import seat_range
-from davinci.engine.errors import DavinciError, UsageError
+from davinci.engine.errors import DavinciError, UsageError, debug_trace
 from davinci.engine.rng import derive_seed
 
 
@@ -215,10 +215,13 @@ class _Failed:
     code: str
     message: str
     location: Any
+    trace: str = ""  # the cause's traceback, with DAVINCI_DEBUG set (a bot author's file and line)
 
     def error(self) -> Exception:
         if self.davinci:
-            return DavinciError(self.message, self.location, self.code)
+            e = DavinciError(self.message, self.location, self.code)
+            e.debug_trace = self.trace  # type: ignore[attr-defined]
+            return e
         return RuntimeError(self.message)
 
 
@@ -228,7 +231,7 @@ def _worker_chunk(args: tuple[SimConfig, int, int]) -> Tally | _Failed:
     try:
         return _chunk(args)
     except DavinciError as e:
-        return _Failed(True, e.code, e.message, e.location)
+        return _Failed(True, e.code, e.message, e.location, debug_trace(e))
     except BaseException as e:  # noqa: BLE001 - reported by the parent, never lost in the pool
         return _Failed(False, "", f"a simulation worker stopped on {type(e).__name__}: {e} (raised inside the game "
                                   "or a bot; workers ignore Ctrl-C)", None)

@@ -170,10 +170,32 @@ def test_play_names_the_failing_bot_and_keeps_the_save(tmp_path: Path) -> None:
                      "--setting", "first_player=1", "--save", str(save), "--log", str(log))
     assert code == 1, out
     assert "bot 'exploding' (seat 2) raised KeyError" in out and "internal error" not in out
-    assert save.is_file() and f"the game is saved in {save}" in out and "resume with: davinci play da-vinci-code --resume" in out
+    assert save.is_file() and f"The game is saved in {save}" in out and "resume with: davinci play da-vinci-code --resume" in out
     # The log keeps up with the save (it was left with no actions at all).
     moves = json.loads(save.read_text())["saved"]["state"]["history"]
     assert len(moves) >= 1 and len(json.loads(log.read_text())["actions"]) == len(moves)
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_davinci_debug_shows_a_failing_bots_own_traceback(monkeypatch: pytest.MonkeyPatch, jobs: str) -> None:
+    # The bot's author got the DV061 line only, with no file and line of their code to look at.
+    monkeypatch.setenv("DAVINCI_DEBUG", "1")
+    code, out = _run("simulate", "da-vinci-code", "-n", "2", "-p", "exploding,random", "--seed", "1",
+                     "--setting", "first_player=1", "--jobs", jobs)
+    assert code == 1 and "DV061" in out
+    assert "Traceback (most recent call last)" in out and "test_bot_failures.py" in out
+    monkeypatch.delenv("DAVINCI_DEBUG")
+    assert "Traceback" not in _run("simulate", "da-vinci-code", "-n", "2", "-p", "exploding,random", "--seed", "1",
+                                   "--setting", "first_player=1")[1]
+
+
+def test_play_says_why_it_stopped_and_that_nothing_was_saved_without_a_terminal() -> None:
+    # Input from a pipe: no file name can be asked, and the game ended with only the DV061 line.
+    code, out = _run("play", "da-vinci-code", "--players", "random,exploding", "--seed", "1", "--no-clear",
+                     "--setting", "first_player=1")
+    assert code == 1
+    assert out.index("bot 'exploding' (seat 2) raised KeyError") < out.index("The game was not saved")
+    assert "give --save FILE to keep it" in " ".join(out.split())
 
 
 @pytest.mark.parametrize("bot", ["typist", "subtyper"])
