@@ -318,6 +318,23 @@ _ORDINAL = re.compile(r"(\d+)(?:st|nd|rd|th)")
 _WORD_THEN_DIGITS = re.compile(r"(?<=[a-z])-(?=\d)")
 
 
+_ORDINAL_STEMS = {"first": "one", "second": "two", "third": "three", "fifth": "five", "eighth": "eight",
+                  "ninth": "nine", "twelfth": "twelve"}
+
+
+def _cardinal(word: str) -> str | None:
+    """The cardinal of an ordinal written in words ("forty-fifth": "forty-five"), else None."""
+    head, dash, last = word.rpartition("-")
+    base = _ORDINAL_STEMS.get(last)
+    if base is None and last.endswith("ieth"):
+        base = last[:-4] + "y"  # twentieth
+    elif base is None and last.endswith("th"):
+        base = last[:-2]  # fourth, thirteenth, hundredth
+    if base is None or base not in NUMBER_WORDS or (head and not all(h in NUMBER_WORDS for h in head.split("-"))):
+        return None
+    return f"{head}{dash}{base}"
+
+
 def number_amid_words(text: str) -> int | None:
     """The number a reply gives with a few words of its own around it: a unit ("13 figures",
     "52 cards", "1492 AD"), a name ("Route 66", "Catch-22", "day 359") or an ordinal ("45th"):
@@ -326,8 +343,8 @@ def number_amid_words(text: str) -> int | None:
     if len(text) > MAX_NUMBER_CHARS:
         return None
     words = _WORD_THEN_DIGITS.sub(" ", fold(text).strip()).split()
-    ordinals = [_ORDINAL.fullmatch(w) for w in words]
-    words = [o.group(1) if o else w for o, w in zip(ordinals, words)]
+    ordinals = [_ORDINAL.fullmatch(w) or _cardinal(w) for w in words]
+    words = [o if isinstance(o, str) else o.group(1) if o else w for o, w in zip(ordinals, words)]
     start, end = 0, len(words)
     while start < end and words[start].isalpha() and words[start] not in _NUMBER_TOKENS:
         start += 1

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import re
-
 import functools
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any

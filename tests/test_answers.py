@@ -139,12 +139,13 @@ def test_a_number_answer_takes_the_number_with_a_few_words_around_it() -> None:
     # alternate made "451 degrees" right on another card).
     for typed, answer in [("13 figures", 13), ("twelve apples", 12), ("Route 66", 66), ("Catch-22", 22),
                           ("day 359", 359), ("1492 AD", 1492), ("45th", 45), ("the 359th day", 359),
+                          ("the forty-fifth day", 45), ("three hundred fifty-ninth", 359), ("twentieth", 20),
                           ("fifty-two cards", 52)]:
         assert answer_matches(typed, answer), typed
     # Not another number, nor a word that changes the number, nor a sentence.
     for typed, answer in [("14 figures", 13), ("not 24", 24), ("24 or 25", 24), ("1492 BC", 1492),
                           ("between 3 and 4", 3), ("about 50", 50), ("it is surely the year 1492", 1492),
-                          ("46th", 45)]:
+                          ("46th", 45), ("forty-fourth", 45), ("month", 4)]:
         assert not answer_matches(typed, answer), typed
 
 

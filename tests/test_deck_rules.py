@@ -230,7 +230,7 @@ def test_dv207_an_alternate_of_a_number_answer_must_say_the_same_number() -> Non
     assert "alternate '25 legs' says 25, but the answer is 24" in messages(failing)[0]
     passing = deck("""\
         - {id: test-001, difficulty: 1, clue: "Legs on three spiders?", answer: 24,
-           alternates: [24 legs, two dozen, 9-1-1]}
+           alternates: [24 legs, two dozen, 9-1-1, twenty-fourth, two hundred twentieth]}
     """)
     assert lint(passing) == []
 

@@ -497,11 +497,17 @@ def _leading_number(text: str) -> int | None:
     for n in range(len(words), 0, -1):
         value = number_value(" ".join(words[:n]))
         if value is not None:
-            # "two dozen", "three score": the number goes on in a word the number reader does not know.
-            return None if n < len(words) and words[n].casefold().strip(",.") in _MULTIPLIERS else value
+            # "two dozen", "three score", "three hundred fifty-ninth": the number goes on in a word
+            # the number reader does not know.
+            after = words[n].casefold().strip(",.").rsplit("-", 1)[-1] if n < len(words) else ""
+            return None if after in _MULTIPLIERS or after in _ORDINAL_WORDS else value
     return None
 
 
+_ORDINAL_WORDS = frozenset(
+    "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth "
+    "fifteenth sixteenth seventeenth eighteenth nineteenth twentieth thirtieth fortieth fiftieth sixtieth "
+    "seventieth eightieth ninetieth hundredth thousandth millionth".split())
 _MULTIPLIERS = frozenset({"dozen", "dozens", "score", "gross", "pair", "pairs", "couple", "halves", "half", "quarter",
                           "quarters", "times", "x", "squared", "cubed", "percent", "%"})
 
