@@ -254,12 +254,12 @@ def load_decks(packs: Sequence[Pack]) -> dict[str, Deck]:
 
 def find_deck(decks: Mapping[str, Deck], name: str) -> Deck:
     """The deck whose id or category is `name` (case-insensitive); UsageError listing the choices otherwise."""
-    wanted = "-".join(name.replace("_", " ").replace("-", " ").split()).casefold()  # "Logic Key" is logic-key
+    wanted = "-".join(name.replace("_", " ").replace("-", " ").split()).casefold()  # "Sea Shells" is sea-shells
     for deck in decks.values():
         if deck.id.casefold() == wanted:
             return deck
     matches = [d for d in decks.values() if d.category.casefold() == wanted]
-    if not matches:  # the name a deck shows ("Vitruvian Man")
+    if not matches:  # the name a deck shows ("Sea Shells")
         matches = [d for d in decks.values() if "-".join(d.name.split()).casefold() == wanted]
     if len(matches) == 1:
         return matches[0]

@@ -164,6 +164,10 @@ class LegalActions(Sequence[Action]):
         return list(self._texts)
 
     def __contains__(self, action: object) -> bool:
+        if isinstance(action, str):  # an action's text, as `apply` takes it: "stop" in legal
+            if self._texts is None:
+                self.texts()
+            return " ".join(action.split()) in (self._texts or ())
         if not isinstance(action, Action):
             return False
         if self.binding(action) is not None:

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from davinci.engine.definition import seat_range
-from davinci.engine.errors import SaveError
+from davinci.engine.errors import SaveError, quoted
 from davinci.engine.rng import Rng
 from davinci.engine.values import from_json, to_json
 
@@ -77,12 +77,17 @@ def state_from_json(game: Game, data: Mapping[str, Any]) -> State:
     """Rebuild a state; SaveError naming the problem when the data does not fit this game."""
     from davinci.engine.state import State
 
+    if isinstance(data, (str, bytes)):
+        raise SaveError("state_from_json takes the dict State.to_json() returned (json.loads the text first)")
     if not isinstance(data, Mapping) or data.get("format") != FORMAT or type(data.get("format")) is not int or not isinstance(data.get("state"), dict):
         raise SaveError("not a davinci save (missing format/state)")
     if data.get("game") != game.id:
-        raise SaveError(f"this save is for game '{data.get('game')}', not '{game.id}'")
+        said = f"game '{quoted(str(data['game']), 80)}'" if isinstance(data.get("game"), str) else "no game"
+        raise SaveError(f"this save is for {said}, not '{game.id}'")
     if data.get("variant") != game.variant:
-        raise SaveError(f"this save is for variant '{data.get('variant')}', not '{game.variant}'")
+        def named(v: Any) -> str:
+            return f"variant '{quoted(str(v), 80)}'" if v is not None else "the base game"
+        raise SaveError(f"this save is for {named(data.get('variant'))}, not {named(game.variant)}")
     if data.get("content_hash") != game.content_hash:
         raise SaveError(
             "this save was made with other game content or settings "

@@ -350,8 +350,8 @@ def summarise(
         "rotate": cfg.rotate,
         "settings": dict(cfg.settings),
         "wins": list(t.wins),
-        "win_rate": [w / g for w in t.wins] if g else [0.0] * t.seats,
-        "win_ci95": [list(wilson(w, g)) for w in t.wins],
+        "win_rate": [round(w / g, 4) for w in t.wins] if g else [0.0] * t.seats,  # 4 places, as bot_win_rate
+        "win_ci95": [[round(x, 4) for x in wilson(w, g)] for w in t.wins],
         "bot_wins": {k: round(float(bot_wins.get(k, 0)), 3) for k in sorted({*bot_wins, *t.bot_seats})},
         "bot_win_rate": {
             k: round(float(bot_wins.get(k, Fraction(0)) / max(1, t.bot_seats[k])), 4) for k in sorted(t.bot_seats)
@@ -389,8 +389,9 @@ def seat_advantage(cfg: SimConfig, t: Tally) -> dict[str, Any] | None:
     # with a plain 95% interval, six equal seats showed "an advantage" in 14% of simulations.
     z = statistics.NormalDist().inv_cdf(1 - 0.025 / len(rates))
     lo, hi = wilson(t.wins[best], t.games, z)
-    return {"seat": best + 1, "win_rate": rates[best], "average": average, "points": round(100 * (rates[best] - average), 1),
-            "clear": not lo <= average <= hi, "interval": [lo, hi], "confidence": 1 - 0.05 / len(rates)}
+    return {"seat": best + 1, "win_rate": round(rates[best], 4), "average": round(average, 4),
+            "points": round(100 * (rates[best] - average), 1), "clear": not lo <= average <= hi,
+            "interval": [round(lo, 4), round(hi, 4)], "confidence": round(1 - 0.05 / len(rates), 4)}
 
 
 def report_text(report: Mapping[str, Any]) -> list[str]:

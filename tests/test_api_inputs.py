@@ -131,3 +131,30 @@ def test_a_game_for_one_number_of_seats_says_exactly(tmp_path: Any) -> None:
                                              "  setup: []\n" + STOP_AT_ONCE)
     with pytest.raises(UsageError, match="Duel takes exactly 2 players, got 3"):
         load_game("duel", packs=[pack]).new_state(3, seed=0)
+
+
+def test_in_legal_takes_an_action_or_its_text() -> None:
+    # `"stop" in legal` was False while stop was legal: a bot that asked so never stopped.
+    from davinci.engine.legal import Choices
+
+    g = load_game("da-vinci-code")
+    st = g.new_state(2, seed=0)
+    while "stop" not in st.legal_actions(st.current_seats[0]).verbs():
+        seat = st.current_seats[0]
+        st.apply(seat, st.legal_actions(seat)[0])
+    legal = st.legal_actions(st.current_seats[0])
+    assert "stop" in legal and "stop" in Choices(legal) and " stop " in legal
+    assert str(legal[0]) in legal and "guess row.9.9 7" not in legal and "sto" not in legal
+
+
+def test_state_from_json_says_what_it_was_given() -> None:
+    from davinci.engine.errors import SaveError
+
+    g = load_game("da-vinci-code")
+    saved = g.new_state(2, seed=1).to_json()
+    with pytest.raises(SaveError, match=r"takes the dict State.to_json\(\) returned \(json.loads the text first\)"):
+        g.state_from_json(json.dumps(saved))  # type: ignore[arg-type]
+    with pytest.raises(SaveError, match="this save is for the base game, not variant 'advanced'"):
+        load_game("da-vinci-code", variant="advanced").state_from_json(saved)
+    with pytest.raises(SaveError, match="this save is for no game, not 'da-vinci-code'"):
+        g.state_from_json({k: v for k, v in saved.items() if k != "game"})

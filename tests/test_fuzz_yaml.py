@@ -196,6 +196,9 @@ def _renamed(data: Any, seed: Seed) -> Any:
             data["extends"] = PREFIX + data["extends"]
     if seed.section == "decks" and isinstance(data.get("id"), str):
         data["id"] = PREFIX + data["id"]
+        if isinstance(data.get("cards"), list):  # card ids are unique across decks too (DV216)
+            data["cards"] = [{**c, "id": PREFIX + c["id"]} if isinstance(c, dict) and isinstance(c.get("id"), str) else c
+                             for c in data["cards"]]
     return data
 
 
