@@ -490,6 +490,7 @@ class Session:
     too_big: set[str] = field(default_factory=set)  # "save" / "log": grown past what davinci reads back
     last_fit: dict[str, int] = field(default_factory=dict)  # the turn each was last written at
     saved_turn: int = 0  # the turn of the last autosave
+    saved_moves: int = -1  # how many moves the last autosave held
 
     def collect(self) -> None:
         """Add the events since the last call to the transcript (the state keeps only the latest)."""
@@ -547,6 +548,7 @@ class Session:
 
     def autosave(self) -> None:
         self.saved_turn = self.state.turn
+        self.saved_moves = len(self.state.history)
         if self.save_path:
             data = self.save_json()
             if self.fits(data, "save", self.save_path):
@@ -1043,6 +1045,8 @@ class Session:
                     break
                 turn = st.turn
                 if self.seats[seat].kind == "human":
+                    if len(st.history) != self.saved_moves:
+                        self.autosave()  # every move before a person's decision is kept (a second guess, a stop...)
                     action = self.ask_human(seat)
                     self.moved_at = len(self.transcript)
                     self.live.clear()

@@ -118,10 +118,15 @@ def test_autosave_before_every_human_decision(tmp_path: Path, monkeypatch: pytes
     states = [w["saved"]["state"] for w in writes]
     playing = [st for st in states if not st["terminal"]]
     assert states[-1]["terminal"] and len(playing) > 5
-    # One save before the first move (to find an unwritable path early), then one each time the
-    # human is to act after another turn, and the end.
+    # One save before the first move (to find an unwritable path early), then one before each of
+    # the human's decisions that follows a move (within a turn too: a second guess, a stop; they
+    # were saved only when the turn changed, and a closed terminal lost them), and the end.
     assert all(st["current"] == 0 for st in playing[1:])
-    assert len({st["turn"] for st in playing[1:]}) == len(playing) - 1
+    lengths = [len(st["history"]) for st in playing]
+    assert lengths == sorted(set(lengths))  # no save written twice
+    final = states[-1]["history"]
+    humans_turns = {i for i, (seat, _) in enumerate(final) if seat == 0 and i > 0}
+    assert humans_turns <= set(lengths) and len(humans_turns) > 5
     turns = [st["turn"] for st in states]
     assert turns == sorted(turns)
     histories = [st["history"] for st in states]
