@@ -49,9 +49,12 @@ from davinci.engine.files import (
 from davinci.engine.race import STOP_WORDS, QuitGame
 from davinci.engine.rng import MAX_SEED, derive_seed
 from davinci.engine.values import (
+    LIST_ALWAYS,
+    LIST_AT_MOST,
     action_line,
     display,
     events_since_own_move,
+    lines_on_screen,
     lock_in_text,
     sees,
     tenths_up,
@@ -491,6 +494,7 @@ class Session:
     last_fit: dict[str, int] = field(default_factory=dict)  # the turn each was last written at
     saved_turn: int = 0  # the turn of the last autosave
     saved_moves: int = -1  # how many moves the last autosave held
+    screen_lines: int = 0  # the lines of the screen printed last
 
     def collect(self) -> None:
         """Add the events since the last call to the transcript (the state keeps only the latest)."""
@@ -639,14 +643,18 @@ class Session:
                 if self.console.is_terminal and code is not None and "height" in code.co_varnames:
                     kwargs["height"], kwargs["width"] = self.console.height, self.console.width  # fit the window
                 self.check_width(mod, view)
-                self.console.print(mod.render(view, seat, **kwargs))
+                screen = mod.render(view, seat, **kwargs)
+                self.console.print(screen)
+                self.screen_lines = lines_on_screen(screen, self.console.width) if self.console.is_terminal else 0
                 return
             except DavinciError:
                 raise
             except Exception as e:  # a broken screen must not lose the game
                 self.console.print(f"[dim](screen failed: {type(e).__name__}: {esc(str(e))}; showing the plain view)[/dim]")
         hide = (self.game.definition.display or {}).get("hide") or ()
-        self.console.print(printable(generic_render(view, frozenset(hide))), markup=False)
+        plain = printable(generic_render(view, frozenset(hide)))
+        self.console.print(plain, markup=False)
+        self.screen_lines = plain.count("\n") + 1
 
     def check_width(self, mod: Any, view: dict[str, Any]) -> None:
         """Say once when the terminal is narrower than the game's board (its screen module's
@@ -734,7 +742,9 @@ class Session:
         mod = screen_module(self.game.id)
         # The generic screen names the pieces an action moves (a game's own screen shows its own way).
         notes = {} if draws_itself(mod) else piece_notes(view)
-        if len(numbered) <= 12:
+        # Listed when few, or when they fit under the screen (a list pushed the board off the top).
+        fits = not self.console.is_terminal or self.screen_lines + 3 + len(numbered) <= self.console.height
+        if len(numbered) <= LIST_ALWAYS or (len(numbered) <= LIST_AT_MOST and fits):
             for i, a in enumerate(numbered, 1):
                 self.console.print(f"  {i:>2}. {esc(noted_action(str(a), notes))}")
         else:

@@ -553,3 +553,36 @@ def events_since_own_move(
     shown = [(i, line) for i, line in enumerate(lines) if not (echo and line.startswith(echo))]
     since = sum(1 for i, _ in shown if i >= start)
     return [line for _, line in shown[-min(max(since, least), most):]] if shown else []
+
+
+# `davinci play` lists a decision's actions, one a line, when there are at most LIST_ALWAYS, or
+# at most LIST_AT_MOST that fit under the screen; else a line says how many there are.
+LIST_ALWAYS = 6
+LIST_AT_MOST = 12
+
+
+def prompt_lines(view: Mapping[str, Any]) -> int:
+    """The lines `davinci play` prints under a screen when it asks for a move, at most: a blank
+    line, the prompt, the actions listed (up to LIST_ALWAYS; a screen that leaves room may get
+    more) or a line or two saying how many, and the `> ` line."""
+    n = len(view.get("legal") or ())
+    return 3 + (n if 0 < n <= LIST_ALWAYS else 2)
+
+
+def lines_on_screen(renderable: Any, width: int) -> int:
+    """How many lines `renderable` takes on a terminal `width` columns wide."""
+    from io import StringIO
+
+    from rich.console import Console
+
+    probe = Console(file=StringIO(), width=width, color_system=None)
+    probe.print(renderable)
+    return len(probe.file.getvalue().splitlines())  # type: ignore[attr-defined]
+
+
+def lines_left(parts: Sequence[Any], view: Mapping[str, Any], height: int, width: int) -> int:
+    """The lines a screen of `parts` leaves free on a terminal `height` lines tall, with the
+    move prompt under it (negative when it does not fit)."""
+    from rich.console import Group
+
+    return height - lines_on_screen(Group(*parts), width) - prompt_lines(view)

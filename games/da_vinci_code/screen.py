@@ -14,7 +14,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from davinci.engine.errors import ShortFormError
-from davinci.engine.values import events_since_own_move, turn_text, winners_text
+from davinci.engine.values import events_since_own_move, lines_left, turn_text, winners_text
 from davinci.games.da_vinci_code.bots import (
     JOKER,
     Seen,
@@ -113,8 +113,27 @@ def hints(view: dict[str, Any], tracker: Tracker | None = None) -> dict[str, lis
 _SCREEN_TRACKER = Tracker()
 
 
-def render(view: dict[str, Any], seat: int | None = None, hints: bool = False) -> RenderableType:
-    """The screen for one seat's view (seat: 0-based, as the front end passes it; the view says too)."""
+def render(view: dict[str, Any], seat: int | None = None, hints: bool = False, height: int | None = None,
+           width: int = 80) -> RenderableType:
+    """The screen for one seat's view (seat: 0-based, as the front end passes it; the view says too).
+    With the terminal's `height` (and `width`) it fits above the move prompt: fewer recent events
+    (at least 2), then no blank lines between the rows, so that your own row stays in sight."""
+    if height is None:
+        return _screen(view, hints, compact=False)
+    full = _screen(view, hints, compact=False, events=0)
+    compact = lines_left([full], view, height, width) < 4
+    frame = _screen(view, hints, compact=compact, events=0) if compact else full
+    room = lines_left([frame], view, height, width) - (0 if compact else 2)  # "Recent:" and its blank line
+    if room < 2 and (view.get("pending") or {}).get("type") == "position":
+        # Placing a joker: the places it may take, shown as your row, matter; the other rows wait.
+        return _screen(view, hints, compact=True, events=0, mine_only=True)
+    return _screen(view, hints, compact=compact, events=max(2, room))
+
+
+def _screen(view: dict[str, Any], hints: bool, compact: bool, events: int | None = None,
+            mine_only: bool = False) -> RenderableType:
+    """The screen; `compact`: no blank line between rows; `events`: at most this many recent log
+    lines (None: as many as `recent_events` gives); `mine_only`: the viewer's row alone."""
     me = view.get("seat")
     rows = read_rows(view)
     parts: list[RenderableType] = []
@@ -137,7 +156,8 @@ def render(view: dict[str, Any], seat: int | None = None, hints: bool = False) -
     parts.append(head)
     hint_table = _hints_for(view) if hints else {}
     order = [me] if me else []
-    order += [s for s in rows if s != me]
+    if not (mine_only and me):
+        order += [s for s in rows if s != me]
     for s in order:
         info = view["seats"][s - 1]
         title = Text()
@@ -153,7 +173,8 @@ def render(view: dict[str, Any], seat: int | None = None, hints: bool = False) -
             parts.append(title)
             continue
         title.append(f"  {hidden} hidden" if info["active"] else "  out", style="dim" if info["active"] else "red")
-        parts.append(Text(""))
+        if not compact:
+            parts.append(Text(""))
         parts.append(title)
         parts.append(_chips(rows[s], own=s == me))
         parts.append(_places(len(rows[s])))
@@ -168,11 +189,14 @@ def render(view: dict[str, Any], seat: int | None = None, hints: bool = False) -
                 if t.ref in hint_table:
                     place = t.ref.rsplit(".", 1)[1]
                     parts.append(Text(f"   {place}: {' '.join(hint_table[t.ref]) or '-'}", style="cyan"))
-    events = recent_events(view)
-    if events:
-        parts.append(Text(""))
-        parts.append(Text("Recent:", style="bold"))
-        for e in events:
+    recent = recent_events(view)
+    if events is not None:
+        recent = recent[len(recent) - events:] if events else []
+    if recent:
+        if not compact:
+            parts.append(Text(""))
+            parts.append(Text("Recent:", style="bold"))
+        for e in recent:
             parts.append(Text(f"  {e}", style="dim"))
     what = _prompt(view)
     if what:

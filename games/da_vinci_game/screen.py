@@ -17,7 +17,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from davinci.engine.values import events_since_own_move, turn_text, winners_text
+from davinci.engine.values import events_since_own_move, lines_left, turn_text, winners_text
 from davinci.games.da_vinci_game.bots import definition_from_view
 
 HELP = """\
@@ -484,10 +484,6 @@ def header(view: Mapping[str, Any], seat: int | None) -> Text:
     return out
 
 
-# Lines the play loop prints under the screen: the prompt, a short list of actions.
-PROMPT_LINES = 8
-
-
 def render(view: dict[str, Any], seat: int | None, height: int | None = None, width: int = 120) -> RenderableType:
     """The whole screen for `seat` (0-based, None for a spectator). With the terminal's `height`
     (and `width`), fewer recent events are shown when the screen would not fit (at least 3)."""
@@ -505,14 +501,7 @@ def render(view: dict[str, Any], seat: int | None, height: int | None = None, wi
     tail = [decision] if decision is not None else []
     most = 16
     if height is not None:
-        from io import StringIO
-
-        from rich.console import Console
-
-        probe = Console(file=StringIO(), width=width, color_system=None)
-        probe.print(Group(*parts, *tail))
-        used = len(probe.file.getvalue().splitlines())  # type: ignore[attr-defined]
-        most = max(3, min(most, height - used - PROMPT_LINES))
+        most = max(3, min(most, lines_left([*parts, *tail], view, height, width)))
     events = events_since_own_move(view, least=min(6, most), most=most)  # a challenge the viewer set, included
     if events:
         parts.append(Text("\n".join(f"· {e}" for e in events), style="dim"))

@@ -16,7 +16,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from davinci.engine.values import events_since_own_move, turn_text, winners_text
+from davinci.engine.values import events_since_own_move, lines_left, turn_text, winners_text
 
 GRID_SIZE = 5
 
@@ -196,8 +196,22 @@ def min_width(view: dict[str, Any]) -> int:
     return Console(file=StringIO(), width=1000).measure(grid_table(view)).minimum
 
 
-def render(view: dict[str, Any], seat: int | None = None) -> RenderableType:
-    """The screen for one seat's view (`seat` 0-based as the front end passes it; the view says too)."""
+def render(view: dict[str, Any], seat: int | None = None, height: int | None = None, width: int = 80) -> RenderableType:
+    """The screen for one seat's view (`seat` 0-based as the front end passes it; the view says too).
+    With the terminal's `height` (and `width`) it fits above the move prompt, so that the grid
+    stays in sight: the hand on a line or two, no symbol legend (`?` shows it) and no blank
+    lines, and as many recent events as are left room for (at least 2)."""
+    if height is None:
+        return _screen(view, compact=False)
+    if lines_left([_screen(view, compact=False)], view, height, width) >= 0:
+        return _screen(view, compact=False)
+    room = lines_left([_screen(view, compact=True, events=0, width=width)], view, height, width)
+    return _screen(view, compact=True, events=max(2, room), width=width)
+
+
+def _screen(view: dict[str, Any], compact: bool, events: int | None = None, width: int = 80) -> RenderableType:
+    """The screen; `compact`: the hand on few lines, no legend, no blank lines; `events`: at most
+    this many recent log lines (None: as many as `recent_events` gives)."""
     me = view.get("seat")
     seats = view["seats"]
     parts: list[RenderableType] = []
@@ -212,10 +226,11 @@ def render(view: dict[str, Any], seat: int | None = None) -> RenderableType:
     turns_left = view.get("vars", {}).get("turns_left", -1)
     if isinstance(turns_left, int) and turns_left > 0:
         head.append(f" - last round: {turns_left} turn{'s' if turns_left != 1 else ''} left", style="bold yellow")
+    gap = [] if compact else [Text("")]
     parts.append(head)
-    parts.append(Text(""))
+    parts += gap
     parts.append(grid_table(view))
-    parts.append(Text(""))
+    parts += gap
     for s in seats:
         line = Text()
         line.append(f"{s['name']}", style="bold" if s["index"] == me else "")
@@ -233,21 +248,35 @@ def render(view: dict[str, Any], seat: int | None = None) -> RenderableType:
         cards = holder["zones"]["hand"].get("pieces", ())
         if not cards:
             continue
-        parts.append(Text(""))
+        parts += gap
+        if compact:  # the cards side by side, a line broken between cards at the screen's edge
+            line = Text(title, style="bold")
+            for i, p in enumerate(cards, 1):
+                item = Text(f"  {i}. ")
+                item.append_text(card_text(p.get("symbols", [])))
+                if len(line) + len(item) > width - 1:
+                    parts.append(line)
+                    line = Text(" " * (len(title) - 2))
+                line.append_text(item)
+            parts.append(line)
+            continue
         parts.append(Text(title, style="bold"))
         for i, p in enumerate(cards, 1):
             t = Text(f"  {i}. ")
             t.append_text(card_text(p.get("symbols", [])))
             parts.append(t)
-    parts.append(Text(""))
-    parts.append(legend())
-    events = recent_events(view)
-    if events:
+    if not compact:
         parts.append(Text(""))
-        for e in events:
+        parts.append(legend())
+    recent = recent_events(view)
+    if events is not None:
+        recent = recent[len(recent) - events:] if events else []
+    if recent:
+        parts += gap
+        for e in recent:
             parts.append(Text(f"  {e}", style="dim"))
     if view.get("legal"):
-        parts.append(Text(""))
+        parts += gap
         parts.append(Text("Play: p N X,Y (place) / c N X,Y (cover) / s N X,Y (swap); ? for help.", style="yellow"))
     if "result" in view:
         r = view["result"]
