@@ -405,7 +405,7 @@ def test_three_in_a_row_sharing_a_symbol_wins_its_key_at_the_end_of_the_turn() -
     assert keys_of(st, 1) == ["mechanism"] and keys_of(st, 2) == []
     assert supply(st)["mechanism"] == 2
     events = st.view(None)["events"]
-    played = next(i for i, e in enumerate(events) if "places a card at 2,0" in e)
+    played = next(i for i, e in enumerate(events) if "places mechanism, flower at 2,0" in e)
     won = next(i for i, e in enumerate(events) if "wins the mechanism Key" in e)
     assert played < won, "the Key comes after the play, as the turn ends"
     assert st.current_seats == [1], "and then it is the next player's turn"
