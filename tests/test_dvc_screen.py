@@ -146,10 +146,18 @@ def test_short_commands_expand_to_actions() -> None:
     assert screen.expand("w", two) == "draw white"
     assert screen.expand("hello", two) is None
     # Half-right short forms say which part is wrong ("'1.2' is not possible now" dropped the x).
-    with pytest.raises(ShortFormError, match="'x' is not a tile's value: guess a number from 0 to 11, or 'joker'"):
-        screen.expand("1.2 x", three)
+    with pytest.raises(ShortFormError, match="'x' is not a tile's value: guess a number from 0 to 11 \\(e.g"):
+        screen.expand("1.2 x", three)  # no jokers in the basic game: 'joker' is not offered
+    jokers = {**three, "settings": {**three["settings"], "jokers": True}}
+    with pytest.raises(ShortFormError, match="guess a number from 0 to 11, or 'joker'"):
+        screen.expand("1.2 x", jokers)
     with pytest.raises(ShortFormError, match="a guess names a tile and a value: 1.2 VALUE"):
         screen.expand("1.2", three)
+    # '3' and '2.1' were "not possible now": the value, or a word too many, was what was wrong.
+    with pytest.raises(ShortFormError, match="'7x' is not a tile's value: guess a number from 0 to 11 \\(e.g. 3 7\\)"):
+        screen.expand("3 7x", two)
+    with pytest.raises(ShortFormError, match="a guess names one tile and one value: 2.1 VALUE"):
+        screen.expand("2.1 7 8", two)
 
 
 def test_a_terminal_game_against_the_deducer_uses_this_screen() -> None:

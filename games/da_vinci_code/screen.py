@@ -298,10 +298,16 @@ def expand(text: str, view: dict[str, Any]) -> str | None:
     if m:
         raise ShortFormError(f"with {len(opponents)} opponents, name the seat too: SEAT.PLACE VALUE "
                              f"(e.g. {opponents[0]}.{m.group(1)} {m.group(2)})")
+    values = "a number from 0 to 11" + (", or 'joker'" if (view.get("settings") or {}).get("jokers") else "")
     m = re.fullmatch(r"(?:g(?:uess)?\s+)?(?:row\.)?(\d+)[.\s](\d+)\s+(\S+)", t)
     if m:  # a tile and a value that is no tile's: say which part is wrong
-        raise ShortFormError(f"'{m.group(3)}' is not a tile's value: guess a number from 0 to 11, or 'joker' "
-                             f"(e.g. {m.group(1)}.{m.group(2)} 7)")
+        raise ShortFormError(f"'{m.group(3)}' is not a tile's value: guess {values} (e.g. {m.group(1)}.{m.group(2)} 7)")
+    m = re.fullmatch(r"(?:g(?:uess)?\s+)?(\d+)\s+(\S+)", t)
+    if m and len(opponents) == 1:  # `3 7x`: the place is right, the value is not
+        raise ShortFormError(f"'{m.group(2)}' is not a tile's value: guess {values} (e.g. {m.group(1)} 7)")
+    m = re.fullmatch(r"(?:g(?:uess)?\s+)?(?:row\.)?(\d+\.\d+|\d+)\s+(\S+)\s+.+", t)
+    if m:  # `2.1 7 8`: a word too many
+        raise ShortFormError(f"a guess names one tile and one value: {m.group(1)} VALUE (e.g. {m.group(1)} 7)")
     m = re.fullmatch(r"(?:g(?:uess)?\s+)?(?:row\.)?(\d+\.\d+)", t)
     if m:  # a tile without a value
         raise ShortFormError(f"a guess names a tile and a value: {m.group(1)} VALUE (e.g. {m.group(1)} 7)")
