@@ -248,3 +248,30 @@ def test_at_80x24_the_screen_and_the_move_prompt_fit_so_your_row_stays_in_sight(
         legal = st.legal_actions(seat)
         st.apply(seat, legal[(k * 7) % len(legal)])
         k += 1
+
+
+def _right_guess(st: Any, seat: int, guess: Any) -> bool:
+    """Whether `guess` is right: it wins the game, or the seat may stop after it."""
+    after = st.clone_apply(seat, guess)
+    return bool(after.is_terminal() or "stop" in after.legal_actions(seat))
+
+
+def test_the_game_over_screen_marks_face_up_tiles_and_shows_the_winners_drawn_tile() -> None:
+    # Seen whole, hidden and face-up tiles looked alike, and the winner's drawn tile was nowhere.
+    from davinci.engine.game import load_game
+
+    st = load_game("da-vinci-code", settings={"first_player": 1}).new_state(2, seed=1)
+    while not st.is_terminal():  # seat 1 guesses right every time (it reads the state), seat 2 at random
+        seat = st.current_seats[0]
+        legal = list(st.legal_actions(seat))
+        right = [a for a in legal if a.verb == "guess" and _right_guess(st, seat, a)]
+        st.apply(seat, right[0] if seat == 0 and right else legal[len(st.history) % len(legal)])
+    view = st.view(None)
+    assert st.result()["winners"] == [0] and screen.read_drawn(view, 1)  # won with a drawn tile in hand
+    out = io.StringIO()
+    Console(file=out, width=80, color_system=None).print(screen.render(view, None))
+    text = out.getvalue()
+    face_up = sum(1 for t in screen.read_rows(view).values() for tile in t if tile.revealed)
+    assert text.count("[") - text.count("[brackets]") == face_up
+    drawn = [s for s in range(1, 3) if screen.read_drawn(view, s)]
+    assert text.count("Drawn:") == len(drawn)

@@ -94,9 +94,9 @@ def pile_colours(view: dict[str, Any]) -> dict[str, int] | None:
 
 
 def recent_events(view: dict[str, Any]) -> list[str]:
-    """The log lines since the viewer's last move, at least 8 (the engine's echo of each guess is
+    """The log lines since the viewer's last move, at least 8 (the engine's echo of each guess or reveal is
     left out: the outcome line says it)."""
-    return events_since_own_move(view, ("guess",), least=8)
+    return events_since_own_move(view, ("guess", "reveal"), least=8)
 
 
 def hints(view: dict[str, Any], tracker: Tracker | None = None) -> dict[str, list[str]]:
@@ -176,9 +176,10 @@ def _screen(view: dict[str, Any], hints: bool, compact: bool, events: int | None
         if not compact:
             parts.append(Text(""))
         parts.append(title)
-        parts.append(_chips(rows[s], own=s == me))
+        # Seen whole (the end of the game): brackets mark the tiles that lay face up, as in your own row.
+        parts.append(_chips(rows[s], own=s == me or not me))
         parts.append(_places(len(rows[s])))
-        if s == me:
+        if s == me or not me:
             drawn = read_drawn(view, s)
             if drawn:
                 d = Text("Drawn: ")
@@ -205,6 +206,9 @@ def _screen(view: dict[str, Any], hints: bool, compact: bool, events: int | None
     if "result" in view:
         winners = [_seat_name(view, w + 1) for w in view["result"].get("winners", ())]
         parts.append(Text(f"Game over - {winners_text(winners)}", style="bold green"))
+        if not me:
+            parts.append(Text("[brackets] mark the tiles that were face up; the others were still hidden.",
+                              style="dim"))
     return Group(*parts)
 
 
