@@ -521,7 +521,9 @@ class Session:
         if not mine:
             self.console.print("[bold]Nothing has happened yet.[/bold]")
             return
-        self.console.print(f"[bold]The last {len(shown)} of {len(mine)} events:[/bold]")
+        said = "The only event:" if len(mine) == 1 else (f"All {len(mine)} events:" if len(shown) == len(mine)
+                                                          else f"The last {len(shown)} of {len(mine)} events:")
+        self.console.print(f"[bold]{said}[/bold]")
         for line in shown:
             self.console.print(f"  {esc(line)}")
 

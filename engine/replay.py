@@ -106,9 +106,9 @@ def replay_log(
         if not same_json(logged, result) and not _old_turn_limit_count(logged, result):
             raise ReplayMismatch(f"{path}: {_difference(result, logged, names)}")
         if result is None:
-            echo(f"verified: {len(actions)} actions replay; the game is unfinished, as logged")
+            echo(f"verified: {_actions(len(actions))} replay; the game is unfinished, as logged")
         else:
-            echo(f"verified: {len(actions)} actions replay to the logged result ({_ending(result, names)})")
+            echo(f"verified: {_actions(len(actions))} replay to the logged result ({_ending(result, names)})")
     elif result is not None:
         echo(f"result: winners {[names[w] for w in result['winners']]}")
     return 0
@@ -162,3 +162,7 @@ def _ending(result: Any, names: list[str]) -> str:
     winners = [names[w] for w in listed]
     who = f"won by {', '.join(winners)}" if winners else "with no winner"
     return f"{who} ({result.get('reason', '?')}, {result.get('turns', '?')} turns)"
+
+
+def _actions(n: int) -> str:
+    return f"{n} action{'' if n == 1 else 's'}"

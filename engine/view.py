@@ -305,7 +305,8 @@ def build_view(state: State, seat: int | None) -> dict[str, Any]:
             kind = g.pieces[int(p["queue"][0])].component
             # The piece to place now, then those waiting after it (at the end of the row).
             pend["waiting"] = [state.piece_label(int(q)) for q in p["queue"]]
-            which = f"{kind} {pend['waiting'][0]}" if len(pend["waiting"]) > 1 else kind
+            place = pend["waiting"][0].rsplit(".", 1)[-1]
+            which = f"{kind} (now at place {place})" if len(pend["waiting"]) > 1 and place.isdigit() else kind
             pend["prompt"] = (f"Choose where your {which} goes in your {p['zone'].split('#')[0]} (it never moves "
                               "afterwards" + ("; the others wait at the end for their turn)" if len(pend["waiting"]) > 1
                                               else ")"))
