@@ -205,9 +205,13 @@ def check_write_target(path: str, what: str) -> None:
         )
 
 
+# Signals that stop a game as Ctrl-C does (saving it): a kill, and a terminal window closed.
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
 @contextmanager
 def deferred_interrupts() -> Iterator[None]:
-    """Hold Ctrl-C and SIGTERM until the block ends, then raise KeyboardInterrupt.
+    """Hold Ctrl-C, SIGTERM and SIGHUP until the block ends, then raise KeyboardInterrupt.
 
     An action changes the state in place; stopping half way would leave (and save) a position
     no sequence of moves leads to. Applying one action takes milliseconds, so nobody notices.
@@ -220,13 +224,12 @@ def deferred_interrupts() -> Iterator[None]:
     def hold(signum: int, frame: Any) -> None:
         caught.append(signum)
 
-    old_int = signal.signal(signal.SIGINT, hold)
-    old_term = signal.signal(signal.SIGTERM, hold)
+    old = {sig: signal.signal(sig, hold) for sig in (signal.SIGINT, *STOP_SIGNALS)}
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, old_int)
-        signal.signal(signal.SIGTERM, old_term)
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
     if caught:
         raise KeyboardInterrupt
 
@@ -731,8 +734,10 @@ class Session:
                 return self.ask_answer(seat)
             except (KeyboardInterrupt, QuitGame):
                 # Stopped while answering: a pass, so that a resumed game does not show the card
-                # again with a fresh clock to the team that has seen it.
+                # again with a fresh clock to the team that has seen it; what came of it is shown.
+                since = len(self.transcript)
                 self.apply_move(seat, st.parse_action("pass"))
+                self.show_events(since, seat)
                 raise
         legal = st.legal_actions(seat)
         # The view's prompt: the step's own, or a default for engine decisions (overflow, position).
@@ -837,6 +842,7 @@ class Session:
         # An answer typed where a two-step card waited for Enter (to write the anagram down)
         # is timed from when the card was shown: the wait was spent solving it.
         t0 = shown_at if early else time.monotonic()
+        warned = False
         while True:
             text, early = (early, "") if early else (self.private_line("answer> ").strip(), "")
             secs = time.monotonic() - t0
@@ -847,6 +853,12 @@ class Session:
             if not text:
                 return st.parse_action("pass")
             if text.lower() in STOP_WORDS:  # as at the move prompt (other commands could be answers)
+                solo = [int(x) - 1 for x in p.get("seats") or ()] == [seat]
+                if solo and not warned:  # a team's own challenge (a Treasure, the final): stopping loses it
+                    warned = True
+                    self.console.print(f"[yellow]Stopping now counts as a wrong answer to this challenge (the card "
+                                       f"has been seen). Type '{esc(text)}' again to stop, or your answer.[/yellow]")
+                    continue
                 raise QuitGame
             if limit and secs > limit:
                 self.console.print(f"[yellow]{tenths_up(secs)} s: too late[/yellow]")
@@ -933,7 +945,9 @@ class Session:
             # Stopped in the middle: the race is settled as it stood (the teams that had not
             # locked in pass), so that a resumed game does not deal the same card again with a
             # fresh clock to teams that have seen it.
+            settled = len(self.transcript)
             self.settle_race(humans, bot_actions, bot_times, results)
+            self.show_events(settled, None)  # who was right and what they won, before the game stops
             raise
         self.settle_race(humans, bot_actions, bot_times, results)
         # The answers and who won; the lock-in times were shown live as they happened.
@@ -1310,7 +1324,7 @@ def run_play(
     def on_sigterm(signum: int, frame: Any) -> None:
         raise KeyboardInterrupt
 
-    old = signal.signal(signal.SIGTERM, on_sigterm) if hasattr(signal, "SIGTERM") else None
+    old = {sig: signal.signal(sig, on_sigterm) for sig in STOP_SIGNALS}
     try:
         # Saving before the first move finds an unwritable --save or --log path before anyone plays.
         session.autosave()
@@ -1351,7 +1365,10 @@ def run_play(
         return 1
     except (KeyboardInterrupt, QuitGame) as stop:
         quitting = isinstance(stop, QuitGame)
-        console.print("\n[yellow]" + ("Game stopped." if quitting else "Interrupted.") + "[/yellow]")
+        try:
+            console.print("\n[yellow]" + ("Game stopped." if quitting else "Interrupted.") + "[/yellow]")
+        except OSError:  # the terminal is gone (its window closed): the save below still happens
+            pass
         try:
             session.write_log()  # the log keeps up with the save
         except DavinciError as e:
@@ -1368,5 +1385,5 @@ def run_play(
             console.print(f"Saved to {esc(path)}; resume with: {esc(resume_command(game.id, path, packs))}", soft_wrap=True)
         return 0 if quitting else 130
     finally:
-        if old is not None:
-            signal.signal(signal.SIGTERM, old)
+        for sig, handler in old.items():
+            signal.signal(sig, handler)

@@ -762,6 +762,27 @@ def test_quit_at_a_challenges_answer_prompt_stops_the_game_rather_than_answering
     assert "answered 'quit'" not in out
 
 
+def test_quit_at_a_teams_own_challenge_warns_that_it_counts_as_wrong_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A Treasure or the final challenge is one team's alone: stopping settled it as a pass, and the
+    # team lost the tokens it paid with nothing said. The challenge here is made one team's own.
+    from davinci.engine.state import State
+
+    real = State.view
+
+    def solo(self: State, seat: int | None = None) -> dict[str, Any]:
+        view = real(self, seat)
+        pending = view.get("pending") or {}
+        if pending.get("type") == "respond" and seat is not None:
+            pending["seats"] = [seat + 1]
+        return view
+
+    monkeypatch.setattr(State, "view", solo)
+    code, out = _screen("da-vinci-game", "human,scholar,scholar", ["quit", "quit"])
+    assert code == 0 and "Game stopped." in out
+    assert "Stopping now counts as a wrong answer to this challenge" in out
+    assert out.index("Stopping now counts") < out.index("Team 1 passes") < out.index("Game stopped.")  # what came of it
+
+
 def test_a_save_path_that_cannot_be_used_is_refused_before_the_seed_is_printed(tmp_path: Path) -> None:
     notes = tmp_path / "t.log"
     notes.write_text("hello")
