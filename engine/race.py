@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import os
 import select
+import shutil
 import sys
+import textwrap
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -103,17 +105,9 @@ class RawTerminal:
         ready, _, _ = select.select([sys.stdin], [], [], 0.05)
         return os.read(self.fd, 1) if ready else b""
 
-    def masked_line(self, out: Callable[[str], None]) -> str:
-        """Read a line, echoing '*' for each character (backspace works)."""
-        buf: list[str] = []
-        while True:
-            ch = self.key(3600)
-            done = line_key(buf, ch) if ch is not None else ""
-            if done == "end":
-                out("\n")
-                return "".join(buf)
-            if done:
-                out("\b \b" if done == "erased" else "*")
+
+TYPING_MARKS = "|/-\\"  # one character, turned at each key: an answer's length shows nowhere
+CLEAR_LINE = "\x1b[K"  # the rest of the line erased (the clock's line is written over)
 
 
 def line_key(buf: list[str], ch: str) -> str:
@@ -221,53 +215,69 @@ def run_race(
     start = clock()
     length = (f"{limit} s; an empty answer passes" if limit
               else "untimed: the race ends when every team has locked in; an empty answer passes")
-    write(f"Clock started ({length}). Teams, press your number to lock in: "
-          + ", ".join(f"[{s + 1}] {names[s]}" for s in humans)
-          + ". To stop the game, type quit as the answer (or press Ctrl-C).\n")
+    # One team answering (its own challenge) has the keyboard at once; several press their number.
+    solo = humans[0] if len(humans) == 1 else None
+    how = (f"{names[solo]}, type your answer; Enter locks it in" if solo is not None else
+           "Teams, press your number to lock in: " + ", ".join(f"[{s + 1}] {names[s]}" for s in humans))
+    intro = f"Clock started ({length}). {how}. To stop the game, type quit as the answer (or press Ctrl-C)."
+    width = max(20, shutil.get_terminal_size((80, 24)).columns - 1)
+    write(textwrap.fill(intro, width) + "\n")  # broken between words, not wherever the edge falls
+    typing: int | None = None  # the team typing its answer now (the clock goes on on its line)
+    buf: list[str] = []
+    turns = 0
     with term:
         while len(results) < len(humans):
             elapsed = clock() - start
             for s, t in sorted(bot_times.items(), key=lambda kv: kv[1]):
                 if s not in announced and t <= elapsed and (t <= limit or not limit):
                     announced.add(s)
-                    write(f"\r{lock_in_text(names[s], t)}\n")
-            if not limit:
-                write(f"\r{elapsed:5.1f} s ")
-            elif limit - elapsed <= 0:
-                write("\rTime is up.                    \n")
+                    write(f"\r{CLEAR_LINE}{lock_in_text(names[s], t)}\n")
+            if limit and limit - elapsed <= 0:
+                write(f"\r{CLEAR_LINE}Time is up.\n")  # a team still typing had not locked in: a pass
                 break
-            else:
-                write(f"\r{limit - elapsed:5.1f} s left ")
+            left = f"{elapsed:5.1f} s" if not limit else f"{limit - elapsed:5.1f} s left"
+            if typing is None:
+                write(f"\r{left} ")
+            else:  # one turning mark: the others see that the team types, not how long its answer is
+                write(f"\r{left} - {names[typing]}: {TYPING_MARKS[(turns - 1) % len(TYPING_MARKS)] if turns else ''} ")
+            if typing is None and solo is not None and elapsed >= TYPEAHEAD_S:
+                typing, buf, turns = solo, [], 0  # (keys typed before the race was on the screen are dropped)
+                continue
             ch = term.key(0.1)
             if ch is None:
+                continue
+            if typing is not None:
+                done = line_key(buf, ch)  # Ctrl-C and Ctrl-D raise here too
+                if done == "added" or done == "erased":
+                    turns += 1
+                if done != "end":
+                    continue
+                # The bid is placed once the answer is written (the rule's order): the time that
+                # counts is when Enter ends the answer, not when the key was pressed.
+                seat, answer, typing = typing, "".join(buf).strip(), None
+                t = clock() - start
+                if answer.lower() in STOP_WORDS:
+                    raise QuitGame
+                write(f"\r{CLEAR_LINE}" + (lock_in_text(names[seat], t) + (" - too late" if limit and t > limit else "")
+                                           if answer else f"{names[seat]} passes") + "\n")
+                results[seat] = (t, answer) if answer else None
                 continue
             if ch == "\x03":
                 raise KeyboardInterrupt
             if ch == "\x04":
                 raise EOFError
-            if clock() - start < TYPEAHEAD_S:
+            if elapsed < TYPEAHEAD_S or solo is not None:
                 continue  # typed before this race was on the screen (too late for the last one)
-            seat = keys.get(ch)
-            if seat is None or seat in results:
-                if seat is None and ch and ch.isprintable() and not hinted:
+            pressed = keys.get(ch)
+            if pressed is None or pressed in results:
+                if pressed is None and ch and ch.isprintable() and not hinted:
                     # Typing the answer at once is the natural mistake: the keys go nowhere.
                     hinted = True
-                    write("\rFirst press your team's number (" + ", ".join(f"[{k}]" for k, v in keys.items()
-                                                                      if v not in results)
-                          + "), then type the answer\n")
+                    write(f"\r{CLEAR_LINE}First press your team's number (" + ", ".join(
+                        f"[{k}]" for k, v in keys.items() if v not in results) + "), then type the answer\n")
                 continue
-            # The bid is placed once the answer is written (the rule's order): the time that
-            # counts is when Enter ends the answer, not when the key was pressed.
-            write(f"\r{names[seat]} has the keyboard - type the answer (hidden); Enter locks it in: ")
-            answer = term.masked_line(write).strip()
-            t = clock() - start
-            if answer.lower() in STOP_WORDS:
-                raise QuitGame
-            if answer:
-                write(lock_in_text(names[seat], t) + (" - too late\n" if limit and t > limit else "\n"))
-            else:
-                write(f"{names[seat]} passes\n")  # as the log says it: shown once (play's `live`)
-            results[seat] = (t, answer) if answer else None
+            write(f"\r{CLEAR_LINE}{names[pressed]} has the keyboard - type the answer; Enter locks it in\n")
+            typing, buf, turns = pressed, [], 0
     for s in humans:
         if s not in results:  # never locked in: a pass, said as for an empty answer
             write(f"{names[s]} passes\n")
