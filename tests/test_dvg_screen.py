@@ -305,3 +305,25 @@ def test_the_movers_header_shows_the_die_at_every_choice_of_its_turn() -> None:
             shown += 1
         st.apply(seat, bot.choose({}, st.legal_actions(seat)))
     assert shown > 20  # moves, Triskel choices and Treasure tries after a throw
+
+
+def test_on_a_short_terminal_the_header_comes_again_next_to_the_prompt() -> None:
+    # The board is 28 lines: at 80x24 the turn, the die and whose view it is had scrolled off.
+    from io import StringIO
+
+    from rich.console import Console
+
+    from davinci.engine.game import load_game
+
+    st = load_game("da-vinci-game").new_state(3, seed=1)
+    seat = st.current_seats[0]
+
+    def shown(height: int | None) -> str:
+        out = StringIO()
+        Console(file=out, width=80, color_system=None).print(screen.render(st.view(seat), seat, height=height, width=80))
+        return out.getvalue()
+
+    tall, short = shown(100), shown(24)
+    assert tall.count("The Da Vinci Game - turn 1") == 1
+    assert short.count("The Da Vinci Game - turn 1") == 2
+    assert short.rstrip().splitlines()[-5].startswith("The Da Vinci Game - turn 1, Team 2 to play   die: 2")

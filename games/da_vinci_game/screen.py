@@ -501,7 +501,12 @@ def render(view: dict[str, Any], seat: int | None, height: int | None = None, wi
     tail = [decision] if decision is not None else []
     most = 16
     if height is not None:
-        most = max(3, min(most, lines_left([*parts, *tail], view, height, width)))
+        left = lines_left([*parts, *tail], view, height, width)
+        if left < 3:
+            # The board is taller than the terminal: the header scrolls off the top, so the turn,
+            # the die and whose view it is come again next to the prompt.
+            tail.insert(0, header(view, seat))
+        most = max(3, min(most, left))
     events = events_since_own_move(view, least=min(6, most), most=most)  # a challenge the viewer set, included
     if events:
         parts.append(Text("\n".join(f"· {e}" for e in events), style="dim"))
