@@ -331,6 +331,9 @@ def play(
             console.print(f"[dim]seed {seed}[/dim]")
         else:
             seed = 0  # a resumed game keeps the seed of its save
+    if saved is not None and not log_path:
+        console.print("[dim]No --log: this session is not logged (--log FILE writes the whole game's log, from "
+                      "its first move).[/dim]")
     code = run_play(
         g,
         seats,

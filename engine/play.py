@@ -898,7 +898,7 @@ class Session:
             if wait:
                 start = "to start the clock" if timed else "when you are ready"
                 typed = self.private_line(f"Write it down, then press Enter {start} ").strip()
-            extra = [f"{k}: {card[k]}" for k in ("hint", "lengths") if card.get(k)]
+            extra = [f"{k.capitalize()}: {card[k]}" for k in ("hint", "lengths") if card.get(k)]
             self.console.print("\n".join(extra), markup=False)
         elif card.get("clue"):
             self.console.print(f"\n[bold]Clue:[/bold]\n{esc(str(card['clue']))}")

@@ -299,8 +299,9 @@ def build_view(state: State, seat: int | None) -> dict[str, Any]:
                 to = p.get("to")
                 where = ("put out of the game" if to is None else
                          f"return to your {to.split('#')[0]}" if "#" in to else f"return to the {to}")
-                pend["prompt"] = (f"{len(state.zones[p['zone']])} pieces in {'your' if owned else 'the'} "
-                                  f"{pend['zone']}, at most {p['cap']}: choose one to {where}")
+                held = len(state.zones[p["zone"]])
+                pend["prompt"] = (f"{'Your' if owned else 'The'} {pend['zone']}: {held} pieces, {p['cap']} at most - "
+                                  f"choose one to {where}")
         if p["type"] == "position" and asked and p.get("queue"):
             kind = g.pieces[int(p["queue"][0])].component
             # The piece to place now, then those waiting after it (at the end of the row).

@@ -148,7 +148,7 @@ def test_a_capacity_without_overflow_to_returns_the_excess_out_of_play(tmp_path:
     game = load_game("cap", packs=[write_game_pack(tmp_path, "cap", OVERFLOW)])
     st = game.new_state(2, seed=1)
     assert st.current_seats == [0] and st.view(0)["pending"]["type"] == "overflow"
-    assert st.view(0)["pending"]["prompt"] == "3 pieces in your hand, at most 2: choose one to put out of the game"
+    assert st.view(0)["pending"]["prompt"] == "Your hand: 3 pieces, 2 at most - choose one to put out of the game"
     st.apply(0, st.legal_actions(0)[0])
     assert len(st.zones["hand#0"]) == 2 and len(st.zones["$supply"]) == 1
     assert "$supply" not in st.view(0)["zones"]  # out of play: never shown

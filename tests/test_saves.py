@@ -262,6 +262,16 @@ def test_a_resumed_game_saves_over_its_own_save_and_log(tmp_path: Path) -> None:
     assert json.loads(empty.read_text())["davinci_save"] == 1
 
 
+def test_a_resume_without_log_says_the_session_is_not_logged(tmp_path: Path) -> None:
+    # The first session's log silently stopped at its last action.
+    save, log = tmp_path / "g.json", tmp_path / "g.log.json"
+    play(tmp_path, 3, save_path=str(save), log_path=str(log))
+    code, out = cli("play", "--resume", str(save), "--no-clear")
+    assert code == 0 and "No --log: this session is not logged" in out
+    code, out = cli("play", "--resume", str(save), "--log", str(log), "--no-clear")
+    assert code == 0 and "No --log" not in out
+
+
 def test_a_resumed_game_goes_on_saving_to_its_save(tmp_path: Path) -> None:
     # Without --save, a resumed game used to stop saving: the file stayed at the resumed turn.
     save = tmp_path / "g.json"
