@@ -85,6 +85,7 @@ class GameDef:
     piece_fields: dict[str, Type]
     rest_verbs: dict[str, int]
     content_hash: str = ""
+    verb_args: dict[str, tuple[str, ...]] = field(default_factory=dict)  # an option's argument names, by verb
     deck_sources: dict[str, str] = field(default_factory=dict)
     display: dict[str, Any] = field(default_factory=dict)
     variants: tuple[str, ...] = ()
@@ -1089,6 +1090,7 @@ def _build_game(
     b.svars = svars  # type: ignore[attr-defined]
     b.tvars = tvars  # type: ignore[attr-defined]
     b.rest_verbs = {}  # type: ignore[attr-defined]
+    b.verb_args = {}  # type: ignore[attr-defined]
     b.private_locals = set()  # type: ignore[attr-defined]
     b.sealing = 0  # type: ignore[attr-defined]  # inside how many private options' steps (steps/decide.py)
     scope = global_scope(types, zones, gvars, tvars)
@@ -1178,6 +1180,7 @@ def _build_game(
         requires=requires,
         piece_fields=piece_fields,
         rest_verbs=dict(b.rest_verbs),  # type: ignore[attr-defined]
+        verb_args=dict(b.verb_args),  # type: ignore[attr-defined]
         deck_sources=deck_sources,
         display=_display(b, zones),
         private_seat_vars=_private_seat_vars(b, svars),

@@ -870,6 +870,11 @@ class Session:
                 continue
             return action
 
+    def verb_form(self, verb: str) -> str:
+        """A verb with what its values are: `keep TRIPLE ONES FIVES` (the option's argument names)."""
+        names = self.game.definition.verb_args.get(verb, ())
+        return " ".join((verb, *(n.upper() for n in names)))
+
     def show_help(self, legal: Sequence[Any]) -> None:
         mod = screen_module(self.game.id)
         about = " ".join(self.game.definition.description.split())
@@ -885,7 +890,7 @@ class Session:
         self.console.print(
             "Type the number of an action or the action itself. 'list' shows every action, 'history' the "
             "latest events ('history all': all of them), 'save' saves (to --save's file, or 'save FILE'), 'quit' stops. "
-            f"Actions now: {esc(', '.join(sorted({a.verb for a in legal})))}"
+            f"Actions now: {esc(', '.join(self.verb_form(v) for v in sorted({a.verb for a in legal})))}"
         )
 
     def show_card(self, card: dict[str, Any], wait: bool = True, timed: bool = True) -> str:

@@ -760,7 +760,7 @@ class State:
             said = self._not_now(action.verb)
             raise IllegalAction(f"'{action.verb}' is not possible now{': ' + said if said else ''}; "
                                 f"possible: {', '.join(verbs)}")
-        why = _why_not(action, self.legal_actions(seat))
+        why = _why_not(action, self.legal_actions(seat), self.game.verb_args.get(action.verb, ()))
         if why.startswith("'"):  # the wrong number of values: the action is not of a legal form
             raise IllegalAction(why)
         said = self._not_now(action.verb, action.args)
@@ -1041,10 +1041,11 @@ def _text_only(action: Action) -> None:
                             "the action's text has it, e.g. '7', not 7)")
 
 
-def _why_not(action: Action, legal: Any) -> str:
+def _why_not(action: Action, legal: Any, names: tuple[str, ...] = ()) -> str:
     """What is wrong with an action of a possible verb: its first value no legal action has at that
     place (given the values before it), with the values that are possible there ("; ..."), or,
-    when no legal action has its number of values, the whole message ("'verb' takes ...")."""
+    when no legal action has its number of values, the whole message ("'verb' takes ...").
+    `names`: the option's argument names, which say what each value is."""
     same = [a for a in itertools.islice(legal, 20_000) if a.verb == action.verb]
     if not same:
         return ""
@@ -1053,12 +1054,14 @@ def _why_not(action: Action, legal: Any) -> str:
         if sizes == {0}:
             return f"'{action.verb}' takes no values: type just '{action.verb}'"
         counts = " or ".join(map(str, sorted(sizes)))
-        return f"'{action.verb}' takes {counts} value{'' if sizes == {1} else 's'}, as in '{same[0]}'"
+        what = f" ({' '.join(n.upper() for n in names)})" if names and sizes == {len(names)} else ""
+        return f"'{action.verb}' takes {counts} value{'' if sizes == {1} else 's'}{what}, as in '{same[0]}'"
     for i, value in enumerate(action.args):
         fits = [a for a in same if len(a.args) == len(action.args) and a.args[:i] == action.args[:i]]
         possible = list(dict.fromkeys(a.args[i] for a in fits))
         if value not in possible:
             sep = " / " if any("," in v for v in possible) else ", "  # grid cells are written 0,1
             shown = sep.join(possible[:12]) + (f"{sep}..." if len(possible) > 12 else "")
-            return f"; {value} is not possible there (possible: {shown})"
+            where = f" as {names[i]}" if len(names) == len(action.args) and len(names) > 1 else " there"
+            return f"; {value} is not possible{where} (possible: {shown})"
     return "; those values are not allowed together"

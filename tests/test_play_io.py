@@ -411,8 +411,9 @@ def test_a_refused_action_says_which_value_is_wrong_and_what_is_possible() -> No
     st = load_game("da-vinci-code").new_state(2, seed=3)
     seat = st.current_seats[0]
     cases = {
-        "guess row.2.9 3": "row.2.9 is not possible there (possible: row.2.1, row.2.2, row.2.3, row.2.4)",
-        "guess row.2.1 99": "99 is not possible there (possible: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11)",
+        # Named by the option's argument names (`target`, `value`): which of the values is wrong.
+        "guess row.2.9 3": "row.2.9 is not possible as target (possible: row.2.1, row.2.2, row.2.3, row.2.4)",
+        "guess row.2.1 99": "99 is not possible as value (possible: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11)",
     }
     for text, why in cases.items():
         with pytest.raises(IllegalAction) as info:
@@ -421,7 +422,7 @@ def test_a_refused_action_says_which_value_is_wrong_and_what_is_possible() -> No
     # The wrong number of values: the form is wrong, whatever the values.
     with pytest.raises(IllegalAction) as info:
         st.apply(seat, "guess row.2.1")
-    assert info.value.message == "'guess' takes 2 values, as in 'guess row.2.1 0'"
+    assert info.value.message == "'guess' takes 2 values (TARGET VALUE), as in 'guess row.2.1 0'"
 
 
 ONE_WAY = """\
@@ -458,7 +459,7 @@ def test_just_the_verb_plays_the_only_action_with_that_verb(tmp_path: Path) -> N
 def test_just_the_verb_of_many_actions_says_how_the_action_goes() -> None:
     code, out = _screen(GAME, "human,random", ["guess"])
     assert code == 0
-    assert "'guess' takes 2 values, as in 'guess row.2.1 0'" in out
+    assert "'guess' takes 2 values (TARGET VALUE), as in 'guess row.2.1 0'" in out
 
 
 @pytest.mark.parametrize("game_id", ["da-vinci-code", "leonardos-riddle"])
@@ -816,6 +817,8 @@ def test_commands_followed_by_words_are_not_taken_for_actions(typed: str) -> Non
 def test_help_starts_with_the_games_description() -> None:
     code, out = _screen("da-vinci-code", "human,random", ["?"], seed=1)
     assert code == 0 and "Da Vinci Code: Black and white number tiles stand in sorted rows" in out
+    # Each action with what its values are (the option's argument names): `keep 0 0 1` said nothing.
+    assert "Actions now: guess TARGET VALUE" in " ".join(out.split())
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
@@ -992,7 +995,7 @@ def test_possible_grid_cells_are_listed_apart_from_their_own_commas() -> None:
         st.apply(1, "place hand.2.1 5,5")
     # A cover the game's filter refuses says why, in the game's words (`not_now` beside `when`).
     with pytest.raises(IllegalAction, match="'cover hand.2.1 0,0' is not legal now: the card must share a symbol "
-                                            "with the top card it covers; hand.2.1 is not possible there"):
+                                            "with the top card it covers; hand.2.1 is not possible as card"):
         st.apply(1, "cover hand.2.1 0,0")
     # ... but not for a cell where no card lies: that is not why it is refused.
     with pytest.raises(IllegalAction) as e:

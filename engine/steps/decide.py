@@ -343,6 +343,7 @@ def _choose(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str
             inner[name] = fn.type.elem if isinstance(fn.type, ListType) else ANY
             names.append(str(name))
             lists.append(fn)
+        fc.b.verb_args.setdefault(verb, tuple(names))  # type: ignore[attr-defined]  # (messages name the values)
         when = fc.expr((*op, "when"), inner, BOOL) if "when" in o else None
         avail = fc.expr((*op, "if"), scope, BOOL) if "if" in o else None
         private = fc.flag(o, "private", op, False)
