@@ -442,6 +442,11 @@ def report_text(report: Mapping[str, Any]) -> list[str]:
         f"  draws (no winner) / shared wins (several winners) / turn-limit games: "
         f"{report['draws']} / {report['shared_wins']} / {report['turn_limit_games']}"
     )
+    limited = report["turn_limit_games"]
+    if limited and limited * 2 >= report["games"]:
+        every = "every game" if limited == report["games"] else f"{limited} of {report['games']} games"
+        lines.append(f"  warning: {every} stopped at the turn limit (end.max_turns), not by end.when: "
+                     "the game may never end as written (a variable never set? davinci lint may say)")
     if report["shared_wins"]:
         note = "  a shared win counts as a win for each seat sharing it: seat win rates can add up to more than 100%"
         lines.append(note + ("; bot win rates count 1/k of a win shared by k seats" if report["rotate"] else ""))

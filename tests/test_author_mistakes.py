@@ -55,7 +55,7 @@ CASES = [
      'winners: "seats where banked == max(seats where banked > 9999 select banked)"',
      "DV042", 45, 35, "max() of an empty list"),
     ("a misspelt variable in set (a new local nobody reads)", "set: {pot: pot + die}", "set: {pto: pot + die}",
-     "DV058", 31, 17, "'pto' is set here but never read: a misspelt variable?"),
+     "DV058", 31, 17, "'pto' is set here but never read: a misspelt variable; did you mean 'pot'?"),
     ("a misspelt seat variable", "set: {seat: current, banked: current.banked + pot}",
      "set: {seat: current, bankd: current.banked + pot}",
      "DV050", 39, 42, "'bankd' is not a seat variable; did you mean 'banked'?"),

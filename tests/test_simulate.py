@@ -185,6 +185,8 @@ def test_a_game_stopped_by_the_turn_limit_reports_the_turns_played() -> None:
     assert play_one(cfg, 0)["turns"] == 2000  # not 2001
     report = run(cfg)
     assert report["turn_limit_games"] == 2 and report["turns_p50"] == report["turns_p95"] == 2000
+    # Said in words: a game whose end never comes ran for minutes and printed only a count.
+    assert "  warning: every game stopped at the turn limit (end.max_turns), not by end.when" in "\n".join(report_text(report))
 
 
 def test_a_failing_game_is_named_by_its_seed_and_seats(tmp_path: Path) -> None:

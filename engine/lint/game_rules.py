@@ -430,9 +430,15 @@ def unread_local(ctx: LintContext) -> Iterator[Problem]:
         - set: {best_seat: current.index}
     ```
     """
-    for name, at in _in_this_file(ctx, "unread_locals"):
-        yield Problem(at, "DV058", f"'{name}' is set here but never read: a misspelt variable? (variables are "
-                      "declared under vars, seat_vars or turn_vars)", "unread-local", "warning")
+    unread = _in_this_file(ctx, "unread_locals")
+    declared: list[str] = []
+    if unread:
+        gdef = _build(ctx)
+        declared = [*gdef.global_vars, *gdef.seat_vars, *gdef.turn_vars]
+    for name, at in unread:
+        near = did_you_mean(name, declared, aside=False)
+        yield Problem(at, "DV058", f"'{name}' is set here but never read: a misspelt variable{near or '?'} (variables "
+                      "are declared under vars, seat_vars or turn_vars)", "unread-local", "warning")
 
 
 @rule("DV064", "procedure-own-local", severity="warning", kinds=("game", "variant"))
