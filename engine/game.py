@@ -269,7 +269,7 @@ def load_game(
     src = sources.get(game_id)
     if src is None:
         hint = did_you_mean(game_id, sources)
-        pack = "" if packs else " (a game in a content pack needs --pack FOLDER, or packs=[...] here)"
+        pack = "" if packs else " (a game of a content pack is loaded with --pack FOLDER, or packs=[FOLDER] in Python)"
         raise UsageError(f"unknown game '{game_id}'{hint}; installed: {', '.join(sorted(sources)) or 'none'}{pack}")
     game = Game(build_from_source(src, variant, settings or {}, packs))
     _CACHE[key] = game

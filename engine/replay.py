@@ -15,6 +15,7 @@ from davinci.engine.errors import (
     printable,
     quoted,
 )
+from davinci.engine.serial import CHANGED_SINCE
 from davinci.engine.values import action_line, sees
 
 
@@ -71,8 +72,8 @@ def replay_log(
     game = load_recorded_game(game_id, variant, settings, packs, path, "logged game")
     if doc.get("content_hash") != game.content_hash:
         raise SaveError(
-            f"{path}: the log was made with other game content (hash {doc.get('content_hash')}, "
-            f"installed {game.content_hash}); replaying it could diverge"
+            f"{path}: the log was made with other game content or settings (hash {doc.get('content_hash')}, "
+            f"installed {game.content_hash}): {CHANGED_SINCE}; replaying it could diverge"
         )
     try:
         st = game.new_state(names, seed=seed)

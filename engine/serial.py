@@ -73,6 +73,11 @@ def state_to_json(st: State) -> dict[str, Any]:
     }
 
 
+# What a content hash that differs from the recorded one means, for saves and logs alike.
+CHANGED_SINCE = ("the game's files, its variant or a content pack it was played with (a deck overlay...) changed "
+                 "since, or the file's settings were edited")
+
+
 def state_from_json(game: Game, data: Mapping[str, Any]) -> State:
     """Rebuild a state; SaveError naming the problem when the data does not fit this game."""
     from davinci.engine.state import State
@@ -91,7 +96,7 @@ def state_from_json(game: Game, data: Mapping[str, Any]) -> State:
     if data.get("content_hash") != game.content_hash:
         raise SaveError(
             "this save was made with other game content or settings "
-            f"(hash {data.get('content_hash')}, installed {game.content_hash})"
+            f"(hash {data.get('content_hash')}, installed {game.content_hash}): {CHANGED_SINCE}"
         )
     body = data["state"]
     if data.get("checksum") != checksum(body):
