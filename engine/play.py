@@ -854,7 +854,7 @@ class Session:
                 return st.parse_action("pass")
             if text.lower() in STOP_WORDS:  # as at the move prompt (other commands could be answers)
                 solo = [int(x) - 1 for x in p.get("seats") or ()] == [seat]
-                if solo and not warned:  # a team's own challenge (a Treasure, the final): stopping loses it
+                if solo and not warned:  # a seat's own challenge (no other seat answers): stopping loses it
                     warned = True
                     self.console.print(f"[yellow]Stopping now counts as a wrong answer to this challenge (the card "
                                        f"has been seen). Type '{esc(text)}' again to stop, or your answer.[/yellow]")

@@ -127,7 +127,12 @@ def render(view: dict[str, Any], seat: int | None = None, hints: bool = False, h
     if room < 2 and (view.get("pending") or {}).get("type") == "position":
         # Placing a joker: the places it may take, shown as your row, matter; the other rows wait.
         return _screen(view, hints, compact=True, events=0, mine_only=True)
-    return _screen(view, hints, compact=compact, events=max(2, room))
+    room = max(2, room)
+    screen = _screen(view, hints, compact=compact, events=room)
+    while room > 2 and lines_left([screen], view, height, width) < 0:  # a long event line takes two
+        room -= 1
+        screen = _screen(view, hints, compact=compact, events=room)
+    return screen
 
 
 def _screen(view: dict[str, Any], hints: bool, compact: bool, events: int | None = None,

@@ -205,8 +205,12 @@ def render(view: dict[str, Any], seat: int | None = None, height: int | None = N
         return _screen(view, compact=False)
     if lines_left([_screen(view, compact=False)], view, height, width) >= 0:
         return _screen(view, compact=False)
-    room = lines_left([_screen(view, compact=True, events=0, width=width)], view, height, width)
-    return _screen(view, compact=True, events=max(2, room), width=width)
+    room = max(2, lines_left([_screen(view, compact=True, events=0, width=width)], view, height, width))
+    screen = _screen(view, compact=True, events=room, width=width)
+    while room > 2 and lines_left([screen], view, height, width) < 0:  # a long event line takes two
+        room -= 1
+        screen = _screen(view, compact=True, events=room, width=width)
+    return screen
 
 
 def _screen(view: dict[str, Any], compact: bool, events: int | None = None, width: int = 80) -> RenderableType:
