@@ -226,6 +226,7 @@ def play(
     from davinci.engine.game import catalogue, load_game
     from davinci.engine.play import (
         check_write_target,
+        game_identity,
         load_recorded_game,
         pack_record,
         parse_seats,
@@ -320,9 +321,12 @@ def play(
         why = "--no-clear keeps" if no_clear else "This terminal cannot clear the screen (TERM=dumb): it keeps"
         console.print(f"[yellow]{why} each player's screen in the scrollback: the next player can scroll "
                       "up to the last player's hidden pieces.[/yellow]")
+    # This game, as its save or log names it: a file holding another unfinished game is kept.
+    mine = game_identity(saved, "save") if saved is not None else (
+        g.id, seed, [s.name for s in seats]) if seed is not None else None
     for path, what in ((save_path, "save"), (log_path, "log")):
         if path:  # refused before anything is printed (run_play checks again, as other callers need)
-            check_write_target(path, what)
+            check_write_target(path, what, mine)
     if seed is None:
         if saved is None:
             # Unguessable (a clock reading could be searched by a bot that rebuilds the deal);

@@ -165,13 +165,35 @@ def atomic_write(path: str, data: str) -> None:
 _MARKER = {"save": "davinci_save", "log": "davinci_log"}
 
 
-def check_write_target(path: str, what: str) -> None:
+GameId = tuple[Any, Any, Any]  # (game id, seed, seat names): which game a save or log holds
+
+
+def game_identity(doc: Any, what: str) -> GameId | None:
+    """The game a save or log document holds, or None when it does not say."""
+    if not isinstance(doc, dict):
+        return None
+    game = doc.get("game") if what == "log" else (doc.get("saved") or {}).get("game")
+    seats = doc.get("seats")
+    names = [s.get("name") for s in seats if isinstance(s, dict)] if isinstance(seats, list) else None
+    return (game, doc.get("seed"), names)
+
+
+def _unfinished(doc: dict[str, Any], what: str) -> bool:
+    if what == "log":
+        return not doc.get("result")
+    state = (doc.get("saved") or {}).get("state")
+    return not (isinstance(state, dict) and state.get("terminal"))
+
+
+def check_write_target(path: str, what: str, mine: GameId | None = None) -> None:
     """SaveError unless the `what` ("save" or "log") may be written at `path`.
 
-    Allowed: nothing there yet, an empty file, or a davinci file of that kind (recognised by its
-    format marker, so that a resumed game saves over its own save). Anything else at the path
-    is someone's data, or a device or pipe, and is never replaced. A name holding a control or
-    direction character is refused: the resume command printed for it would name another file.
+    Allowed: nothing there yet, an empty file, a davinci file of that kind holding a finished
+    game, or one holding this very game, `mine` (recognised by its format marker, game, seed and
+    seats, so that a resumed game saves over its own save). Another unfinished game is never
+    replaced (a forgotten --resume lost it), nor is anything else at the path: someone's data,
+    or a device or pipe. A name holding a control or direction character is refused: the resume
+    command printed for it would name another file.
     """
     bad = CONTROL_CHARS.search(path) or BIDI_CONTROLS.search(path)
     if bad is not None:
@@ -203,6 +225,12 @@ def check_write_target(path: str, what: str) -> None:
             f"{path} already exists and is not a davinci {what}{other}, so it is not overwritten; "
             "choose another file name, or move or delete that file first"
         )
+    held = game_identity(doc, what)
+    if _unfinished(doc, what) and (mine is None or held != mine):
+        game = held[0] if held and isinstance(held[0], str) else "a game"
+        again = f"resume it with: davinci play --resume {path}" if what == "save" else "it logs that game"
+        raise SaveError(f"{path} holds another unfinished game ({printable(game)}), so it is not overwritten "
+                        f"({again}); choose another file name, or move or delete that file first")
 
 
 # Signals that stop a game as Ctrl-C does (saving it): a kill, and a terminal window closed.
@@ -545,6 +573,11 @@ class Session:
         """The save file's text for the game as it stands."""
         return json.dumps(save_document(self.state, self.seats, self.seed, self.settings, self.packs, self.timer))
 
+    @property
+    def identity(self) -> GameId:
+        """This game, as `game_identity` reads it from its save or log."""
+        return (self.game.id, self.seed, [s.name for s in self.seats])
+
     def save_due(self) -> bool:
         """Whether a turn that just ended is saved: when a human is to act next (so the save
         holds every move a person made), else every AUTOSAVE_TURNS turns. Bots' turns in
@@ -600,7 +633,7 @@ class Session:
             if self.log_path and os.path.realpath(path) == os.path.realpath(self.log_path):
                 raise SaveError(f"{path} is this game's log (--log); give the save its own file")
             if path != self.save_path:
-                check_write_target(path, "save")
+                check_write_target(path, "save", self.identity)
             atomic_write(path, self.save_json())
         except SaveError as e:
             self.console.print(f"[red]{esc(e.message)}[/red]")
@@ -1129,10 +1162,10 @@ def _save_now(session: Session, console: Any) -> str | None:
     if session.save_path is not None:
         atomic_write(session.save_path, session.save_json())
         return session.save_path
-    return _ask_and_save(console, session.save_json()) if _at_terminal() else None
+    return _ask_and_save(console, session.save_json(), session.identity) if _at_terminal() else None
 
 
-def _ask_and_save(console: Any, data: str) -> str | None:
+def _ask_and_save(console: Any, data: str, mine: GameId | None = None) -> str | None:
     """Ask for a file name until the save is written there; None when the player gives none.
 
     A name that cannot be used (a missing folder, someone else's file) is explained and asked
@@ -1146,7 +1179,7 @@ def _ask_and_save(console: Any, data: str) -> str | None:
         if not answer:
             return None
         try:
-            check_write_target(answer, "save")
+            check_write_target(answer, "save", mine)
             atomic_write(answer, data)
         except SaveError as e:
             console.print(f"[red]{esc(e.message)}[/red] - enter another file name, or nothing to quit without saving")
@@ -1271,10 +1304,13 @@ def run_play(
     from davinci.engine.bots import make_bot
 
     resumed_note = ""
+    if resume and save_doc is None:
+        save_doc = read_save(resume)
+    mine = game_identity(save_doc, "save") if resume else (game.id, seed, [s.name for s in seats])
     if resume and not save_path:
         # A resumed game goes on saving to the file it came from (it stopped saving, silently).
         try:
-            check_write_target(resume, "save")
+            check_write_target(resume, "save", mine)
             if log_path and os.path.realpath(resume) == os.path.realpath(log_path):
                 raise SaveError(f"{resume} is also this game's log (--log)")
             if not os.access(resume, os.W_OK):
@@ -1286,9 +1322,9 @@ def run_play(
         raise UsageError(f"--save and --log name the same file ({save_path}); give each its own file")
     # Refused before the game starts: a device, a pipe, or a file that is not ours.
     if save_path:
-        check_write_target(save_path, "save")
+        check_write_target(save_path, "save", mine)
     if log_path:
-        check_write_target(log_path, "log")
+        check_write_target(log_path, "log", mine)
     if resume:
         doc = save_doc if save_doc is not None else read_save(resume)
         seats = [SeatSpec(s["kind"], s["name"]) for s in doc["seats"]]

@@ -908,3 +908,20 @@ def test_a_log_given_to_resume_and_a_save_given_to_replay_say_which_command_read
     assert code == 1 and "it is a game log: `davinci replay` reads it" in " ".join(out.split())
     code, out = cli("replay", str(save))
     assert code == 1 and "it is a save: `davinci play --resume` reads it" in " ".join(out.split())
+
+
+def test_a_new_game_never_replaces_another_unfinished_games_save_or_log(tmp_path: Path) -> None:
+    # A forgotten --resume: the new game saved over the unfinished one, which was gone.
+    save, log = tmp_path / "g.json", tmp_path / "g.log.json"
+    play(tmp_path, 3, save_path=str(save), log_path=str(log))  # stopped by end of input: unfinished
+    kept = save.read_text()
+    for option, path in (("--save", save), ("--log", log)):
+        code, out = cli("play", GAME, "--players", "random,random", "--seed", "7", option, str(path), "--no-clear")
+        assert code == 1 and f"{path} holds another unfinished game (da-vinci-code), so it is not overwritten" in out
+    assert save.read_text() == kept
+    # Its own resume saves and logs over them; a finished game's files may be replaced.
+    code, _ = cli("play", "--resume", str(save), "--save", str(save), "--log", str(log), "--no-clear")
+    assert code == 0
+    done = tmp_path / "done.json"
+    assert cli("play", GAME, "--players", "random,random", "--seed", "1", "--save", str(done), "--no-clear")[0] == 0
+    assert cli("play", GAME, "--players", "random,random", "--seed", "2", "--save", str(done), "--no-clear")[0] == 0
