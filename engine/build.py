@@ -33,6 +33,7 @@ from davinci.engine.errors import (
     ExprTypeError,
     SourceLocation,
     did_you_mean,
+    line_text_problem,
 )
 from davinci.engine.expr.types import ANY, BOOL, INT, STR, ListType, RecordType, Type
 from davinci.engine.flow import SPLIT_BY_COMMA, FlowCompiler, Program
@@ -1068,6 +1069,11 @@ def _build_game(
     variant: str | None,
     variants: Sequence[str],
 ) -> GameDef:
+    # Shown in lists and help, a line at a time (a name is one line by its schema).
+    text = data.get("description") if variant is None else None
+    problem = line_text_problem(" ".join(text.split("\n"))) if isinstance(text, str) else None
+    if problem is not None:
+        raise b.fail(f"the game's description {problem}: write it as plain text", ("description",))
     sdefs, svalues = build_settings(b)
     stype = settings_type(b, svalues)
     comps, pieces, piece_fields, deck_sources = build_components(b, decks or {}, svalues)

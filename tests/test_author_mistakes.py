@@ -405,3 +405,10 @@ def test_a_variant_setting_that_fails_its_games_requires_names_the_variant(tmp_p
     problems = lint_paths([str(tmp_path)])
     assert [p.code for p in problems] == ["DV081"]
     assert "not enough tiles" in problems[0].message and problems[0].message.endswith("(with the variant big.yaml applied)")
+
+
+def test_a_game_name_of_two_lines_is_refused(tmp_path: Path) -> None:
+    # The game menu printed it as a line of the pack's choosing (`::error::` for a CI runner).
+    problems = [p for p in lint_edited(tmp_path, PACK, "pig.yaml", "name: Pig\n", 'name: "Pig\\n::error::Pwned"\n')
+                if Path(p.location.path).name == "pig.yaml"]
+    assert_one_problem(problems, "pig.yaml", "DV015", 4, 7, "'name' must be one line of text, without control characters")

@@ -355,3 +355,14 @@ def test_a_pack_option_naming_a_folder_without_a_manifest_is_reported_beside_the
     a = make_pack(tmp_path / "a", {"riddles.yaml": GOOD_DECK})
     (tmp_path / "loose").mkdir()
     assert codes(lint_paths([str(a)], packs=(str(tmp_path / "loose"),))) == ["DV031"]
+
+
+def test_a_line_feed_in_a_name_a_pack_gave_cannot_start_a_line_of_lint_output(tmp_path: Path) -> None:
+    # A listed path "game\n::warning file=x.py,line=3::..." printed a line a CI runner obeys.
+    root = tmp_path / "nl"
+    write(root / "pack.yaml", 'kind: pack\nid: nl\nname: nl\nversion: "1.0"\n'
+                              'games:\n  - "game\\n::warning file=x.py,line=3::Injected.yaml"\n')
+    status, out = run([str(root)])
+    assert status == 1
+    assert not any(line.startswith("::") for line in out.splitlines())
+    assert "lists game\\n::warning file=x.py,line=3::Injected.yaml, which does not exist" in out
