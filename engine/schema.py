@@ -613,6 +613,13 @@ def _whole_check(name: str) -> _Check | None:
 # --------------------------------------------------------------------------------------------
 
 
+MAX_SCHEMA_PROBLEMS = 200  # reported for one file; the rest wait for these to be fixed
+
+
+class _Enough(Exception):
+    """As many schema problems as are reported for one file have been found."""
+
+
 def validate(doc: Located, schema_name: str) -> list[SchemaError]:
     """Every schema error in `doc` against schema `schema_name`, located and sorted by position."""
     check = _whole_check(schema_name)
@@ -634,7 +641,14 @@ def validate(doc: Located, schema_name: str) -> list[SchemaError]:
         for error in errors:
             if error.validator != "type" and tuple(error.absolute_path) in mistyped:
                 continue
-            problems.extend(_translate(doc, error))
+            for problem in _translate(doc, error):
+                if len(problems) >= MAX_SCHEMA_PROBLEMS:
+                    raise _Enough
+                problems.append(problem)
+    except _Enough:
+        # A file of 500,000 unknown keys took minutes and 400 MB to report, one did-you-mean each.
+        problems.append(SchemaError(f"and more: the schema check stops at {MAX_SCHEMA_PROBLEMS} problems in one file; "
+                                    "fix these and lint again", doc.loc([]), SCHEMA))
     except (referencing.exceptions.Unresolvable, jsonschema.exceptions.SchemaError) as e:
         # Never fetch: an unresolvable reference is a broken schema, reported, not a crash.
         problems.append(

@@ -14,7 +14,7 @@ Rejected, each with its own stable code (documented as lint rules, see `davinci 
 - DV005 bytes that are not UTF-8, NUL and other control characters (also when written as escapes
   such as `"\\e"` in a double-quoted string, keys included), direction overrides and isolates,
   UTF-16/32 byte-order marks;
-- DV006 files larger than the size cap (default 5 MiB);
+- DV006 files larger than the size cap (default 5 MiB), or holding more than MAX_VALUES values;
 - DV007 nesting deeper than the depth cap (default 64);
 - DV008 more than one document in a file;
 - DV009 explicit tags (`!!python/object`, `!custom`...): davinci files are plain data.
@@ -52,6 +52,9 @@ from davinci.engine.lint.registry import Rule, register
 
 DEFAULT_MAX_BYTES = 5 * 2**20
 DEFAULT_MAX_DEPTH = 64
+# Keys and values in one file: a 10,000-card deck holds about 100,000; half a million one-line
+# keys fit in the size cap and took seconds to parse and report.
+MAX_VALUES = 200_000
 
 # The C parser is ~10x faster; its marks carry the same (character-based) line, column and index.
 _LoaderClass: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -810,6 +813,7 @@ def _build(text: str, path: str, max_depth: int) -> tuple[Any, Any]:
     root: Any = None
     root_rec: Any = None
     documents = 0
+    scalars = 0
     try:
         loader = _LoaderClass(text)
     except yaml.YAMLError as e:
@@ -821,6 +825,10 @@ def _build(text: str, path: str, max_depth: int) -> tuple[Any, Any]:
             t = type(ev)
             if t is scalar_event:
                 m = ev.start_mark
+                scalars += 1
+                if scalars > MAX_VALUES:
+                    raise fail(TOO_LARGE, f"the file holds more than {MAX_VALUES:,} values (keys and values): split "
+                                          "it into several files (a deck into overlays)", m)
                 if ev.anchor is not None:
                     raise fail(ALIAS, f"anchor '&{ev.anchor}' is not allowed (repeat the value instead)", m)
                 raw = ev.value

@@ -324,3 +324,22 @@ def test_ten_thousand_cards_load_quickly() -> None:
     elapsed = time.process_time() - start
     assert len(doc.data["cards"]) == 10_000
     assert elapsed < 3  # ~0.3 s
+
+
+def test_a_file_of_more_values_than_any_deck_needs_is_refused_while_parsing(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 485,000 one-line keys fit in the size cap: seconds to parse, then one did-you-mean each.
+    from davinci.engine import yamlload
+
+    monkeypatch.setattr(yamlload, "MAX_VALUES", 1000)
+    err = error("".join(f"k{i}: 1\n" for i in range(600)))
+    assert err.code == "DV006" and "more than 1,000 values" in err.message and err.location.line == 501
+    assert load_yaml_text("".join(f"k{i}: 1\n" for i in range(500)), "ok.yaml").data["k499"] == 1
+
+
+def test_the_schema_check_reports_at_most_a_few_hundred_problems_of_one_file() -> None:
+    from davinci.engine.schema import MAX_SCHEMA_PROBLEMS, validate
+
+    doc = load_yaml_text("kind: game\n" + "".join(f"k{i}: 1\n" for i in range(1000)), "g.yaml")
+    problems = validate(doc, "game")
+    assert len(problems) == MAX_SCHEMA_PROBLEMS + 1
+    assert any("the schema check stops at 200 problems in one file" in p.message for p in problems)
