@@ -366,3 +366,11 @@ def test_a_line_feed_in_a_name_a_pack_gave_cannot_start_a_line_of_lint_output(tm
     assert status == 1
     assert not any(line.startswith("::") for line in out.splitlines())
     assert "lists game\\n::warning file=x.py,line=3::Injected.yaml, which does not exist" in out
+
+
+def test_a_pack_taking_an_installed_packs_id_is_reported(tmp_path: Path) -> None:
+    # Lint passed it (as if it were a checkout of the built-in pack); play and list refused it.
+    root = make_pack(tmp_path / "bi", {"d.yaml": GOOD_DECK})
+    manifest = root / "pack.yaml"
+    manifest.write_text(manifest.read_text().replace("id: bi", "id: builtin"))
+    assert codes(lint_paths([str(root)])) == ["DV032"]

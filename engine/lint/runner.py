@@ -91,6 +91,8 @@ class _Linter:
         self.seen_packs: set[Path] = set()
         # Packs read from the paths given (their folders, or the folders around lone files), by id.
         self.linted_packs: dict[str, Path] = {}
+        self.linted_names: dict[str, str] = {}  # pack id -> the name its linted manifest gives
+        self.linted_manifests: dict[str, Doc] = {}  # pack id -> its linted manifest
         self.project = Project(self._installed)
 
     # ---- installed packs -------------------------------------------------------------------
@@ -112,6 +114,12 @@ class _Linter:
             # installed copy (a --pack folder the command names is no such copy).
             named = folder is not None and folder.resolve() in given
             if not named and replaced(pack, self.linted_packs):
+                linted = self.linted_packs[pack.id]
+                if self.linted_names.get(pack.id) != pack.name:
+                    # Not a checkout of the installed pack (another name): a pack of its own that
+                    # took an installed pack's id, which play and simulate refuse (DV032).
+                    at = self.linted_manifests[pack.id].loc(["id"])
+                    self.problems.append(_problem(duplicate_pack(pack.id, pack.root, linted, at), at))
                 continue
             linted = self.linted_packs.get(pack.id)
             if named and linted is not None and linted != pack.root:  # `lint A --pack B`, one id
@@ -223,6 +231,8 @@ class _Linter:
             return None
         self.context_packs.append(pack)
         self.linted_packs.setdefault(pack.id, pack.root)
+        self.linted_names.setdefault(pack.id, pack.name)
+        self.linted_manifests.setdefault(pack.id, pack.manifest)
         return pack
 
     def add_pack(self, folder: Path, manifest: Doc | None = None) -> None:
@@ -259,6 +269,8 @@ class _Linter:
         if pack is None:
             pack = _lenient_pack(manifest, root)
         other = self.linted_packs.setdefault(pack.id, pack.root)
+        self.linted_names.setdefault(pack.id, pack.name)
+        self.linted_manifests.setdefault(pack.id, manifest)
         if other != pack.root:
             at = manifest.loc(["id"])
             self.problems.append(_problem(duplicate_pack(pack.id, other, pack.root, at), at))
