@@ -338,6 +338,10 @@ BAD_OPTIONS: list[tuple[list[str], int, str]] = [
     (["play", GAME, "--players", "human:Ana\tBen,random"], 2, "the name 'Ana\\tBen' holds a control character"),
     (["play", GAME, "--players", "human:" + "x" * 30_000 + ",random"], 2, "is 30,000 characters long (at most 40)"),
     (["play", GAME, "--players", "\x1b[2J,random"], 2, "unknown player '\\x1b[2J'"),
+    # An empty file name played on and saved nothing.
+    (["play", GAME, "--players", "random,random", "--save", ""], 2, "--save needs a file name"),
+    (["play", GAME, "--players", "random,random", "--log", " "], 2, "--log needs a file name"),
+    (["play", GAME, "--variant", ""], 2, "--variant needs a variant name"),
 ]
 
 
