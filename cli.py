@@ -238,9 +238,9 @@ def play(
     console = terminal_console()
     ask = reader(console)
 
-    for option, path in (("--save", save_path), ("--log", log_path), ("--resume", resume), ("--variant", variant)):
+    for option, path in (("--save", save_path), ("--log", log_path), ("--resume", resume)):
         if path is not None and not path.strip():  # `--save ''` played on and wrote nothing
-            raise UsageError(f"{option} needs a {'variant name' if option == '--variant' else 'file name'}")
+            raise UsageError(f"{option} needs a file name")
     saved = read_save(resume) if resume else None
     record = pack_record(packs)
     if saved is not None:

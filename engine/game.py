@@ -258,6 +258,8 @@ def load_game(
 ) -> Game:
     """Build a game from the installed packs (plus `packs` paths), with a variant and settings."""
     packs = _pack_list(packs)
+    if variant is not None and not str(variant).strip():  # `--variant ''` played the base game
+        raise UsageError("the variant name is empty: name a variant, or give none for the base game")
     if settings is not None and not isinstance(settings, Mapping):
         raise UsageError(f"settings must be a mapping of setting names to values (a dict), got "
                          f"{type(settings).__name__}")

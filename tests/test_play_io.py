@@ -341,7 +341,8 @@ BAD_OPTIONS: list[tuple[list[str], int, str]] = [
     # An empty file name played on and saved nothing.
     (["play", GAME, "--players", "random,random", "--save", ""], 2, "--save needs a file name"),
     (["play", GAME, "--players", "random,random", "--log", " "], 2, "--log needs a file name"),
-    (["play", GAME, "--variant", ""], 2, "--variant needs a variant name"),
+    (["play", GAME, "--variant", ""], 2, "the variant name is empty"),
+    (["simulate", GAME, "--variant", "", "-n", "1", "-p", "random,random"], 2, "the variant name is empty"),
 ]
 
 
