@@ -412,3 +412,25 @@ def test_a_game_name_of_two_lines_is_refused(tmp_path: Path) -> None:
     problems = [p for p in lint_edited(tmp_path, PACK, "pig.yaml", "name: Pig\n", 'name: "Pig\\n::error::Pwned"\n')
                 if Path(p.location.path).name == "pig.yaml"]
     assert_one_problem(problems, "pig.yaml", "DV015", 4, 7, "'name' must be one line of text, without control characters")
+
+
+def test_a_game_that_never_asks_for_a_decision_is_a_warning(tmp_path: Path) -> None:
+    # Lint said "no problems", and simulate then reported games of 0 actions.
+    from helpers import write_game_pack
+
+    game = """\
+kind: game
+id: auto
+name: Auto
+players: {min: 2, max: 2}
+vars: {count: 0}
+flow:
+  turn:
+    - set: {count: count + 1}
+end:
+  when: "count >= 10"
+  winners: "seats"
+"""
+    problems = lint_paths([write_game_pack(tmp_path / "auto", "auto", game)])
+    assert [(p.code, p.severity) for p in problems] == [("DV055", "warning")]
+    assert "no seat decided anything in" in problems[0].message

@@ -737,6 +737,7 @@ def _playouts(ctx: LintContext, gdef: Any) -> Iterator[Problem]:
             yield _as_problem(e, ctx.at(["flow"]))
             return
     limited = 0  # games stopped by the turn limit rather than by `end.when`
+    decided = 0  # decisions the test games asked for
     for seed in range(PLAYOUTS):
         n = gdef.min_players + seed % (gdef.max_players - gdef.min_players + 1)
         try:
@@ -779,9 +780,19 @@ def _playouts(ctx: LintContext, gdef: Any) -> Iterator[Problem]:
                 return
             st.result()  # the winners, scores and tie-breaks are expressions too
             limited += st.reason == "turn-limit"
+            decided += actions
         except DavinciError as e:
             yield _as_problem(e, ctx.at(["flow"]))
             return
+    if decided == 0 and ctx.doc.data.get("kind") != "variant":
+        yield Problem(
+            ctx.at(["flow"]),
+            "DV055",
+            f"no seat decided anything in {PLAYOUTS} random test games: the flow never asks for a decision (a "
+            "`choose` or `respond` step), so the game plays itself to its end",
+            "game-builds",
+            "warning",
+        )
     # A variant that leaves `end` alone inherits its game's ending, reported on the game.
     own_end = ctx.doc.data.get("kind") != "variant" or "end" in ctx.doc.data
     if limited == PLAYOUTS and not gdef.end.max_turns_given and own_end:
