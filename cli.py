@@ -463,8 +463,10 @@ def simulate(
             report = run(cfg, jobs, lambda k: prog.advance(task, k))
     if as_json:
         click.echo(json.dumps(report))
-        return
-    click.echo("\n".join(report_text(report)))
+    else:
+        click.echo("\n".join(report_text(report)))
+    if report.get("interrupted"):
+        sys.exit(130)
 
 
 @main.command()

@@ -251,10 +251,19 @@ def run(cfg: SimConfig, jobs: int = 1, progress: Callable[[int], None] | None = 
         _bot_factory(name, game)  # fail fast on unknown bots, before any process starts
     t0 = time.perf_counter()
     tally = Tally(len(cfg.players))
-    for part in _iter_tallies(cfg, jobs):
-        tally.merge(part)
-        if progress:
-            progress(part.games)
+    try:
+        for part in _iter_tallies(cfg, jobs):
+            tally.merge(part)
+            if progress:
+                progress(part.games)
+    except KeyboardInterrupt:
+        if not tally.games:
+            raise
+        # Stopped (Ctrl-C, SIGTERM): the games played so far are the first of the seeded run, so
+        # their report stands for them; the caller says it was cut short.
+        report = summarise(cfg, tally, time.perf_counter() - t0, jobs)
+        report["interrupted"] = True
+        return report
     elapsed = time.perf_counter() - t0
     return summarise(cfg, tally, elapsed, jobs)
 
@@ -395,7 +404,10 @@ def seat_advantage(cfg: SimConfig, t: Tally) -> dict[str, Any] | None:
 
 
 def report_text(report: Mapping[str, Any]) -> list[str]:
-    """The lines `davinci simulate` prints for a report from `run`."""
+    """The lines `davinci simulate` prints for a report from `run` (an interrupted run's first)."""
+    if report.get("interrupted"):
+        return [f"interrupted after {report['games']:,} games: the figures are for those games",
+                *report_text({**report, "interrupted": False})]
     variant = " / " + report["variant"] if report["variant"] else ""
     settings = report.get("settings") or {}
     changed = "".join(f", {k}={v}" for k, v in sorted(settings.items()))  # the --setting overrides

@@ -286,3 +286,27 @@ def test_a_rotation_that_does_not_come_round_evenly_says_so() -> None:
         tally.add(_game([["a", "b", "c"][(s + i) % 3] for s in range(3)], [0], 10, 5))
     lines = report_text(summarise(SimConfig("g", None, ("a", "b", "c"), 4, 0, {}, rotate=True), tally, 1.0, 1))
     assert "  (rotation: 4 games is not a multiple of 3 seats: the first seat order was played once more)" in lines
+
+
+def test_a_stopped_run_reports_the_games_it_played(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Ctrl-C after an hour of games threw every result away.
+    import davinci.engine.simulate as sim
+
+    real = sim._chunk
+    calls = []
+
+    def chunk(args: Any) -> Any:
+        calls.append(args)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(args)
+
+    monkeypatch.setattr(sim, "_chunk", chunk)
+    cfg = SimConfig("da-vinci-code", None, ("random", "random"), 200, 1, {})
+    report = run(cfg)
+    size = sim.chunk_size(200, 1)
+    assert report["interrupted"] is True and report["games"] == 2 * size
+    assert report_text(report)[0] == f"interrupted after {2 * size} games: the figures are for those games"
+    monkeypatch.setattr(sim, "_chunk", real)
+    whole = run(SimConfig("da-vinci-code", None, ("random", "random"), 2 * size, 1, {}))
+    assert whole["wins"] == report["wins"] and "interrupted" not in whole  # the first games of the same run
