@@ -243,8 +243,9 @@ def test_sigterm_stops_a_parallel_simulation_and_its_workers_quietly() -> None:
     time.sleep(3)
     children = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True).stdout.split()
     proc.send_signal(signal.SIGTERM)
-    _, err = proc.communicate(timeout=60)
-    assert proc.returncode == 130 and err.strip() == "davinci: interrupted"
+    out, err = proc.communicate(timeout=60)
+    # The games played in those 3 s are reported (whole chunks of 50 games each).
+    assert proc.returncode == 130 and out.startswith("interrupted after ") and err == ""
     time.sleep(0.5)
     for pid in children:
         assert not os.path.exists(f"/proc/{pid}") or "zombie" in open(f"/proc/{pid}/status").read()
