@@ -163,7 +163,8 @@ def test_a_context_nested_too_deeply_names_the_file(tmp_path: Path) -> None:
     path.write_text(json.dumps({"x": deep}), encoding="utf-8")
     code, lines = _run("x", str(path))
     assert code == 1
-    assert lines == [f"{path}: DV080 the context file is nested too deeply"]
+    assert len(lines) == 1 and lines[0].startswith(f"{path}: DV080 context value x.a.a.a")
+    assert lines[0].endswith(": is nested more than 64 levels deep")
 
 
 def test_an_expression_starting_with_a_minus_needs_no_double_dash() -> None:
@@ -183,3 +184,19 @@ def test_a_key_given_twice_in_the_context_is_refused(tmp_path: Path) -> None:
     code, lines = _run("a", str(path))
     assert code == 1
     assert lines == [f"{path}: DV080 the context file gives the key 'c' twice"]
+
+
+@pytest.mark.parametrize(("context", "words"), [
+    # The type of a list nested 499 deep was printed, then "input is nested too deeply" with no file.
+    ('{"x": ' + "[" * 499 + "]" * 499 + "}", "is nested more than 64 levels deep"),
+    # Names no expression can use were taken silently.
+    ('{"a b": 1}', "context value 'a b': is not a name an expression can use"),
+    ('{"x": {"true": 1}}', "context value 'x.true': is not a name an expression can use"),
+    ('{"": 1}', "context value '': is not a name an expression can use"),
+])
+def test_a_context_no_expression_could_read_is_refused_with_its_file(tmp_path: Path, context: str, words: str) -> None:
+    path = tmp_path / "c.json"
+    path.write_text(context)
+    out = io.StringIO()
+    assert run_expr("1", str(path), out) == 1
+    assert f"{path}: DV080 " in out.getvalue() and words in out.getvalue()

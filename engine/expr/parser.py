@@ -642,7 +642,7 @@ _WORDS = {
     "DOT": "'.'",
 }
 _OPERAND_START = {"NAME", "INT", "STRING", "TRUE", "FALSE", "NONE", "LPAR", "LSQB", "MINUS", "NOT"}
-_KEYWORDS = {"where", "select", "if", "else", "or", "and", "not", "in", "true", "false", "none"}
+KEYWORDS = frozenset({"where", "select", "if", "else", "or", "and", "not", "in", "true", "false", "none"})
 _BAD_CHARS = {
     "=": "unexpected '=': use '==' to compare",
     "&": "unexpected '&': use 'and'",
@@ -659,7 +659,7 @@ def _word(term: str) -> str:
 
 
 def _describe_tok(tok: _Tok) -> str:
-    if tok.kind == "name" and tok.text not in _KEYWORDS:
+    if tok.kind == "name" and tok.text not in KEYWORDS:
         return f"name '{tok.text}'"
     if tok.kind == "int":
         return f"number {tok.text}"
@@ -690,7 +690,7 @@ def _explain_token(
     wants_operand = bool(expected & {"NAME", "INT"})
 
     if prev is not None and prev.text == "." and "NAME" in expected and len(expected) == 1:
-        if cur is not None and cur.text in _KEYWORDS:
+        if cur is not None and cur.text in KEYWORDS:
             return f"'{cur.text}' is a reserved word and cannot be a field name", offset
         return "missing field name after '.'", offset
     if prev is not None and prev.text == "not" and expected == {"IN"}:
@@ -711,7 +711,7 @@ def _explain_token(
     if at_end:
         return "the expression is incomplete", offset
     if cur is not None and cur.text == "(" and prev is not None:
-        if prev.kind == "name" and prev.text not in _KEYWORDS:
+        if prev.kind == "name" and prev.text not in KEYWORDS:
             return (
                 f"'{prev.text}' cannot be called: only library functions can be called, as name(...)",
                 offset,
@@ -725,7 +725,7 @@ def _explain_token(
         cur is not None
         and prev is not None
         and cur.kind in ("name", "int", "str", "open")
-        and (cur.text not in _KEYWORDS)
+        and (cur.text not in KEYWORDS)
     ):
         if cur.text == "then":
             return "unexpected 'then': a conditional is written 'A if CONDITION else B'", offset

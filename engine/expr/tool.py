@@ -13,6 +13,7 @@ from typing import Any, TextIO
 
 from davinci.engine.errors import DavinciError, SourceLocation, UsageError, printable
 from davinci.engine.expr.compiler import compile_expr
+from davinci.engine.expr.parser import KEYWORDS
 from davinci.engine.expr.types import (
     ANY,
     BOOL,
@@ -30,6 +31,9 @@ from davinci.engine.expr.types import (
 from davinci.engine.files import DuplicateKey, FileProblem, read_regular_text, unique_members
 
 MAX_CONTEXT_CHARS = 5_000_000
+MAX_CONTEXT_DEPTH = 64  # lists and objects inside one another, as in YAML files
+# Words of the rule language: a context name spelled so could never be read.
+_WORDS = frozenset({*KEYWORDS, "it"})
 
 
 class JsonRecord:
@@ -62,7 +66,9 @@ class _ContextBuilder:
     def fail(self, where: str, reason: str) -> UsageError:
         return UsageError(f"context value {where}: {reason}", SourceLocation(self.path))
 
-    def convert(self, raw: Any, name: str) -> tuple[Type, Value]:
+    def convert(self, raw: Any, name: str, depth: int = 0) -> tuple[Type, Value]:
+        if depth > MAX_CONTEXT_DEPTH:  # (the type of a list nested 500 deep could not even be printed)
+            raise self.fail(name, f"is nested more than {MAX_CONTEXT_DEPTH} levels deep")
         if isinstance(raw, bool):
             return BOOL, raw
         if isinstance(raw, int):
@@ -83,11 +89,11 @@ class _ContextBuilder:
             records: list[dict[str, Type]] = []
             for i, item in enumerate(raw):
                 if isinstance(item, dict):
-                    fields, value = self.record_fields(item, name)
+                    fields, value = self.record_fields(item, name, depth + 1)
                     records.append(fields)
                     items.append(value)
                     continue
-                t, v = self.convert(item, f"{name}[{i}]")
+                t, v = self.convert(item, f"{name}[{i}]", depth + 1)
                 items.append(v)
                 joined = t if elem is None else join(elem, t)
                 if joined is None:  # the rules have no list of mixed items: `true == 1` would hold
@@ -99,16 +105,23 @@ class _ContextBuilder:
                 elem = rtype if elem is None else ANY
             return ListType(elem or ANY), tuple(items)
         if isinstance(raw, dict):
-            fields, value = self.record_fields(raw, name)
+            fields, value = self.record_fields(raw, name, depth + 1)
             return RecordType(name, fields), value
         raise self.fail(name, f"unsupported JSON value {raw!r}")  # pragma: no cover - json gives no others
 
-    def record_fields(self, raw: dict[str, Any], kind: str) -> tuple[dict[str, Type], JsonRecord]:
+    def record_fields(self, raw: dict[str, Any], kind: str, depth: int = 0) -> tuple[dict[str, Type], JsonRecord]:
         fields: dict[str, Type] = {}
         data: dict[str, Value] = {}
         for key, item in raw.items():
-            fields[key], data[key] = self.convert(item, f"{kind}.{key}")
+            self.check_name(key, f"{kind}.")
+            fields[key], data[key] = self.convert(item, f"{kind}.{key}", depth)
         return fields, JsonRecord(kind, data)
+
+    def check_name(self, key: str, within: str = "") -> None:
+        """A key no expression could name ("", "a b", "true") is refused: it was taken silently."""
+        if not key.isidentifier() or key in _WORDS:
+            raise self.fail(f"'{printable(within + key)}'", "is not a name an expression can use (a word of "
+                            "letters, digits and _, not a word of the language)")
 
 
 def _merge(records: list[dict[str, Type]]) -> dict[str, Type]:
@@ -155,6 +168,7 @@ def load_context(path: str | None) -> tuple[dict[str, Type], dict[str, Value]]:
     env: dict[str, Value] = {}
     try:
         for name, raw in data.items():
+            builder.check_name(name)
             scope[name], env[name] = builder.convert(raw, name)
     except RecursionError:
         raise UsageError("the context file is nested too deeply", SourceLocation(path)) from None
