@@ -84,8 +84,8 @@ def replay_log(
     for i, (seat, text) in enumerate(actions, 1):
         shown = quoted(text)
         if not 0 <= seat < len(names):
-            raise SaveError(f"{path}: action {i} ('{shown}') names seat index {seat}, but the log's seats are "
-                            f"0 to {len(names) - 1}")
+            raise SaveError(f"{path}: action {i} ('{shown}') is by seat index {seat}, but the log has {len(names)} "
+                            f"seats (its actions number them from 0: 0 to {len(names) - 1}; messages say seat 1 for 0)")
         before = st.logged
         try:
             st.apply(seat, text)
