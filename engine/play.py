@@ -296,14 +296,16 @@ def recorded_pack_paths(record: PackRecord, path: str, what: str) -> tuple[str, 
     out = []
     for entry in record:
         for candidate in (entry["resolved"], entry["path"]):
-            if os.path.exists(candidate):
+            if os.path.isfile(os.path.join(candidate, "pack.yaml")):
                 out.append(candidate)
                 break
         else:
-            typed = f" (given as {entry['path']})" if entry["path"] != entry["resolved"] else ""
+            typed = f" (given as {printable(entry['path'])})" if entry["path"] != entry["resolved"] else ""
+            gone = ("is no pack folder (it has no pack.yaml)" if os.path.exists(entry["resolved"])
+                    else "no longer exists")
             raise SaveError(
-                f"{path}: the {what} was made with the content pack {entry['resolved']}{typed}, which no longer "
-                "exists; give its folder with --pack DIR"
+                f"{path}: the {what} was made with the content pack {printable(entry['resolved'])}{typed}, which "
+                f"{gone}; give its folder with --pack DIR"
             )
     return tuple(out)
 
