@@ -489,12 +489,16 @@ def replay(file: str, verify: bool, events: bool, packs: tuple[str, ...]) -> Non
 @guarded
 def schema(out: str | None, name: str | None) -> None:
     """Print a JSON Schema (or write them all with --out) for editors and CI."""
+    from davinci.engine.errors import UsageError, did_you_mean, quoted
     from davinci.engine.schema import schema_names, schema_text, write_schemas
 
     if out is not None and not out.strip():
-        from davinci.engine.errors import UsageError
-
         raise UsageError("--out needs a folder name (the schemas are written there)")
+    if name is not None and name not in schema_names():
+        raise UsageError(f"no schema named '{quoted(name)}'{did_you_mean(name, schema_names())} (known: "
+                         f"{', '.join(schema_names())})")
+    if out and name is not None:
+        raise UsageError("--out writes every schema (they refer to each other): leave out the name")
     if out:
         from davinci.engine.errors import printable
 

@@ -629,6 +629,8 @@ class Session:
             if not name or name.lower() in STOP_WORDS:  # a command typed where a name was asked
                 self.console.print("not saved")
                 return
+        if len(name) >= 2 and name[0] == name[-1] and name[0] in "'\"":
+            name = name[1:-1]  # `save "my game.json"`, quoted as a shell would take it
         path = os.path.expanduser(name) if name else self.save_path  # `save ~/game.json`, as a shell reads it
         assert path is not None
         try:

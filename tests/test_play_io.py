@@ -343,6 +343,9 @@ BAD_OPTIONS: list[tuple[list[str], int, str]] = [
     (["play", GAME, "--players", "random,random", "--save", ""], 2, "--save needs a file name"),
     (["play", GAME, "--players", "random,random", "--log", " "], 2, "--log needs a file name"),
     (["play", GAME, "--variant", ""], 2, "the variant name is empty"),
+    # An unknown schema was exit 1 (every other unknown name is 2); a name beside --out was ignored.
+    (["schema", "gam"], 2, "no schema named 'gam' (did you mean 'game'?)"),
+    (["schema", "game", "--out", "x"], 2, "--out writes every schema (they refer to each other)"),
     (["simulate", GAME, "--variant", "", "-n", "1", "-p", "random,random"], 2, "the variant name is empty"),
 ]
 
@@ -873,8 +876,10 @@ def test_against_bots_a_players_move_shows_what_it_led_to_before_the_bots_move()
 
 def test_save_expands_the_home_folder_and_refuses_control_characters(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HOME", str(tmp_path))
-    code, out = _screen(GAME, "human,random", ["save ~/g.json", "save a\x01b.json", "guess row.2.1 3"])
+    code, out = _screen(GAME, "human,random", ["save ~/g.json", "save a\x01b.json", 'save "~/my game.json"',
+                                               "guess row.2.1 3"])
     assert code == 0 and (tmp_path / "g.json").is_file()
+    assert (tmp_path / "my game.json").is_file()  # quoted as in a shell (the quotes were kept in the name)
     assert "cannot write the save to a\\x01b.json: the name holds the character \\x01" in out
 
 
