@@ -694,7 +694,7 @@ class Session:
             except Exception as e:  # a broken screen must not lose the game
                 self.console.print(f"[dim](screen failed: {type(e).__name__}: {esc(str(e))}; showing the plain view)[/dim]")
         hide = (self.game.definition.display or {}).get("hide") or ()
-        plain = printable(generic_render(view, frozenset(hide)))
+        plain = printable(generic_render(view, frozenset(hide), self.game.definition.name))  # its name, not its id
         self.console.print(plain, markup=False)
         self.screen_lines = plain.count("\n") + 1
 
@@ -1191,12 +1191,12 @@ def _ask_and_save(console: Any, data: str, mine: GameId | None = None) -> str | 
         return answer
 
 
-def generic_render(view: dict[str, Any], hide: frozenset[str] = frozenset()) -> str:
+def generic_render(view: dict[str, Any], hide: frozenset[str] = frozenset(), title: str | None = None) -> str:
     """A plain text picture of any game's view: the game's variables, seats with their variables
     and zones, the shared zones (a grid drawn as rows and columns), the latest events. Pieces in a
     seat's zones carry their place (`3:20`), the number actions use (`play hand.1.3`). Zones named
     in `hide` (the game's `display.hide`: a supply, a tray) are left out."""
-    lines = [f"{view['game']} - {turn_text(view, view['seats'][view['current'] - 1]['name'])}"]
+    lines = [f"{title or view['game']} - {turn_text(view, view['seats'][view['current'] - 1]['name'])}"]
     shown_vars = {k: v for k, v in (view.get("vars") or {}).items() if v is not None}
     if shown_vars:
         lines.append("table: " + _vars_text(shown_vars))

@@ -1033,3 +1033,12 @@ def test_save_typed_again_at_the_file_question_and_a_long_number_at_the_prompt(t
     code, out = _screen(GAME, "human,random", ["save", f"save {target}", "999999999999"])
     assert code == 0 and target.exists() and not (tmp_path / f"save {target.name}").exists()
     assert "there is no action 999999999999: type a number from 1 to" in " ".join(out.split())
+
+
+def test_the_generic_screen_is_titled_with_the_games_name() -> None:
+    # It showed the id ("pig - turn 2"), while help and simulate used the name.
+    pack = str(Path(__file__).parent / "packs" / "tutorial")
+    game = load_game("pig", packs=[pack])
+    console = Console(file=io.StringIO(), width=120)
+    run_play(game, parse_seats("human,random", game), 1, {}, console, typed([]), clear=False, timer=False)
+    assert "Pig - turn 1" in console.file.getvalue() and "pig - turn" not in console.file.getvalue()
