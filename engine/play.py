@@ -1148,8 +1148,9 @@ class Session:
             self.console.print(f"\n[bold green]Game over.[/bold green] {esc(shown[0].upper() + shown[1:])}{limit}")
             scores = r.get("scores") or []
             if len(self.seats) > 1 and r.get("ranking"):
-                places = [f"{i}. {self.seats[s].name}" + (f" ({scores[s]})" if s < len(scores) and scores[s] is not None
-                                                           else "") for i, s in enumerate(r["ranking"], 1)]
+                place = st.places()  # seats the rules do not tell apart share a place
+                places = [f"{place[s]}. {self.seats[s].name}" + (f" ({scores[s]})" if s < len(scores) and scores[s]
+                                                                  is not None else "") for s in r["ranking"]]
                 self.console.print(esc("Ranking: " + ", ".join(places)))
         return 0
 

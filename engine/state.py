@@ -856,8 +856,38 @@ class State:
     def is_terminal(self) -> bool:
         return self.terminal
 
+    def places(self) -> list[int]:
+        """Each seat's place in a finished game, from 1; seats that nothing in the rules tells apart
+        (winning, score and tie-break alike) share one (1, 2, 2, 4), as the result's ranking, which
+        lists them by seat, does not say."""
+        ranking = self.result()["ranking"]
+        keys = self._standing()[2]
+        places = [0] * len(ranking)
+        for pos, seat in enumerate(ranking):
+            prev = ranking[pos - 1] if pos else None
+            places[seat] = places[prev] if prev is not None and keys[prev] == keys[seat] else pos + 1
+        return places
+
     def result(self) -> dict[str, Any]:
         """Winners (seat indices), per-seat scores and the ranking; only for a finished game."""
+        winners, scores, keys = self._standing()
+        try:
+            ranking = sorted(range(len(keys)), key=lambda i: (keys[i], i))
+        except TypeError:  # lists that hold values of different kinds (`[1]` against `['x']`)
+            ties = [k[2] for k in keys]
+            raise self.game.end.tie_break.error(f"the tie-breaks are {_shown_value(ties)}: values of one kind that "
+                                                "order (numbers, texts, or lists of them) are needed") from None
+        return {
+            "winners": winners,
+            "scores": scores,
+            "ranking": ranking,
+            "reason": self.reason,
+            "turns": self.turns_played(),
+            "actions": len(self.history),
+        }
+
+    def _standing(self) -> tuple[list[int], list[Any], list[tuple[Any, ...]]]:
+        """A finished game's winners, scores, and each seat's sort key (winning, score, tie-break)."""
         if not self.terminal:  # it gave every seat as a winner, with no reason
             raise IllegalAction("the game is not over: result() is for a finished game (see is_terminal())")
         g = self.game
@@ -882,19 +912,7 @@ class State:
             if len({type(v) for v in ties}) > 1 or ties[0] is None:
                 raise g.end.tie_break.error(f"the tie-breaks are {_shown_value(ties)}: values of one kind that "
                                             "order (numbers, texts) are needed")
-        try:
-            ranking = sorted(range(n), key=lambda i: (i not in winners, -scores[i], _neg(ties[i]), i))
-        except TypeError:  # lists that hold values of different kinds (`[1]` against `['x']`)
-            raise g.end.tie_break.error(f"the tie-breaks are {_shown_value(ties)}: values of one kind that order "
-                                        "(numbers, texts, or lists of them) are needed") from None
-        return {
-            "winners": winners,
-            "scores": scores,
-            "ranking": ranking,
-            "reason": self.reason,
-            "turns": self.turns_played(),
-            "actions": len(self.history),
-        }
+        return winners, scores, [(i not in winners, -scores[i], _neg(ties[i])) for i in range(n)]
 
     def turns_played(self) -> int:
         """How many turns were played: the turn counter, except at the turn limit.

@@ -243,3 +243,28 @@ def test_end_turn_in_turn_end_is_refused_where_it_is_written(tmp_path: Path) -> 
         load_game("again", packs=[write_game_pack(tmp_path, "again", game)])
     assert "'end_turn' in turn_end" in e.value.message and e.value.location is not None
     assert e.value.location.line == 7
+
+
+def test_seats_the_rules_do_not_tell_apart_share_a_place(tmp_path: Path) -> None:
+    # "Ranking: 1. Random 2 (700), 2. Random 1 (400), 3. Random 3 (400)": equal seats got places by seat.
+    import io
+
+    from rich.console import Console
+
+    from davinci.engine.play import parse_seats, run_play
+
+    game = """\
+kind: game
+id: ties
+name: Ties
+players: {min: 3, max: 3}
+flow:
+""" + STOP_AT_ONCE.replace('winners: "seats"', 'winners: "seats where index == 2"\n  score: "1 if seat.index == 2 else 0"')
+    g = load_game("ties", packs=[write_game_pack(tmp_path, "ties", game)])
+    st = g.new_state(3, seed=1)
+    while not st.is_terminal():
+        st.apply(st.current_seats[0], st.legal_actions(st.current_seats[0])[0])
+    assert st.result()["ranking"] == [1, 0, 2] and st.places() == [2, 1, 2]
+    console = Console(file=io.StringIO(), width=120)
+    run_play(g, parse_seats("random,random,random", g), 1, {}, console, lambda _: "", clear=False, timer=False)
+    assert "Ranking: 1. Random 2 (1), 2. Random 1 (0), 2. Random 3 (0)" in console.file.getvalue()
