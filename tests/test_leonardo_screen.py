@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+
 import pytest
 from rich.console import Console
 from test_leonardo_rules import KE, MC, MF, MPH, SC, SIX, game, position
@@ -154,3 +156,14 @@ def test_at_80x24_the_grid_stays_in_sight_above_the_move_prompt(players: int) ->
         legal = st.legal_actions(seat)
         st.apply(seat, legal[(k * 7) % len(legal)])
         k += 1
+
+
+def test_a_tie_on_keys_says_the_senior_key_decided() -> None:
+    # Both players had 4 Keys and the screen only named the winner.
+    view = {"seats": [{"name": "Ana", "index": 1, "zones": {"hand": {"count": 0}, "keys": {"pieces": []}}},
+                      {"name": "Ben", "index": 2, "zones": {"hand": {"count": 0}, "keys": {"pieces": []}}}],
+            "current": 1, "turn": 40, "zones": {"grid": {"cells": []}, "deck": {"count": 0}}, "vars": {},
+            "events": [], "result": {"winners": [0], "scores": [4, 4], "ranking": [0, 1], "reason": "end"}}
+    out = io.StringIO()
+    Console(file=out, width=100, color_system=None).print(render(view, None))
+    assert "Game over - winner: Ana (4 Keys each: the senior Key decides)" in out.getvalue()

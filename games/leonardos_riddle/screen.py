@@ -285,7 +285,10 @@ def _screen(view: dict[str, Any], compact: bool, events: int | None = None, widt
     if "result" in view:
         r = view["result"]
         winners = [seats[w]["name"] for w in r.get("winners", ())]
-        parts.append(Text(f"Game over - {winners_text(winners)}", style="bold green"))
+        scores = r.get("scores") or []
+        tied = [w for w in r.get("winners", ()) if w < len(scores) and scores.count(scores[w]) > 1]
+        why = f" ({scores[tied[0]]} Keys each: the senior Key decides)" if len(winners) == 1 and tied else ""
+        parts.append(Text(f"Game over - {winners_text(winners)}{why}", style="bold green"))
     return Group(*parts)
 
 
