@@ -414,10 +414,14 @@ def list_(as_json: bool, packs: tuple[str, ...]) -> None:
     console.print(d)
     console.print(escape(f"Bots installed: {', '.join(bots)} (the bots column lists those each game names)"))
     for g in games:
+        if not g["settings"]:
+            continue  # (a heading with nothing under it)
         console.print(f"\n[bold]{g['id']}[/bold] settings:")
         for name, s in g["settings"].items():
             default = json.dumps(s["default"], ensure_ascii=False)  # as YAML writes it: true, [3, 1], "text"
-            console.print(escape(f"  {name} ({s['type']}, default {default}): {s['doc']}".rstrip()))
+            bounds = "".join(f", {k} {json.dumps(s[k], ensure_ascii=False)}" for k in ("min", "max") if k in s)
+            one_of = f", one of {', '.join(map(str, s['choices']))}" if s.get("choices") else ""
+            console.print(escape(f"  {name} ({s['type']}, default {default}{bounds}{one_of}): {s['doc']}".rstrip()))
 
 
 @main.command()

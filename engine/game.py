@@ -368,7 +368,8 @@ def catalogue(packs: Sequence[str] = ()) -> list[dict[str, Any]]:
     for gid, src in sorted(game_sources(packs).items()):
         data = src.doc.data
         settings = {
-            name: {"type": spec.get("type", "int"), "default": spec.get("default"), "doc": spec.get("doc", "")}
+            name: {"type": spec.get("type", "int"), "default": spec.get("default"), "doc": spec.get("doc", ""),
+                   **{k: spec[k] for k in ("min", "max", "choices") if spec.get(k) is not None}}
             for name, spec in (data.get("settings") or {}).items()
         }
         out.append(

@@ -1042,3 +1042,13 @@ def test_the_generic_screen_is_titled_with_the_games_name() -> None:
     console = Console(file=io.StringIO(), width=120)
     run_play(game, parse_seats("human,random", game), 1, {}, console, typed([]), clear=False, timer=False)
     assert "Pig - turn " in console.file.getvalue() and "pig - turn" not in console.file.getvalue()
+
+
+def test_list_shows_a_settings_bounds_and_no_empty_headings(tmp_path: Path) -> None:
+    code, out = cli("list")
+    assert code == 0 and "key_copies (int, default 3, min 1, max 5)" in " ".join(out.split())
+    pack = str(Path(__file__).parent / "packs" / "from-docs")
+    code, out = cli("list", "--pack", pack)
+    lines = out.splitlines()
+    assert code == 0 and not any(line.endswith(" settings:") and (i + 1 == len(lines) or not lines[i + 1].startswith("  "))
+                                 for i, line in enumerate(lines))
