@@ -374,3 +374,14 @@ def test_a_pack_taking_an_installed_packs_id_is_reported(tmp_path: Path) -> None
     manifest = root / "pack.yaml"
     manifest.write_text(manifest.read_text().replace("id: bi", "id: builtin"))
     assert codes(lint_paths([str(root)])) == ["DV032"]
+
+
+def test_lint_without_a_path_says_it_checked_the_installed_content(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Run in an author's broken pack folder, plain `davinci lint` said "no problems" about other files.
+    root = make_pack(tmp_path / "mine", {"d.yaml": GOOD_DECK.replace("difficulty: 1", "difficulty: 9")})
+    monkeypatch.chdir(root)
+    status, out = run([])
+    assert status == 0
+    assert out.rstrip().endswith("the installed content; name a pack folder or files to lint your own (this folder "
+                                 "holds a pack: `davinci lint .` checks it)")
+    assert run(["."])[0] == 1

@@ -494,7 +494,7 @@ def test_a_game_over_before_the_first_move_says_so(tmp_path: Path) -> None:
     console = Console(file=io.StringIO(), width=120)
     assert run_play(game, parse_seats("human,random", game), 1, {}, console, typed([]), clear=False, timer=False) == 0
     first = console.file.getvalue().strip().splitlines()[0]
-    assert first == "one-way - game over before the first move"
+    assert first == "One way - game over before the first move"
 
 
 def test_the_da_vinci_game_header_says_the_game_is_over() -> None:

@@ -70,6 +70,10 @@ def render_text(result: LintResult, out: TextIO, color: bool | None = None) -> N
                 "test games) once they are fixed, and may find more")
         out.write(f"{_DIM}{note}{_RESET}\n" if coloured else note + "\n")
     line = summary_line(result)
+    if result.installed:
+        # `davinci lint` in an author's pack folder linted the installed content and said "no problems".
+        here = " (this folder holds a pack: `davinci lint .` checks it)" if result.pack_here else ""
+        line += f" - the installed content; name a pack folder or files to lint your own{here}"
     if coloured:
         colour = _SEVERITY_COLOURS["error"] if result.errors else ("\x1b[32m" if not result.problems else
                                                                    _SEVERITY_COLOURS["warning"])

@@ -56,6 +56,8 @@ class LintResult:
     problems: list[Problem] = field(default_factory=list)
     files: int = 0
     stopped_early: list[str] = field(default_factory=list)  # files whose later checks wait for their errors
+    installed: bool = False  # no path was given: the installed packs were linted
+    pack_here: bool = False  # ... while the working folder holds a pack that is not installed
 
     @property
     def errors(self) -> int:
@@ -372,7 +374,8 @@ def lint_all(paths: Sequence[str], packs: Sequence[str] = ()) -> LintResult:
     linter.run_rules()
     problems = sorted(set(linter.problems))
     stopped = sorted({p.location.path for p in problems if p.severity == "error"} & linter.project.stopped_early)
-    return LintResult(problems, len(linter.seen_files), stopped)
+    here = not paths and Path(MANIFEST).is_file() and str(Path.cwd().resolve() / MANIFEST) not in linter.seen_files
+    return LintResult(problems, len(linter.seen_files), stopped, installed=not paths, pack_here=here)
 
 
 def lint_paths(paths: Sequence[str], strict: bool = False, packs: Sequence[str] = ()) -> list[Problem]:
