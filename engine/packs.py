@@ -19,7 +19,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from davinci.engine.errors import DavinciError, PackError, RefError, SourceLocation
+from davinci.engine.errors import DavinciError, PackError, RefError, SourceLocation, did_you_mean
 from davinci.engine.lint.registry import Rule, register
 from davinci.engine.yamlload import Doc, check_inside, load_yaml_file
 
@@ -170,13 +170,22 @@ def resolve_listed(pack: Pack, relpath: str | os.PathLike[str]) -> Path:
     return real
 
 
+def missing_listed(pack: Pack, relpath: str | os.PathLike[str], real: Path) -> str:
+    """DV022's message for a listed file that is not there, naming a YAML file beside it whose
+    name is close (`dropfor.yaml` for `dropfour.yaml`)."""
+    what = "does not exist" if not real.exists() else "is not a file"
+    try:
+        near = [f.name for f in real.parent.iterdir() if f.suffix in (".yaml", ".yml") and f.is_file()]
+    except OSError:
+        near = []
+    return f"pack '{pack.id}' lists {Path(relpath).as_posix()}, which {what}{did_you_mean(real.name, near)}"
+
+
 def read_doc(pack: Pack, relpath: str | os.PathLike[str]) -> Doc:
     """Load a file of `pack` (cached), refusing paths outside the pack; RefError if it does not exist."""
     real = resolve_listed(pack, relpath)
     if not real.is_file():
-        what = "does not exist" if not real.exists() else "is not a file"
-        raise RefError(f"pack '{pack.id}' lists {Path(relpath).as_posix()}, which {what}", pack.entry_loc(relpath),
-                       MISSING_FILE)
+        raise RefError(missing_listed(pack, relpath, real), pack.entry_loc(relpath), MISSING_FILE)
     return load_cached(real, root=pack.root, display=display_path(pack.root / relpath))
 
 

@@ -385,3 +385,10 @@ def test_lint_without_a_path_says_it_checked_the_installed_content(tmp_path: Pat
     assert out.rstrip().endswith("the installed content; name a pack folder or files to lint your own (this folder "
                                  "holds a pack: `davinci lint .` checks it)")
     assert run(["."])[0] == 1
+
+
+def test_a_listed_file_that_is_not_there_suggests_the_file_beside_it(tmp_path: Path) -> None:
+    root = make_pack(tmp_path / "p", {"dropfor.yaml": ""})
+    write(root / "dropfour.yaml", GOOD_DECK)
+    [missing] = [p for p in lint_paths([str(root)]) if p.code == "DV022"]
+    assert missing.message == "pack 'p' lists dropfor.yaml, which does not exist (did you mean 'dropfour.yaml'?)"

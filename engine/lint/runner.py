@@ -34,6 +34,7 @@ from davinci.engine.packs import (
     entry_point_targets,
     load_cached,
     load_pack,
+    missing_listed,
     not_a_pack,
     pack_folder,
     pack_from_manifest,
@@ -287,10 +288,7 @@ class _Linter:
                 self.problems.append(_problem(e, where))
                 continue
             if not real.is_file():
-                what = "does not exist" if not real.exists() else "is not a file"
-                self.problems.append(Problem(where, MISSING_FILE,
-                                             f"pack '{pack.id}' lists {rel.as_posix()}, which {what}",
-                                             _name(MISSING_FILE)))
+                self.problems.append(Problem(where, MISSING_FILE, missing_listed(pack, rel, real), _name(MISSING_FILE)))
                 continue
             self.add_file(pack.root / rel, pack, SECTION_KINDS[section], where)
 
