@@ -627,6 +627,9 @@ class Types:
             for k, v in sp.attrs.items():
                 space_fields.setdefault(k, literal_type(v))
         self.space = RecordType("space", space_fields, "a board space")
+        if board.spaces:  # a misspelt type (`to.type == 'bonsu'`) was never true, silently
+            self.space.domains = {"type": frozenset(board.space_types) | {sp.type for sp in board.spaces.values()},
+                                  "id": frozenset(board.spaces)}
         self.zone = RecordType(
             "zone",
             lambda: {"pieces": ListType(self.piece), "size": INT, "cells": ListType(self.cell), "name": STR},
@@ -1037,6 +1040,31 @@ def _own_sets(programs: Mapping[str, Program]) -> tuple[tuple[str, str, SourceLo
                     out.setdefault((name, owner.split(":", 1)[1]), at)
     return tuple((n, p, at) for (n, p), at in out.items())
 
+MAX_DOMAIN = 200  # a text field with more values than this (card answers...) is not checked against them
+
+
+def _piece_domains(b: Builder, comps: Mapping[str, ComponentDef], pieces: Sequence[PieceDef],
+                   zones: Mapping[str, ZoneDef]) -> dict[str, frozenset[str]]:
+    """The values each text field of the pieces can hold (see RecordType.domains), with `kind`
+    and `zone`. None for fields of a component left out by a setting (`include_if`): its pieces
+    are not built, so their values are not all known."""
+    out: dict[str, frozenset[str]] = {"kind": frozenset(comps), "zone": frozenset(zones)}
+    partial = {f for name, spec in (b.data.get("components") or {}).items()
+               if spec.get("include_if") is not None for f in (spec.get("fields") or {})}
+    values: dict[str, set[str]] = {}
+    for c in comps.values():
+        for f, t in c.fields.items():
+            if t == "str" and f not in partial:
+                values.setdefault(f, set())
+    for p in pieces:
+        for f, seen in values.items():
+            v = p.attrs.get(f)
+            if isinstance(v, str):
+                seen.add(v)
+    out.update({f: frozenset(v) for f, v in values.items() if 0 < len(v) <= MAX_DOMAIN})
+    return out
+
+
 def build_game(
     data: Mapping[str, Any],
     locator: Locator,
@@ -1087,6 +1115,7 @@ def _build_game(
             raise b.fail(f"'{name}' is both a zone and a variable", ("zones", name), key=True)
     _check_declared_names(b, zones, svars)
     types = Types(piece_fields, zones, svars, board, stype)
+    types.piece.domains = _piece_domains(b, comps, pieces, zones)
     b.types = types  # type: ignore[attr-defined]
     from davinci.engine.functions import engine_functions
 

@@ -434,3 +434,18 @@ end:
     problems = lint_paths([write_game_pack(tmp_path / "auto", "auto", game)])
     assert [(p.code, p.severity) for p in problems] == [("DV055", "warning")]
     assert "no seat decided anything in" in problems[0].message
+
+
+@pytest.mark.parametrize(("old", "new", "col", "words"), [
+    # A misspelt space type: the branch never ran, and the game never ended (lint said nothing).
+    ("if: \"to.type == 'bonus'\"", "if: \"to.type == 'bonsu'\"", 37,
+     "'bonsu' is no space's type in this game; did you mean 'bonus'?"),
+    ("where type == 'goal')\"}", "where type == 'gaol')\"}", 58, "'gaol' is no space's type in this game"),
+])
+def test_a_text_compared_with_a_field_of_known_values_must_be_one_of_them(
+    tmp_path: Path, old: str, new: str, col: int, words: str
+) -> None:
+    pack = Path(__file__).parent / "packs" / "from-docs"
+    problems = [p for p in lint_edited(tmp_path, pack, "race.yaml", old, new) if Path(p.location.path).name == "race.yaml"]
+    assert [(p.code, p.location.col) for p in problems] == [("DV041", col)], problems
+    assert words in problems[0].message

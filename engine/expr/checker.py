@@ -343,12 +343,35 @@ class _Checker:
             if op in ("==", "!="):
                 if not comparable(lt, rt):
                     raise self.fail(f"cannot compare {describe(lt)} with {describe(rt)} using '{op}'", at)
+                self.known_value(node.operands[i], node.operands[i + 1], frames)
+                self.known_value(node.operands[i + 1], node.operands[i], frames)
             elif op in ("in", "not in"):
                 self.membership(lt, rt, op, at)
             else:
                 if not (is_orderable(lt) and is_orderable(rt)) or join(lt, rt) is None:
                     raise self.fail(f"cannot compare {describe(lt)} with {describe(rt)} using '{op}'", at)
         return BOOL
+
+    def known_value(self, side: Node, other: Node, frames: tuple[Type, ...]) -> None:
+        """`other`, a text literal compared with the field `side`, must be one of the values the
+        game gives that field (RecordType.domains): `to.type == 'bonsu'` would never hold."""
+        if not isinstance(other, StrLit):
+            return
+        record: Type | None = None
+        name = ""
+        if isinstance(side, Field):
+            record, name = self.check(side.obj, frames), side.name
+            if isinstance(record, ListType):
+                record = record.elem
+        elif isinstance(side, Name):
+            name = side.name
+            record = next((f for f in frames if isinstance(f, RecordType) and name in f.fields), None)
+        domain = record.domains.get(name) if isinstance(record, RecordType) else None
+        if domain is not None and other.value not in domain:
+            shown = ", ".join(f"'{v}'" for v in sorted(domain)[:12]) + (", ..." if len(domain) > 12 else "")
+            near = _suggest(other.value, domain)
+            raise self.fail(f"'{other.value}' is no {record.name}'s {name} in this game{near} (its values: {shown})",
+                            other.pos)
 
     def membership(self, item: Type, container: Type, op: str, at: int) -> None:
         if container is ANY:

@@ -74,13 +74,16 @@ class RecordType(Type):
     owner seat, a seat has a hand of pieces) before all of them exist.
     """
 
-    __slots__ = ("_spec", "_fields", "doc")
+    __slots__ = ("_spec", "_fields", "doc", "domains")
 
     def __init__(self, name: str, fields: FieldSpec, doc: str = "") -> None:
         super().__init__(name)
         self._spec = fields
         self._fields: Mapping[str, Type] | None = None
         self.doc = doc
+        # Every value some text fields can hold (a space's `type`: the board's types), when the
+        # game says: a text literal compared with such a field is checked against them.
+        self.domains: dict[str, frozenset[str]] = {}
 
     @property
     def fields(self) -> Mapping[str, Type]:
