@@ -26,6 +26,8 @@ from davinci.engine.definition import (
     product_size,
 )
 from davinci.engine.errors import (
+    BIDI_CONTROLS,
+    CONTROL_CHARS,
     BuildErrors,
     DavinciError,
     DefinitionError,
@@ -33,7 +35,7 @@ from davinci.engine.errors import (
     ExprTypeError,
     SourceLocation,
     did_you_mean,
-    line_text_problem,
+    quoted,
 )
 from davinci.engine.expr.types import ANY, BOOL, INT, STR, ListType, RecordType, Type
 from davinci.engine.flow import SPLIT_BY_COMMA, FlowCompiler, Program
@@ -1097,11 +1099,12 @@ def _build_game(
     variant: str | None,
     variants: Sequence[str],
 ) -> GameDef:
-    # Shown in lists and help, a line at a time (a name is one line by its schema).
+    # Shown in lists and help (a name is one line by its schema): no control character but line
+    # feeds and tabs, and no direction control (two regular expressions: a 5 MB text is data).
     text = data.get("description") if variant is None else None
-    problem = line_text_problem(" ".join(text.split("\n"))) if isinstance(text, str) else None
-    if problem is not None:
-        raise b.fail(f"the game's description {problem}: write it as plain text", ("description",))
+    if isinstance(text, str) and (CONTROL_CHARS.search(text) or BIDI_CONTROLS.search(text)):
+        raise b.fail(f"the game's description '{quoted(text)}' holds a control or direction character: write it "
+                     "as plain text", ("description",))
     sdefs, svalues = build_settings(b)
     stype = settings_type(b, svalues)
     comps, pieces, piece_fields, deck_sources = build_components(b, decks or {}, svalues)
