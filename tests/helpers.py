@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 
 def write_game_pack(folder: Path, stem: str, game: str) -> str:
@@ -28,3 +30,29 @@ end:
   when: "false"
   winners: "seats"
 """
+
+
+def screens_at_80x24(game_id: str, players: int, seed: int, render: Any, moves: int) -> Iterator[str]:
+    """Play `moves` moves of a seeded game (a fixed, varied policy) and yield, before each, what
+    the game's `render` shows the seat to move on an 80x24 terminal; asserts that it fits above
+    the move prompt play prints under it."""
+    from io import StringIO
+
+    from rich.console import Console
+
+    from davinci.engine.game import load_game
+    from davinci.engine.values import prompt_lines
+
+    st = load_game(game_id).new_state(players, seed=seed)
+    k = 0
+    while not st.is_terminal() and k < moves:
+        seat = st.current_seats[0]
+        view = st.view(seat)
+        out = StringIO()
+        Console(file=out, width=80, color_system=None).print(render(view, seat, height=24, width=80))
+        text = out.getvalue()
+        assert len(text.splitlines()) + prompt_lines(view) <= 24, text
+        yield text
+        legal = st.legal_actions(seat)
+        st.apply(seat, legal[(k * 7) % len(legal)])
+        k += 1

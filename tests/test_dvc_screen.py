@@ -228,26 +228,10 @@ def test_at_the_end_against_a_bot_every_tile_shows() -> None:
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_at_80x24_the_screen_and_the_move_prompt_fit_so_your_row_stays_in_sight(players: int) -> None:
     # With 3-4 players the title, your row and your drawn tile had scrolled off by the prompt.
-    from io import StringIO
+    from helpers import screens_at_80x24
 
-    from rich.console import Console
-
-    from davinci.engine.game import load_game
-    from davinci.engine.values import prompt_lines
-
-    st = load_game("da-vinci-code").new_state(players, seed=3)
-    k = 0
-    while not st.is_terminal() and k < 300:
-        seat = st.current_seats[0]
-        view = st.view(seat)
-        out = StringIO()
-        Console(file=out, width=80, color_system=None).print(screen.render(view, seat, height=24, width=80))
-        text = out.getvalue()
-        assert len(text.splitlines()) + prompt_lines(view) <= 24, text
+    for text in screens_at_80x24("da-vinci-code", players, 3, screen.render, 300):
         assert "Your row" in text
-        legal = st.legal_actions(seat)
-        st.apply(seat, legal[(k * 7) % len(legal)])
-        k += 1
 
 
 def _right_guess(st: Any, seat: int, guess: Any) -> bool:

@@ -136,26 +136,10 @@ def test_the_game_over_screen_lists_every_hand() -> None:
 @pytest.mark.parametrize("players", [2, 4, 5])
 def test_at_80x24_the_grid_stays_in_sight_above_the_move_prompt(players: int) -> None:
     # The hand, the legend and the recent events had pushed the grid off the top at every prompt.
-    from io import StringIO
+    from helpers import screens_at_80x24
 
-    from rich.console import Console
-
-    from davinci.engine.game import load_game
-    from davinci.engine.values import prompt_lines
-
-    st = load_game("leonardos-riddle").new_state(players, seed=1)
-    k = 0
-    while not st.is_terminal() and k < 150:
-        seat = st.current_seats[0]
-        view = st.view(seat)
-        out = StringIO()
-        Console(file=out, width=80, color_system=None).print(render(view, seat, height=24, width=80))
-        text = out.getvalue()
-        assert len(text.splitlines()) + prompt_lines(view) <= 24, text
+    for text in screens_at_80x24("leonardos-riddle", players, 1, render, 150):
         assert text.startswith("Leonardo's Riddle") and "y\\x" in text and "Your hand:" in text
-        legal = st.legal_actions(seat)
-        st.apply(seat, legal[(k * 7) % len(legal)])
-        k += 1
 
 
 def test_a_tie_on_keys_says_the_senior_key_decided() -> None:
