@@ -230,7 +230,7 @@ class FlowCompiler:
             raise DefinitionError(f"'{name}' is {hidden}: a name bound here would hide it; choose another name",
                                   self.b.loc.loc(path, key=key))
         self.prog.binds.add(name)
-        self.b.bound_at.setdefault(name, self.b.loc.loc(path, key=key))  # type: ignore[attr-defined]
+        self.b.bound_at.setdefault(name, self.b.loc.loc(path, key=key))
         return name
 
     def steps(self, steps: Any, path: Path, scope: dict[str, Type]) -> None:

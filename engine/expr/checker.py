@@ -367,7 +367,7 @@ class _Checker:
             name = side.name
             record = next((f for f in frames if isinstance(f, RecordType) and name in f.fields), None)
         domain = record.domains.get(name) if isinstance(record, RecordType) else None
-        if domain is not None and other.value not in domain:
+        if domain is not None and record is not None and other.value not in domain:
             shown = ", ".join(f"'{v}'" for v in sorted(domain)[:12]) + (", ..." if len(domain) > 12 else "")
             near = _suggest(other.value, domain)
             raise self.fail(f"'{other.value}' is no {record.name}'s {name} in this game{near} (its values: {shown})",

@@ -117,12 +117,12 @@ class _Linter:
             # installed copy (a --pack folder the command names is no such copy).
             named = folder is not None and folder.resolve() in given
             if not named and replaced(pack, self.linted_packs):
-                linted = self.linted_packs[pack.id]
                 if self.linted_names.get(pack.id) != pack.name:
                     # Not a checkout of the installed pack (another name): a pack of its own that
                     # took an installed pack's id, which play and simulate refuse (DV032).
                     at = self.linted_manifests[pack.id].loc(["id"])
-                    self.problems.append(_problem(duplicate_pack(pack.id, pack.root, linted, at), at))
+                    mine = self.linted_packs[pack.id]
+                    self.problems.append(_problem(duplicate_pack(pack.id, pack.root, mine, at), at))
                 continue
             linted = self.linted_packs.get(pack.id)
             if named and linted is not None and linted != pack.root:  # `lint A --pack B`, one id

@@ -540,7 +540,7 @@ def _set(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, T
             expected = scope.get(name, fn.type)
             if name not in scope:
                 b.locals_set.append((name, b.loc.loc((*p, name), key=True)))
-                b.bound_at.setdefault(name, b.loc.loc((*p, name), key=True))  # type: ignore[attr-defined]
+                b.bound_at.setdefault(name, b.loc.loc((*p, name), key=True))
             if getattr(b, "sealing", 0) and name not in b.tvars:  # type: ignore[attr-defined]
                 b.private_locals.add(name)  # type: ignore[attr-defined]  # set inside a private option: in no view
         if not _assignable(fn.type, expected):
