@@ -516,6 +516,11 @@ def turn_text(view: Mapping[str, Any], current_name: str) -> str:
         if result.get("actions") == 0:  # the end held before anyone's first decision
             return "game over before the first move"
         return f"game over after turn {result.get('turns', view.get('turn', 0))}"
+    acting = view.get("to_act") or []
+    if len(acting) == 1 and acting[0] != view.get("current") and view.get("seats"):
+        # A decision asked of another seat during the turn (a `choose` with `seat:`, a bid, a return).
+        other = view["seats"][int(acting[0]) - 1]["name"]
+        return f"turn {view.get('turn', 0)} ({current_name}'s), {other} to decide"
     return f"turn {view.get('turn', 0)}, {current_name} to play"
 
 

@@ -1052,3 +1052,13 @@ def test_list_shows_a_settings_bounds_and_no_empty_headings(tmp_path: Path) -> N
     lines = out.splitlines()
     assert code == 0 and not any(line.endswith(" settings:") and (i + 1 == len(lines) or not lines[i + 1].startswith("  "))
                                  for i, line in enumerate(lines))
+
+
+def test_the_header_names_the_seat_deciding_when_it_is_not_the_one_whose_turn_it_is() -> None:
+    # A bid asked of each seat in turn (`choose` with `seat:`) showed "Ana to play" above Ben's bid.
+    from davinci.engine.values import turn_text
+
+    view = {"turn": 3, "current": 1, "to_act": [2], "seats": [{"name": "Ana"}, {"name": "Ben"}]}
+    assert turn_text(view, "Ana") == "turn 3 (Ana's), Ben to decide"
+    assert turn_text({**view, "to_act": [1]}, "Ana") == "turn 3, Ana to play"
+    assert turn_text({**view, "to_act": [1, 2]}, "Ana") == "turn 3, Ana to play"  # all answering at once
