@@ -1182,6 +1182,10 @@ def _build_game(
     )
     order = data.get("turn_order") or {}
     first = order.get("first", "random")
+    if isinstance(first, str) and first.strip() not in ("random", "") and did_you_mean(first.strip(), ["random"]) \
+            and first.strip().isalpha() and first.strip() not in scope:  # `first: randon`: an unknown name
+        raise b.fail(f"turn_order.first is 'random' or a seat number (an expression); got '{quoted(first)}'"
+                     f"{did_you_mean(first.strip(), ['random'], aside=False)}", ("turn_order", "first"), code="DV041")
     first_seat: Any = "random" if first == "random" else b.expr(("turn_order", "first"), scope, INT)
     next_seat = b.expr(("turn_order", "next"), scope, INT) if order.get("next") is not None else None
     requires = tuple(

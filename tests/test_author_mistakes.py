@@ -115,6 +115,12 @@ CASES = [
     ("a component field named like a field every piece has (it hid the piece's owner)", "seat_vars:\n",
      CHIPS.replace("{{value: int}}", "{{value: int, owner: str}}").format("{value: [1, 2], owner: [me]}") + "seat_vars:\n",
      "DV050", 18, 26, "a field may not be called 'owner': every piece has it already (the seat whose zone holds it)"),
+    # The hint said to quote it, and a quoted 'random' is a text where a seat number is needed.
+    ("a misspelt 'random' as the first seat", "players: {min: 2, max: 6}\n",
+     "players: {min: 2, max: 6}\nturn_order: {first: randon}\n", "DV041", 7, 21,
+     "turn_order.first is 'random' or a seat number (an expression); got 'randon'; did you mean 'random'?"),
+    ("a bare word where a number is needed (no hint to quote it)", 'score: "seat.banked"', 'score: "lots"',
+     "DV041", 46, 11, "unknown name 'lots'\n"),
     ("a bare break", "            - end_turn: true\n        - set", "            - break\n        - set",
      "DV050", 30, 15, "write 'break: true' (a bare 'break' is a text)"),
 ]
@@ -441,6 +447,7 @@ end:
     ("if: \"to.type == 'bonus'\"", "if: \"to.type == 'bonsu'\"", 37,
      "'bonsu' is no space's type in this game; did you mean 'bonus'?"),
     ("where type == 'goal')\"}", "where type == 'gaol')\"}", 58, "'gaol' is no space's type in this game"),
+    ("if: \"to.type == 'trap'\"", "if: \"to.type in ['trap', 'bonsu']\"", 46, "'bonsu' is no space's type"),
 ])
 def test_a_text_compared_with_a_field_of_known_values_must_be_one_of_them(
     tmp_path: Path, old: str, new: str, col: int, words: str

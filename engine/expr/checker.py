@@ -116,6 +116,7 @@ class _Checker:
         self.out: Checked | None = None
         self.types: dict[int, Type] = {}
         self.bound: frozenset[str] = frozenset()
+        self.expect: Type | None = None  # what the whole expression must give, when the game says
 
     def fail(self, reason: str, offset: int) -> ExprTypeError:
         return ExprTypeError(located_message(reason, self.source, offset), self.locate(offset))
@@ -214,7 +215,7 @@ class _Checker:
             )
             if match:
                 hint = f"; did you mean '{next(d for d in dotted if d.endswith('.' + match[0]))}'?"
-        if self.source.strip() == node.name and not exact:
+        if self.source.strip() == node.name and not exact and self.expect in (None, STR, ANY):
             # One bare word: most often a text quoted once, for YAML only (`{phase: 'guess'}`).
             hint = (f" (a text is quoted inside the YAML string: \"'{node.name}'\")"
                     + (f", or{hint[1:]}" if hint else ""))
@@ -347,6 +348,9 @@ class _Checker:
                 self.known_value(node.operands[i + 1], node.operands[i], frames)
             elif op in ("in", "not in"):
                 self.membership(lt, rt, op, at)
+                right = node.operands[i + 1]
+                for item in right.items if isinstance(right, ListLit) else ():  # `type in ['ladder', 'snak']`
+                    self.known_value(node.operands[i], item, frames)
             else:
                 if not (is_orderable(lt) and is_orderable(rt)) or join(lt, rt) is None:
                     raise self.fail(f"cannot compare {describe(lt)} with {describe(rt)} using '{op}'", at)
@@ -447,6 +451,7 @@ def check(
     loc = locate or default_locator(source)
     checker = _Checker(source, scope, functions, loc)
     checker.bound = bound
+    checker.expect = expect
     out = checker.run(node)
     if expect is not None and not assignable(out.type, expect):
         hint = ""
