@@ -456,3 +456,30 @@ def test_a_text_compared_with_a_field_of_known_values_must_be_one_of_them(
     problems = [p for p in lint_edited(tmp_path, pack, "race.yaml", old, new) if Path(p.location.path).name == "race.yaml"]
     assert [(p.code, p.location.col) for p in problems] == [("DV041", col)], problems
     assert words in problems[0].message
+
+
+def test_a_failure_in_a_test_game_says_which_game(tmp_path: Path) -> None:
+    # "DV042 first() of an empty list": it failed only with 3 seats (two pawns), and nothing said so.
+    from helpers import STOP_AT_ONCE, write_game_pack
+
+    game = """\
+kind: game
+id: pawns
+name: Pawns
+players: {min: 2, max: 3}
+components:
+  pawn: {fields: {colour: str}, label: colour, items: [{colour: red}, {colour: blue}]}
+zones:
+  box: {kind: pile, visibility: public, contents: [pawn]}
+  mine: {kind: pile, per_seat: true, visibility: public}
+flow:
+  setup:
+    - for_each:
+        in: seats
+        as: s
+        do:
+          - move: {piece: "first(box)", to: mine, owner: s}
+""" + STOP_AT_ONCE
+    problems = lint_paths([write_game_pack(tmp_path / "pawns", "pawns", game)])
+    assert [p.code for p in problems] == ["DV042"]
+    assert "first() of an empty list (setting up a game of 3 seats)" in problems[0].message

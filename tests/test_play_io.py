@@ -333,6 +333,8 @@ BAD_OPTIONS: list[tuple[list[str], int, str]] = [
     (["replay", "/nonexistent/log.json"], 1, "cannot read log"),
     (["lint", "/nonexistent/pack"], 2, "no such file or folder"),
     (["rule", "DV99999"], 2, "DV99999"),
+    # A documented code that lint never reports was "did you mean DV306?".
+    (["rule", "DV061"], 2, "DV061 is not a lint rule: a bot failed in play or simulate"),
     # Seat names are one short line without terminal escapes; what was typed is quoted escaped.
     (["play", GAME, "--players", "human:Nim\x1b]2;pwned\x07,random"], 2,
      "--players: the name 'Nim\\x1b]2;pwned\\x07' holds a control character"),

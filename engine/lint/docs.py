@@ -28,9 +28,24 @@ def _doc(rule: Rule) -> str:
     return (head + ("\n" + rest if rest.strip() else "")).strip()
 
 
+# Codes of problems that only playing, simulating or replaying meets (no file is linted for them).
+OUTSIDE_LINT = {
+    "DV060": "an action the rules refuse (play, the API's apply); the message says why and what is possible",
+    "DV061": "a bot failed in play or simulate (it raised, returned no action, or chose a refused one); "
+             "DAVINCI_DEBUG=1 shows its traceback (docs/api.md, Writing a bot)",
+    "DV070": "a save or log that cannot be read back (damaged, edited, or for other content)",
+    "DV071": "a replay that diverges from its log (replay --verify)",
+    "DV080": "a usage error: a command-line option, an API argument, or an expr --context file",
+    "DV081": "a setting or a number of players the game refuses (--setting, its `requires`)",
+}
+
+
 def rule_text(code: str) -> str:
     """The documentation of rule `code` for `davinci rule CODE`; UsageError (with a suggestion) if unknown."""
     rule = get_rule(code.strip())
+    outside = OUTSIDE_LINT.get(code.strip().upper())
+    if rule is None and outside is not None:
+        raise UsageError(f"{code.strip().upper()} is not a lint rule: {outside}")
     if rule is None:
         codes = [r.code for r in all_rules()]
         names = {r.name: r.code for r in all_rules()}

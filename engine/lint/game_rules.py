@@ -354,10 +354,13 @@ def game_builds(ctx: LintContext) -> Iterator[Problem]:
     board, flow step and expression is checked, and a few seeded random games are played to the
     end. Problems carry their own codes (DV040-DV054). This code reports a random test game that
     does not end within 20,000 actions (with a huge `end.max_turns`, say), or whose flow or
-    expressions do far too much work, and warns when no test game ended by `end.when` and all
-    stopped at the default limit (1,000 turns when `end.max_turns` is not given). A declared
-    `end.max_turns` is taken as meant: test games that stop there are not reported, even all of
-    them (`davinci simulate` counts them as `turn-limit` games).
+    expressions do far too much work (errors). It warns (severity warning, under this code) when
+    no test game ended by `end.when` and all stopped at the default limit (1,000 turns when
+    `end.max_turns` is not given), and when no seat decided anything in the test games (a flow
+    with no `choose` or `respond`: the game plays itself). A declared `end.max_turns` is taken
+    as meant: test games that stop there are not reported, even all of them (`davinci simulate`
+    counts them as `turn-limit` games). A problem met in a test game says which (its seats and
+    seed).
 
     Failing:
     ```yaml
@@ -724,6 +727,14 @@ def game_bots(ctx: LintContext) -> Iterator[Problem]:
         yield Problem(where, "DV057", f"{message} (bots {', '.join(names)} cannot start with it)", "game-bots", "error")
 
 
+def _in_test_game(problem: Problem, where: str) -> Problem:
+    """A problem a test game met, saying which (a failure with 6 seats alone named no count)."""
+    if where in problem.message:
+        return problem
+    first, nl, rest = problem.message.partition("\n")
+    return dataclasses.replace(problem, message=f"{first} ({where}){nl}{rest}")
+
+
 def _playouts(ctx: LintContext, gdef: Any) -> Iterator[Problem]:
     from davinci.engine.bots import RandomBot
     from davinci.engine.state import State
@@ -734,7 +745,7 @@ def _playouts(ctx: LintContext, gdef: Any) -> Iterator[Problem]:
         try:
             State.new(gdef, [f"Seat {i + 1}" for i in range(n)], 0)
         except DavinciError as e:
-            yield _as_problem(e, ctx.at(["flow"]))
+            yield _in_test_game(_as_problem(e, ctx.at(["flow"])), f"setting up a game of {n} seats")
             return
     limited = 0  # games stopped by the turn limit rather than by `end.when`
     decided = 0  # decisions the test games asked for
@@ -782,7 +793,7 @@ def _playouts(ctx: LintContext, gdef: Any) -> Iterator[Problem]:
             limited += st.reason == "turn-limit"
             decided += actions
         except DavinciError as e:
-            yield _as_problem(e, ctx.at(["flow"]))
+            yield _in_test_game(_as_problem(e, ctx.at(["flow"])), f"in a random test game of {n} seats, seed {seed}")
             return
     if decided == 0 and ctx.doc.data.get("kind") != "variant":
         yield Problem(
