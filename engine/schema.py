@@ -20,7 +20,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from davinci.engine.errors import SchemaError, SourceLocation
+from davinci.engine.errors import SchemaError, SourceLocation, did_you_mean
 from davinci.engine.lint.registry import Rule, register
 
 
@@ -761,7 +761,9 @@ def _translate(doc: Located, error: ValidationError) -> Iterable[SchemaError]:
         return
     if kind == "enum":
         options = ", ".join(_show(v) for v in error.validator_value)
-        yield SchemaError(f"{where} must be one of {options}, got {_show(value)}", loc, BAD_VALUE)
+        words = [v for v in error.validator_value if isinstance(v, str)]
+        near = did_you_mean(value, words, aside=False) if isinstance(value, str) and words else ""
+        yield SchemaError(f"{where} must be one of {options}, got {_show(value)}{near}", loc, BAD_VALUE)
         return
     if kind == "const":
         yield SchemaError(f"{where} must be {_show(error.validator_value)}, got {_show(value)}", loc, BAD_VALUE)

@@ -227,3 +227,16 @@ def test_schema_out_never_writes_through_a_symbolic_link(tmp_path: Path) -> None
     assert result.exit_code == 2
     assert "cannot write game.schema.json: a symbolic link (not followed" in result.output
     assert victim.read_text(encoding="utf-8") == "precious"
+
+
+def test_a_misspelt_value_of_a_fixed_list_gets_a_suggestion() -> None:
+    # `kind: bord` listed the kinds but, unlike a misspelt key, suggested none.
+    from davinci.engine.schema import validate
+    from davinci.engine.yamlload import load_yaml_text
+
+    doc = load_yaml_text("kind: pack\nid: p\nname: P\nversion: '1'\ngames: [a.yaml]\n", "p.yaml")
+    assert validate(doc, "pack") == []
+    game = load_yaml_text("kind: game\nid: g\nname: G\nplayers: {min: 2, max: 2}\n"
+                          "zones: {b: {kind: bord}}\nflow: {turn: []}\nend: {when: 'true', winners: seats}\n", "g.yaml")
+    [problem] = [p for p in validate(game, "game") if p.code == "DV014"]
+    assert problem.message.endswith("got 'bord'; did you mean 'board'?")
