@@ -234,8 +234,6 @@ def test_a_misspelt_value_of_a_fixed_list_gets_a_suggestion() -> None:
     from davinci.engine.schema import validate
     from davinci.engine.yamlload import load_yaml_text
 
-    doc = load_yaml_text("kind: pack\nid: p\nname: P\nversion: '1'\ngames: [a.yaml]\n", "p.yaml")
-    assert validate(doc, "pack") == []
     game = load_yaml_text("kind: game\nid: g\nname: G\nplayers: {min: 2, max: 2}\n"
                           "zones: {b: {kind: bord}}\nflow: {turn: []}\nend: {when: 'true', winners: seats}\n", "g.yaml")
     [problem] = [p for p in validate(game, "game") if p.code == "DV014"]
