@@ -325,8 +325,7 @@ def play(
         console.print(f"[yellow]{why} each player's screen in the scrollback: the next player can scroll "
                       "up to the last player's hidden pieces.[/yellow]")
     # This game, as its save or log names it: a file holding another unfinished game is kept.
-    mine = game_identity(saved, "save") if saved is not None else (
-        g.id, seed, [s.name for s in seats]) if seed is not None else None
+    mine = game_identity(saved, "save") if saved is not None else None
     for path, what in ((save_path, "save"), (log_path, "log")):
         if path:  # refused before anything is printed (run_play checks again, as other callers need)
             check_write_target(path, what, mine)

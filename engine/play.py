@@ -165,17 +165,23 @@ def atomic_write(path: str, data: str) -> None:
 _MARKER = {"save": "davinci_save", "log": "davinci_log"}
 
 
-GameId = tuple[Any, Any, Any]  # (game id, seed, seat names): which game a save or log holds
+# Which game a save or log holds (game id, variant, seed, seat names, settings), and its moves.
+GameId = tuple[tuple[Any, ...], list[tuple[Any, Any]]]
 
 
 def game_identity(doc: Any, what: str) -> GameId | None:
-    """The game a save or log document holds, or None when it does not say."""
+    """The game a save or log document holds and the moves it has, or None when it does not say."""
     if not isinstance(doc, dict):
         return None
-    game = doc.get("game") if what == "log" else (doc.get("saved") or {}).get("game")
+    inner = doc if what == "log" else (doc.get("saved") or {})
+    if not isinstance(inner, dict):
+        return None
     seats = doc.get("seats")
-    names = [s.get("name") for s in seats if isinstance(s, dict)] if isinstance(seats, list) else None
-    return (game, doc.get("seed"), names)
+    names = tuple(s.get("name") for s in seats if isinstance(s, dict)) if isinstance(seats, list) else None
+    settings = json.dumps(doc.get("settings_override"), sort_keys=True, default=str)
+    moves = doc.get("actions") if what == "log" else (inner.get("state") or {}).get("history")
+    history = [(m[0], m[1]) for m in moves if isinstance(m, list) and len(m) == 2] if isinstance(moves, list) else []
+    return (inner.get("game"), inner.get("variant"), doc.get("seed"), names, settings), history
 
 
 def _unfinished(doc: dict[str, Any], what: str) -> bool:
@@ -226,8 +232,11 @@ def check_write_target(path: str, what: str, mine: GameId | None = None) -> None
             "choose another file name, or move or delete that file first"
         )
     held = game_identity(doc, what)
-    if _unfinished(doc, what) and (mine is None or held != mine):
-        game = held[0] if held and isinstance(held[0], str) else "a game"
+    # Only the same game, whose moves so far begin with the file's, may replace an unfinished one
+    # (a resumed game over its own save); a new game never does, even with the same seed and seats.
+    ours = mine is not None and held is not None and held[0] == mine[0] and mine[1][:len(held[1])] == held[1]
+    if _unfinished(doc, what) and not ours:
+        game = held[0][0] if held and isinstance(held[0][0], str) else "a game"
         again = f"resume it with: davinci play --resume {path}" if what == "save" else "it logs that game"
         raise SaveError(f"{path} holds another unfinished game ({printable(game)}), so it is not overwritten "
                         f"({again}); choose another file name, or move or delete that file first")
@@ -577,8 +586,10 @@ class Session:
 
     @property
     def identity(self) -> GameId:
-        """This game, as `game_identity` reads it from its save or log."""
-        return (self.game.id, self.seed, [s.name for s in self.seats])
+        """This game and its moves so far, as `game_identity` reads them from its save or log."""
+        key = (self.game.id, self.game.variant, self.seed, tuple(s.name for s in self.seats),
+               json.dumps(self.settings, sort_keys=True, default=str))
+        return key, [(s, a) for s, a in self.state.history]
 
     def save_due(self) -> bool:
         """Whether a turn that just ended is saved: when a human is to act next (so the save
@@ -1311,7 +1322,7 @@ def run_play(
     resumed_note = ""
     if resume and save_doc is None:
         save_doc = read_save(resume)
-    mine = game_identity(save_doc, "save") if resume else (game.id, seed, [s.name for s in seats])
+    mine = game_identity(save_doc, "save") if resume else None  # (a new game replaces no unfinished one)
     if resume and not save_path:
         # A resumed game goes on saving to the file it came from (it stopped saving, silently).
         try:

@@ -919,9 +919,20 @@ def test_a_new_game_never_replaces_another_unfinished_games_save_or_log(tmp_path
         code, out = cli("play", GAME, "--players", "random,random", "--seed", "7", option, str(path), "--no-clear")
         assert code == 1 and f"{path} holds another unfinished game (da-vinci-code), so it is not overwritten" in out
     assert save.read_text() == kept
+    # Not even the same seed and seats (the same command again, or another variant): a new game.
+    seed = json.loads(kept)["seed"]
+    code, out = cli("play", GAME, "--players", "human,random", "--seed", str(seed), "--save", str(save), "--no-clear")
+    assert code == 1 and "holds another unfinished game" in out and save.read_text() == kept
     # Its own resume saves and logs over them; a finished game's files may be replaced.
     code, _ = cli("play", "--resume", str(save), "--save", str(save), "--log", str(log), "--no-clear")
     assert code == 0
+    # ... but an older save of the game, resumed, does not replace a newer one.
+    older = tmp_path / "older.json"
+    older.write_text(kept)
+    play(tmp_path, 3, resume=str(save))  # three more moves in the save
+    assert len(json.loads(save.read_text())["saved"]["state"]["history"]) > len(json.loads(kept)["saved"]["state"]["history"])
+    code, out = cli("play", "--resume", str(older), "--save", str(save), "--no-clear")
+    assert code == 1 and "holds another unfinished game" in out
     done = tmp_path / "done.json"
     assert cli("play", GAME, "--players", "random,random", "--seed", "1", "--save", str(done), "--no-clear")[0] == 0
     assert cli("play", GAME, "--players", "random,random", "--seed", "2", "--save", str(done), "--no-clear")[0] == 0
