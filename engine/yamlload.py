@@ -807,6 +807,10 @@ def _build(text: str, path: str, max_depth: int) -> tuple[Any, Any]:
     def fail(code: str, message: str, mark: Any) -> YamlError:
         return _err(code, message, path, mark.line + 1, mark.column + 1)
 
+    def too_many(mark: Any) -> YamlError:
+        return fail(TOO_LARGE, f"the file holds more than {MAX_VALUES:,} values (keys, values, lists and mappings): "
+                               "split it into several files (a deck into overlays)", mark)
+
     # A frame is [container, its record's dict/list, pending key (or no_key), pending key index].
     # Mapping frames have a dict container; the pending key slot is unused for lists.
     stack: list[list[Any]] = []
@@ -827,8 +831,7 @@ def _build(text: str, path: str, max_depth: int) -> tuple[Any, Any]:
                 m = ev.start_mark
                 scalars += 1
                 if scalars > MAX_VALUES:
-                    raise fail(TOO_LARGE, f"the file holds more than {MAX_VALUES:,} values (keys and values): split "
-                                          "it into several files (a deck into overlays)", m)
+                    raise too_many(m)
                 if ev.anchor is not None:
                     raise fail(ALIAS, f"anchor '&{ev.anchor}' is not allowed (repeat the value instead)", m)
                 raw = ev.value
@@ -870,6 +873,9 @@ def _build(text: str, path: str, max_depth: int) -> tuple[Any, Any]:
                     frame[1].append(index)
             elif t is mapping_start or t is sequence_start:
                 m = ev.start_mark
+                scalars += 1  # a list or mapping is a value too (a million `[]` cost as much)
+                if scalars > MAX_VALUES:
+                    raise too_many(m)
                 if ev.anchor is not None:
                     raise fail(ALIAS, f"anchor '&{ev.anchor}' is not allowed (repeat the value instead)", m)
                 is_map = t is mapping_start

@@ -343,3 +343,12 @@ def test_the_schema_check_reports_at_most_a_few_hundred_problems_of_one_file() -
     problems = validate(doc, "game")
     assert len(problems) == MAX_SCHEMA_PROBLEMS + 1
     assert any("the schema check stops at 200 problems in one file" in p.message for p in problems)
+
+
+def test_empty_lists_and_mappings_count_as_values(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A million `[]` passed the cap on keys and values: 23 s and 457 MB.
+    from davinci.engine import yamlload
+
+    monkeypatch.setattr(yamlload, "MAX_VALUES", 1000)
+    err = error("big: [" + ", ".join(["[]"] * 1200) + "]\n")
+    assert err.code == "DV006" and "more than 1,000 values" in err.message
