@@ -29,10 +29,11 @@ SEED = _SeedType(0, 2**64 - 1)
 
 
 def _fail(message: str, code: int = 1) -> None:
-    from davinci.engine.errors import printable
+    from davinci.engine.errors import message_text
 
-    # A message may quote a file or the command line: their control characters are shown as escapes.
-    click.echo(f"davinci: {printable(message)}", err=True)
+    # A message may quote a file or the command line: their control characters and line feeds are
+    # shown as escapes (a save's field printed a fake "verified" line).
+    click.echo(f"davinci: {message_text(message)}", err=True)
     sys.exit(code)
 
 

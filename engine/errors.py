@@ -216,6 +216,27 @@ def hides_text(c: str) -> bool:
     return unicodedata.category(c) in ("Cf", "Zl", "Zp")
 
 
+def message_text(message: str) -> str:
+    """A message as a terminal or a CI log shows it: control characters escaped, a line feed kept
+    only before a line indented by four spaces (the expression and its caret that davinci shows
+    under a message) and written `\\n` elsewhere (one inside a key, a path or a save's field would
+    print a line of someone else's choosing), and no line starting with `::` once its indentation
+    is skipped (a workflow command a CI runner obeys: its first colon is written `\\x3a`)."""
+    lines = printable(message).split("\n")
+    out = [lines[0]]
+    for line in lines[1:]:
+        if line.startswith("    "):
+            out.append(line)
+        else:
+            out[-1] += "\\n" + line
+    for i, line in enumerate(out):
+        body = line.lstrip()
+        if body.startswith("::"):
+            cut = len(line) - len(body)
+            out[i] = line[:cut] + "\\x3a" + line[cut + 1:]
+    return "\n".join(out)
+
+
 def quoted(text: str, limit: int = 60) -> str:
     """`text` as a one-line message shows something a user wrote: control characters escaped,
     at most `limit` characters."""

@@ -392,3 +392,12 @@ def test_a_listed_file_that_is_not_there_suggests_the_file_beside_it(tmp_path: P
     write(root / "dropfour.yaml", GOOD_DECK)
     [missing] = [p for p in lint_paths([str(root)]) if p.code == "DV022"]
     assert missing.message == "pack 'p' lists dropfor.yaml, which does not exist (did you mean 'dropfour.yaml'?)"
+
+
+def test_no_line_of_lint_output_is_a_ci_workflow_command(tmp_path: Path) -> None:
+    # A key "zz\n ::error file=...::..." kept its line feed (the next line began with a space), and
+    # GitHub's runner trims the indentation before it looks for "::".
+    root = make_pack(tmp_path / "p", {"d.yaml": GOOD_DECK + '"zz\\n ::error file=a.py,line=1::pwned\\n    ::add-mask::x": 1\n'})
+    status, out = run([str(root)])
+    assert status == 1 and "DV011" in out
+    assert not any(line.lstrip().startswith("::") for line in out.splitlines()), out

@@ -936,3 +936,15 @@ def test_a_new_game_never_replaces_another_unfinished_games_save_or_log(tmp_path
     done = tmp_path / "done.json"
     assert cli("play", GAME, "--players", "random,random", "--seed", "1", "--save", str(done), "--no-clear")[0] == 0
     assert cli("play", GAME, "--players", "random,random", "--seed", "2", "--save", str(done), "--no-clear")[0] == 0
+
+
+def test_a_line_feed_in_a_logs_field_cannot_print_a_line_of_its_own(tmp_path: Path) -> None:
+    # A result reason "end)\nverified: 29 actions replay FAKE" printed a fake verdict line.
+    log = tmp_path / "g.log.json"
+    assert cli("play", GAME, "--players", "random,random", "--seed", "1", "--log", str(log), "--no-clear")[0] == 0
+    doc = json.loads(log.read_text())
+    doc["result"]["reason"] = "end)\nverified: 29 actions replay FAKE"
+    log.write_text(json.dumps(doc))
+    code, out = cli("replay", str(log), "--verify")
+    assert code == 1 and not any(line.startswith("verified") for line in out.splitlines()), out
+    assert "\\nverified: 29 actions replay FAKE" in out

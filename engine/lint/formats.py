@@ -7,7 +7,7 @@ import os
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from davinci.engine.errors import printable
+from davinci.engine.errors import message_text, printable
 from davinci.engine.lint.registry import Problem, all_rules
 from davinci.engine.lint.runner import LintResult
 
@@ -39,24 +39,12 @@ def summary_line(result: LintResult) -> str:
     return f"{_plural(result.errors, 'error')}, {_plural(result.warnings, 'warning')} in {files}"
 
 
-def _one_problem(message: str) -> str:
-    """A message as one problem's lines: control characters escaped, and a line feed kept only
-    before an indented line (the expression and its caret that a message may show under it). A
-    line feed inside a name a file gave (a key, a listed path) is written `\\n`: otherwise a pack
-    could print lines of its own, such as `::error::` commands a CI runner obeys."""
-    lines = printable(message).split("\n")
-    out = lines[0]
-    for line in lines[1:]:
-        out += ("\n" if line.startswith(" ") else "\\n") + line
-    return out
-
-
 def render_text(result: LintResult, out: TextIO, color: bool | None = None) -> None:
     """`path:line:col: CODE message [name]` per problem, then the summary line."""
     coloured = use_color(out, color)
     for p in result.problems:
         # A file name or a message quoting a file may hold control characters: shown as escapes.
-        where, message = printable(str(p.location), one_line=True), _one_problem(p.message)
+        where, message = printable(str(p.location), one_line=True), message_text(p.message)
         if coloured:
             colour = _SEVERITY_COLOURS.get(p.severity, "")
             out.write(f"{_BOLD}{where}{_RESET}: {colour}{p.code}{_RESET} {message} "
