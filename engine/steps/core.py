@@ -10,7 +10,16 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from davinci.engine.errors import DefinitionError, EvalError, ExprSyntaxError, ExprTypeError, did_you_mean
+from davinci.engine.errors import (
+    BIDI_CONTROLS,
+    LINE_CONTROL_CHARS,
+    DefinitionError,
+    EvalError,
+    ExprSyntaxError,
+    ExprTypeError,
+    did_you_mean,
+    printable,
+)
 from davinci.engine.expr.budget import step_charge
 from davinci.engine.expr.types import ANY, BOOL, INT, STR, ListType, RecordType, Type
 from davinci.engine.flow import FlowCompiler, Instr, Path, step
@@ -645,7 +654,12 @@ class Log(Instr):
 def template(fc: FlowCompiler, text: Any, path: Path, scope: Mapping[str, Type]) -> str | list[Any]:
     """A text with `{expression}` parts (a log line, a prompt), compiled: plain strings and
     compiled expressions, in order; a text without any stays a plain string."""
-    text = str(text)
+    text = str(text).rstrip("\n")  # (a block scalar's final line feed)
+    bad = LINE_CONTROL_CHARS.search(text) or BIDI_CONTROLS.search(text)
+    if bad is not None:  # shown on one line of the screen: a line feed there printed a line of its own
+        fc.b.errors.append(ExprSyntaxError(
+            f"a log line or prompt is one line of text: it holds {printable(bad.group(), one_line=True)} (write it "
+            "without line feeds, tabs or control characters)", fc.b.loc.scalar(path)(bad.start())))
     parts: list[Any] = []
     plain: list[str] = []
     i = 0
