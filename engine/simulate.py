@@ -251,6 +251,10 @@ def run(cfg: SimConfig, jobs: int = 1, progress: Callable[[int], None] | None = 
         _bot_factory(name, game)  # fail fast on unknown bots, before any process starts
     t0 = time.perf_counter()
     tally = Tally(len(cfg.players))
+    # SIGTERM (a `kill`, a CI timeout) and SIGHUP (the terminal closed) stop a run as Ctrl-C does:
+    # the games played so far are reported.
+    stops = ("SIGTERM", "SIGHUP") if _main_thread() else ()
+    old = {sig: signal.signal(sig, _interrupt) for sig in (getattr(signal, n) for n in stops if hasattr(signal, n))}
     try:
         for part in _iter_tallies(cfg, jobs):
             tally.merge(part)
@@ -264,6 +268,9 @@ def run(cfg: SimConfig, jobs: int = 1, progress: Callable[[int], None] | None = 
         report = summarise(cfg, tally, time.perf_counter() - t0, jobs)
         report["interrupted"] = True
         return report
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
     elapsed = time.perf_counter() - t0
     return summarise(cfg, tally, elapsed, jobs)
 
@@ -292,9 +299,8 @@ def _iter_tallies(cfg: SimConfig, jobs: int) -> Iterator[Tally]:
     ctx = mp.get_context("fork") if hasattr(os, "fork") else mp.get_context()
     processes = min(jobs, math.ceil(cfg.games / size))
     gc.freeze()
-    # SIGTERM (a `kill`, a CI timeout) stops the parent as Ctrl-C does, so that leaving the pool
-    # ends the workers too; the workers leave both signals to the parent.
-    old_term = signal.signal(signal.SIGTERM, _interrupt) if _main_thread() else None
+    # SIGTERM stops the parent as Ctrl-C does (see `run`), so that leaving the pool ends the
+    # workers too; the workers leave both signals to the parent.
     try:
         with ctx.Pool(processes, initializer=_worker_signals) as pool:
             # In order: a failure is reported for the same (first failing) game as with one job.
@@ -303,8 +309,6 @@ def _iter_tallies(cfg: SimConfig, jobs: int) -> Iterator[Tally]:
                     raise part.error()
                 yield part
     finally:
-        if old_term is not None:
-            signal.signal(signal.SIGTERM, old_term)
         gc.unfreeze()
 
 

@@ -226,6 +226,25 @@ def test_the_text_report_names_the_settings_changed() -> None:
     assert changed[0] == "g: 1 games, seed 7, bonus=2, target=60"
 
 
+@pytest.mark.parametrize(("sig", "jobs"), [("SIGTERM", "1"), ("SIGHUP", "1"), ("SIGHUP", "2")])
+def test_sigterm_or_a_closed_terminal_report_the_games_played(sig: str, jobs: str) -> None:
+    # With one job (the default) SIGTERM printed nothing at all, and SIGHUP nothing at any --jobs.
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "from davinci.cli import main; main()", "simulate", "da-vinci-code",
+         "-n", "1000000", "-p", "random,random", "-j", jobs],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )
+    time.sleep(3)
+    proc.send_signal(getattr(signal, sig))
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and out.startswith("interrupted after ") and err == "", (out, err)
+
+
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
 def test_sigterm_stops_a_parallel_simulation_and_its_workers_quietly() -> None:
     # Found by a hostile tester: the parent died at once and its workers ran on for 20 s, then
