@@ -244,6 +244,15 @@ def check_write_target(path: str, what: str, mine: GameId | None = None) -> None
 
 # Signals that stop a game as Ctrl-C does (saving it): a kill, and a terminal window closed.
 STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+HANGUP = getattr(signal, "SIGHUP", None)
+
+
+class HangUp(KeyboardInterrupt):
+    """The terminal closed (SIGHUP): nobody is left to name a file, so the game is saved anyway."""
+
+
+def _stop(signum: int, frame: Any) -> None:
+    raise HangUp if signum == HANGUP else KeyboardInterrupt
 
 
 @contextmanager
@@ -268,7 +277,7 @@ def deferred_interrupts() -> Iterator[None]:
         for sig, handler in old.items():
             signal.signal(sig, handler)
     if caught:
-        raise KeyboardInterrupt
+        raise HangUp if HANGUP in caught else KeyboardInterrupt
 
 
 PackRecord = list[dict[str, str]]
@@ -640,9 +649,7 @@ class Session:
             if not name or name.lower() in STOP_WORDS:  # a command typed where a name was asked
                 self.console.print("not saved")
                 return
-        if len(name) >= 2 and name[0] == name[-1] and name[0] in "'\"":
-            name = name[1:-1]  # `save "my game.json"`, quoted as a shell would take it
-        path = os.path.expanduser(name) if name else self.save_path  # `save ~/game.json`, as a shell reads it
+        path = typed_file_name(name) or self.save_path  # `save ~/game.json`, `save "my game.json"`
         assert path is not None
         try:
             if self.log_path and os.path.realpath(path) == os.path.realpath(self.log_path):
@@ -1171,14 +1178,31 @@ def _at_terminal() -> bool:
     return sys.stdin is not None and sys.stdin.isatty()
 
 
-def _save_now(session: Session, console: Any) -> str | None:
+def _save_now(session: Session, console: Any, hung_up: bool = False) -> str | None:
     """Save the game as it stands when it stops (Ctrl-C, quit, a failing bot): to the --save
-    file, or in a terminal to a file the player names. The file written, or None; SaveError when
-    the --save file cannot be written."""
+    file, or in a terminal to a file the player names; when the terminal has closed (`hung_up`),
+    to a new file in the working folder (`davinci-GAME-SEED.json`, numbered if taken). The file
+    written, or None; SaveError when the --save file cannot be written."""
     if session.save_path is not None:
         atomic_write(session.save_path, session.save_json())
         return session.save_path
+    if hung_up:
+        for n in range(1, 100):
+            path = f"davinci-{session.game.id}-{session.seed}{'' if n == 1 else f'-{n}'}.json"
+            if not os.path.exists(path):
+                atomic_write(path, session.save_json())
+                return path
+        return None
     return _ask_and_save(console, session.save_json(), session.identity) if _at_terminal() else None
+
+
+def typed_file_name(text: str) -> str:
+    """A file name typed at a prompt, read as a shell would: `"my game.json"` without its quotes,
+    `~/g.json` in the home folder."""
+    text = text.strip()
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
+        text = text[1:-1]
+    return os.path.expanduser(text) if text else text
 
 
 def _ask_and_save(console: Any, data: str, mine: GameId | None = None) -> str | None:
@@ -1189,8 +1213,9 @@ def _ask_and_save(console: Any, data: str, mine: GameId | None = None) -> str | 
     """
     while True:
         try:
-            answer = input("Save the game? Enter a file name (empty: don't save): ").strip()
+            answer = typed_file_name(input("Save the game? Enter a file name (empty: don't save): "))
         except (EOFError, KeyboardInterrupt):
+            console.print("\n[yellow]Not saved.[/yellow]")  # (a second Ctrl-C at the question)
             return None
         if not answer:
             return None
@@ -1378,10 +1403,7 @@ def run_play(
     if resumed_note:
         console.print(f"[yellow]{esc(resumed_note)}[/yellow]")
 
-    def on_sigterm(signum: int, frame: Any) -> None:
-        raise KeyboardInterrupt
-
-    old = {sig: signal.signal(sig, on_sigterm) for sig in STOP_SIGNALS}
+    old = {sig: signal.signal(sig, _stop) for sig in STOP_SIGNALS}
     try:
         # Saving before the first move finds an unwritable --save or --log path before anyone plays.
         session.autosave()
@@ -1431,7 +1453,7 @@ def run_play(
         except DavinciError as e:
             console.print(f"[red]{esc(e.message)}[/red]")
         try:
-            path = _save_now(session, console)
+            path = _save_now(session, console, hung_up=isinstance(stop, HangUp))
         except SaveError as e:
             if not _at_terminal():
                 raise
@@ -1439,7 +1461,11 @@ def run_play(
             path = None
         if path:
             # soft_wrap: the command stays on one line, ready to copy.
-            console.print(f"Saved to {esc(path)}; resume with: {esc(resume_command(game.id, path, packs))}", soft_wrap=True)
+            try:
+                console.print(f"Saved to {esc(path)}; resume with: {esc(resume_command(game.id, path, packs))}",
+                              soft_wrap=True)
+            except OSError:  # no terminal left to say it to
+                pass
         return 0 if quitting else 130
     finally:
         for sig, handler in old.items():

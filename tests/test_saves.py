@@ -948,3 +948,23 @@ def test_a_line_feed_in_a_logs_field_cannot_print_a_line_of_its_own(tmp_path: Pa
     code, out = cli("replay", str(log), "--verify")
     assert code == 1 and not any(line.startswith("verified") for line in out.splitlines()), out
     assert "\\nverified: 29 actions replay FAKE" in out
+
+
+def test_a_closed_terminal_saves_the_game_even_without_save(tmp_path: Path) -> None:
+    # Closing the window (SIGHUP) without --save lost the game: nobody was left to name a file.
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "from davinci.cli import main; main()", "play", GAME, "--players", "human,random",
+         "--seed", "42", "--no-clear"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+    )
+    time.sleep(3)  # waiting at the human's first move
+    proc.send_signal(signal.SIGHUP)
+    proc.communicate(timeout=60)
+    saved = tmp_path / "davinci-da-vinci-code-42.json"
+    assert proc.returncode == 130 and saved.is_file()
+    assert cli("play", "--resume", str(saved), "--no-clear")[0] == 0
