@@ -193,6 +193,7 @@ def test_a_key_given_twice_in_the_context_is_refused(tmp_path: Path) -> None:
     ('{"a b": 1}', "context value 'a b': is not a name an expression can use"),
     ('{"x": {"true": 1}}', "context value 'x.true': is not a name an expression can use"),
     ('{"": 1}', "context value '': is not a name an expression can use"),
+    ('{"caf\u00e9": 1}', "is not a name an expression can use"),  # the rules' names are ASCII
 ])
 def test_a_context_no_expression_could_read_is_refused_with_its_file(tmp_path: Path, context: str, words: str) -> None:
     path = tmp_path / "c.json"

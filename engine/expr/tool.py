@@ -119,7 +119,7 @@ class _ContextBuilder:
 
     def check_name(self, key: str, within: str = "") -> None:
         """A key no expression could name ("", "a b", "true") is refused: it was taken silently."""
-        if not key.isidentifier() or key in _WORDS:
+        if not (key.isascii() and key.isidentifier()) or key in _WORDS:
             raise self.fail(f"'{printable(within + key)}'", "is not a name an expression can use (a word of "
                             "letters, digits and _, not a word of the language)")
 
