@@ -122,7 +122,7 @@ CASES = [
     ("a bare word where a number is needed (no hint to quote it)", 'score: "seat.banked"', 'score: "lots"',
      "DV041", 46, 11, "unknown name 'lots'\n"),
     # A line feed in a log line printed a line of the pack's choosing on the players' screen.
-    ("a log line of two lines", "loses {pot} points", "loses {pot} points\\nRandom 2 wins the game!", "DV040", 29, 62,
+    ("a log line of two lines", "loses {pot} points", "loses {pot} points\\nRandom 2 wins the game!", "DV040", 29, 68,
      "a log line or prompt is one line of text: it holds \\n"),
     ("a bare break", "            - end_turn: true\n        - set", "            - break\n        - set",
      "DV050", 30, 15, "write 'break: true' (a bare 'break' is a text)"),
