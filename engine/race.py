@@ -222,6 +222,7 @@ def run_race(
     intro = f"Clock started ({length}). {how}. To stop the game, type quit as the answer (or press Ctrl-C)."
     width = max(20, shutil.get_terminal_size((80, 24)).columns - 1)
     write(textwrap.fill(intro, width) + "\n")  # broken between words, not wherever the edge falls
+    warned = False  # a team alone in its challenge was told what stopping costs
     typing: int | None = None  # the team typing its answer now (the clock goes on on its line)
     buf: list[str] = []
     turns = 0
@@ -257,6 +258,12 @@ def run_race(
                 seat, answer, typing = typing, "".join(buf).strip(), None
                 t = clock() - start
                 if answer.lower() in STOP_WORDS:
+                    if seat == solo and not bot_times and not warned:  # its own challenge: stopping loses it
+                        warned = True
+                        write(f"\r{CLEAR_LINE}Stopping now counts as a wrong answer to this challenge (the card has "
+                              f"been seen). Type '{answer}' again to stop, or your answer.\n")
+                        typing, buf, turns = seat, [], 0
+                        continue
                     raise QuitGame
                 write(f"\r{CLEAR_LINE}" + (lock_in_text(names[seat], t) + (" - too late" if limit and t > limit else "")
                                            if answer else f"{names[seat]} passes") + "\n")

@@ -213,3 +213,19 @@ def test_the_race_instructions_break_between_words(monkeypatch: pytest.MonkeyPat
     words = "Clock started (1 s; an empty answer passes). Teams, press your number".split()
     assert all(len(line) <= 39 for line in intro.splitlines())
     assert " ".join(intro.split()).startswith(" ".join(words))
+
+
+def test_quit_at_a_teams_own_challenge_warns_first_in_the_race_too() -> None:
+    # The warning existed for untimed answers only; in a terminal's race `quit` forfeited at once.
+    from davinci.engine.race import QuitGame
+
+    clock = [0.0]
+    keys = "quit\n"
+    events = [(1.0 + i / 10, k) for i, k in enumerate(keys)] + [(2.0 + i / 10, k) for i, k in enumerate("lash\n")]
+    out: list[str] = []
+    res = run_race([0], ["Ana"], {}, 60, out.append, FakeTerminal(clock, events), lambda: clock[0])
+    assert res == {0: (2.4, "lash")} and "Stopping now counts as a wrong answer" in "".join(out)
+    twice = [(1.0 + i / 10, k) for i, k in enumerate(keys + keys)]
+    clock2 = [0.0]
+    with pytest.raises(QuitGame):
+        run_race([0], ["Ana"], {}, 60, [].append, FakeTerminal(clock2, twice), lambda: clock2[0])
