@@ -566,12 +566,16 @@ LIST_ALWAYS = 6
 LIST_AT_MOST = 12
 
 
-def prompt_lines(view: Mapping[str, Any]) -> int:
+def prompt_lines(view: Mapping[str, Any], width: int = 80) -> int:
     """The lines `davinci play` prints under a screen when it asks for a move, at most: a blank
-    line, the prompt, the actions listed (up to LIST_ALWAYS; a screen that leaves room may get
-    more) or a line or two saying how many, and the `> ` line."""
+    line, the prompt `NAME: PROMPT` (as many lines as it wraps to at `width`), the actions listed
+    (up to LIST_ALWAYS; a screen that leaves room may get more) or a line or two saying how many,
+    and the `> ` line."""
     n = len(view.get("legal") or ())
-    return 3 + (n if 0 < n <= LIST_ALWAYS else 2)
+    seat = view.get("seat")
+    name = view["seats"][int(seat) - 1]["name"] if seat and view.get("seats") else ""
+    said = len(name) + 2 + len(str((view.get("pending") or {}).get("prompt") or "Your move"))
+    return 2 + -(-said // max(width, 1)) + (n if 0 < n <= LIST_ALWAYS else 2)
 
 
 def lines_on_screen(renderable: Any, width: int) -> int:
@@ -590,4 +594,4 @@ def lines_left(parts: Sequence[Any], view: Mapping[str, Any], height: int, width
     move prompt under it (negative when it does not fit)."""
     from rich.console import Group
 
-    return height - lines_on_screen(Group(*parts), width) - prompt_lines(view)
+    return height - lines_on_screen(Group(*parts), width) - prompt_lines(view, width)

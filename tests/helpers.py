@@ -51,7 +51,7 @@ def screens_at_80x24(game_id: str, players: int, seed: int, render: Any, moves: 
         out = StringIO()
         Console(file=out, width=80, color_system=None).print(render(view, seat, height=24, width=80))
         text = out.getvalue()
-        assert len(text.splitlines()) + prompt_lines(view) <= 24, text
+        assert len(text.splitlines()) + prompt_lines(view, 80) <= 24, text
         yield text
         legal = st.legal_actions(seat)
         st.apply(seat, legal[(k * 7) % len(legal)])

@@ -117,7 +117,7 @@ def render(view: dict[str, Any], seat: int | None = None, hints: bool = False, h
            width: int = 80) -> RenderableType:
     """The screen for one seat's view (seat: 0-based, as the front end passes it; the view says too).
     With the terminal's `height` (and `width`) it fits above the move prompt: fewer recent events
-    (at least 2), then no blank lines between the rows, so that your own row stays in sight."""
+    (at least 1), then no blank lines between the rows, so that your own row stays in sight."""
     if height is None:
         return _screen(view, hints, compact=False)
     full = _screen(view, hints, compact=False, events=0)
@@ -127,9 +127,9 @@ def render(view: dict[str, Any], seat: int | None = None, hints: bool = False, h
     if room < 2 and (view.get("pending") or {}).get("type") == "position":
         # Placing a joker: the places it may take, shown as your row, matter; the other rows wait.
         return _screen(view, hints, compact=True, events=0, mine_only=True)
-    room = max(2, room)
+    room = max(1, room)
     screen = _screen(view, hints, compact=compact, events=room)
-    while room > 2 and lines_left([screen], view, height, width) < 0:  # a long event line takes two
+    while room > 1 and lines_left([screen], view, height, width) < 0:  # a long event line takes two
         room -= 1
         screen = _screen(view, hints, compact=compact, events=room)
     return screen

@@ -200,14 +200,14 @@ def render(view: dict[str, Any], seat: int | None = None, height: int | None = N
     """The screen for one seat's view (`seat` 0-based as the front end passes it; the view says too).
     With the terminal's `height` (and `width`) it fits above the move prompt, so that the grid
     stays in sight: the hand on a line or two, no symbol legend (`?` shows it) and no blank
-    lines, and as many recent events as are left room for (at least 2)."""
+    lines, and as many recent events as are left room for (at least 1)."""
     if height is None:
         return _screen(view, compact=False)
     if lines_left([_screen(view, compact=False)], view, height, width) >= 0:
         return _screen(view, compact=False)
-    room = max(2, lines_left([_screen(view, compact=True, events=0, width=width)], view, height, width))
+    room = max(1, lines_left([_screen(view, compact=True, events=0, width=width)], view, height, width))
     screen = _screen(view, compact=True, events=room, width=width)
-    while room > 2 and lines_left([screen], view, height, width) < 0:  # a long event line takes two
+    while room > 1 and lines_left([screen], view, height, width) < 0:  # a long event line takes two
         room -= 1
         screen = _screen(view, compact=True, events=room, width=width)
     return screen
