@@ -286,7 +286,9 @@ def build_view(state: State, seat: int | None) -> dict[str, Any]:
         }
         if p["type"] == "respond":
             pend["seats"] = [s + 1 for s in p["seats"]]
-            pend["locked"] = [int(s) + 1 for s in p["answers"]]
+            # Who has locked in an answer, in bid order; a pass is no bid (the panel listed it as one).
+            pend["locked"] = [int(s) + 1 for s, a in p["answers"].items() if a is not None]
+            pend["passed"] = [int(s) + 1 for s, a in p["answers"].items() if a is None]
             pend["time_limit"] = p["limit_ms"] // 1000
             pend["claims"] = p.get("claims", True)
             if p.get("card") is not None:

@@ -327,3 +327,18 @@ def test_on_a_short_terminal_the_header_comes_again_next_to_the_prompt() -> None
     assert tall.count("The Da Vinci Game - turn 1") == 1
     assert short.count("The Da Vinci Game - turn 1") == 2
     assert short.rstrip().splitlines()[-5].startswith("The Da Vinci Game - turn 1, Team 2 to play   die: 2")
+
+
+def test_a_team_that_passed_is_not_listed_as_locked_in() -> None:
+    # "Locked in (bid order): A" for a team whose empty answer was a pass.
+    from davinci.engine.game import load_game
+
+    g = load_game("da-vinci-game")
+    st = g.new_state(3, seed=1)
+    while (st.pending or {}).get("type") != "respond":
+        seat = st.current_seats[0]
+        st.apply(seat, st.legal_actions(seat)[0])
+    first = st.current_seats[0]
+    st.apply(first, "pass")
+    pending = st.view(None)["pending"]
+    assert pending["locked"] == [] and pending["passed"] == [first + 1]
