@@ -1128,7 +1128,9 @@ def _build_game(
     b.svars = svars  # type: ignore[attr-defined]
     b.tvars = tvars  # type: ignore[attr-defined]
     b.rest_verbs = {}  # type: ignore[attr-defined]
-    b.verb_args = {}  # type: ignore[attr-defined]
+    from davinci.engine.steps.decide import ENGINE_VERB_ARGS
+
+    b.verb_args = dict(ENGINE_VERB_ARGS)  # type: ignore[attr-defined]
     b.private_locals = set()  # type: ignore[attr-defined]
     b.sealing = 0  # type: ignore[attr-defined]  # inside how many private options' steps (steps/decide.py)
     scope = global_scope(types, zones, gvars, tvars)

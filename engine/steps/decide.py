@@ -23,6 +23,9 @@ if TYPE_CHECKING:  # pragma: no cover
 ENGINE_VERBS = ("answer", "claim", "pass", "return", "position")
 """The actions of the engine's own decisions (a challenge's answers, a return over capacity, a
 free piece's place): no `choose` option may take them."""
+# What the values of the engine's own actions are (help and refusals name them, as an option's).
+ENGINE_VERB_ARGS = {"answer": ("seconds", "text"), "claim": ("seconds", "outcome"), "return": ("piece",),
+                    "position": ("place",)}
 
 
 class Option:
