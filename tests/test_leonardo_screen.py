@@ -151,3 +151,7 @@ def test_a_tie_on_keys_says_the_senior_key_decided() -> None:
     out = io.StringIO()
     Console(file=out, width=100, color_system=None).print(render(view, None))
     assert "Game over - winner: Ana (4 Keys each: the senior Key decides)" in out.getvalue()
+
+
+def test_help_holds_the_symbol_legend_a_short_screen_leaves_out() -> None:
+    assert "Symbols: Me mechanism" in HELP and "Ec eclipse" in HELP

@@ -69,10 +69,8 @@ most senior Key ({senior}).
 In the grid [bold]+[/bold] marks a free cell (a card may go there), [bold]·[/bold] an empty cell
 that touches no card yet (no card may go there now), and [bold]xN[/bold] a stack of N cards.
 Under the grid, [bold]*[/bold] marks the player whose turn it is; [bold]Keys: 2: St Ec[/bold] means two
-Keys held, in seniority number order, 1 (Mechanism) to 12 (Eclipse)."""
-
-
-HELP = help_text({})  # with the game's default settings
+Keys held, in seniority number order, 1 (Mechanism) to 12 (Eclipse).
+{legend().plain}"""
 
 
 def glyph(symbol: str) -> Text:
@@ -102,6 +100,9 @@ def legend() -> Text:
         out.append_text(glyph(name))
         out.append(f" {name}")
     return out
+
+
+HELP = help_text({})  # with the game's default settings (the symbol legend last: a short screen leaves it out)
 
 
 Cell = tuple[int, int]
