@@ -1466,7 +1466,7 @@ def run_play(
                               soft_wrap=True)
             except OSError:  # no terminal left to say it to
                 pass
-        return 0 if quitting else 130
+        return 0 if quitting else 129 if isinstance(stop, HangUp) else 130  # (as a shell reports SIGHUP)
     finally:
         for sig, handler in old.items():
             signal.signal(sig, handler)

@@ -966,5 +966,5 @@ def test_a_closed_terminal_saves_the_game_even_without_save(tmp_path: Path) -> N
     proc.send_signal(signal.SIGHUP)
     proc.communicate(timeout=60)
     saved = tmp_path / "davinci-da-vinci-code-42.json"
-    assert proc.returncode == 130 and saved.is_file()
+    assert proc.returncode == 129 and saved.is_file()
     assert cli("play", "--resume", str(saved), "--no-clear")[0] == 0
