@@ -761,8 +761,8 @@ def _translate(doc: Located, error: ValidationError) -> Iterable[SchemaError]:
         return
     if kind == "enum":
         options = ", ".join(_show(v) for v in error.validator_value)
-        words = [v for v in error.validator_value if isinstance(v, str)]
-        near = did_you_mean(value, words, aside=False) if isinstance(value, str) and words else ""
+        allowed = [v for v in error.validator_value if isinstance(v, str)]
+        near = did_you_mean(value, allowed, aside=False) if isinstance(value, str) and allowed else ""
         yield SchemaError(f"{where} must be one of {options}, got {_show(value)}{near}", loc, BAD_VALUE)
         return
     if kind == "const":
