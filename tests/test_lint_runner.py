@@ -401,3 +401,10 @@ def test_no_line_of_lint_output_is_a_ci_workflow_command(tmp_path: Path) -> None
     status, out = run([str(root)])
     assert status == 1 and "DV011" in out
     assert not any(line.lstrip().startswith("::") for line in out.splitlines()), out
+
+
+def test_github_format_encodes_a_line_feed_in_a_file_name(tmp_path: Path) -> None:
+    # It wrote "\n" (two characters), so the annotation named a file that does not exist.
+    bad = write(tmp_path / "a\nb.yaml", GOOD_DECK.replace("difficulty: 1", "difficulty: 9"))
+    status, out = run([str(bad)], fmt="github")
+    assert status == 1 and "a%0Ab.yaml" in out and "\\n" not in out.split("::")[1]

@@ -112,7 +112,7 @@ def _gh_prop(text: str) -> str:
 def render_github(result: LintResult, out: TextIO, color: bool | None = None) -> None:
     """GitHub Actions workflow commands (`::error file=...,line=...,col=...,title=CODE::message`)."""
     for p in result.problems:
-        props = [f"file={_gh_prop(printable(p.location.path, one_line=True))}"]
+        props = [f"file={_gh_prop(printable(p.location.path))}"]
         if p.location.line > 0:
             props += [f"line={p.location.line}", f"col={max(p.location.col, 1)}"]
         props.append(f"title={_gh_prop(f'{p.code} {p.name}'.strip())}")
