@@ -1164,7 +1164,8 @@ class Session:
             limit = " - the turn limit was reached" if r["reason"] == "turn-limit" else ""
             shown = winners_text(names)
             self.console.print(f"\n[bold green]Game over.[/bold green] {esc(shown[0].upper() + shown[1:])}{limit}")
-            scores = r.get("scores") or []
+            # A game without `end.score` scores every seat 0: no number is shown then.
+            scores = (r.get("scores") or []) if self.game.definition.end.score is not None else []
             if len(self.seats) > 1 and r.get("ranking"):
                 place = st.places()  # seats the rules do not tell apart share a place
                 places = [f"{place[s]}. {self.seats[s].name}" + (f" ({scores[s]})" if s < len(scores) and scores[s]

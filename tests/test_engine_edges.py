@@ -268,3 +268,18 @@ flow:
     console = Console(file=io.StringIO(), width=120)
     run_play(g, parse_seats("random,random,random", g), 1, {}, console, lambda _: "", clear=False, timer=False)
     assert "Ranking: 1. Random 2 (1), 2. Random 1 (0), 2. Random 3 (0)" in console.file.getvalue()
+
+
+def test_a_game_without_a_score_ranks_without_numbers(tmp_path: Path) -> None:
+    # "Ranking: 1. Random 2 (0), 2. Random 1 (0)" for a game that scores nothing.
+    import io
+
+    from rich.console import Console
+
+    from davinci.engine.play import parse_seats, run_play
+
+    game = "kind: game\nid: plain\nname: Plain\nplayers: {min: 2, max: 2}\nflow:\n" + STOP_AT_ONCE
+    g = load_game("plain", packs=[write_game_pack(tmp_path, "plain", game)])
+    console = Console(file=io.StringIO(), width=120)
+    run_play(g, parse_seats("random,random", g), 1, {}, console, lambda _: "", clear=False, timer=False)
+    assert "Ranking: 1. Random 1, 1. Random 2" in console.file.getvalue()
