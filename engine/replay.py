@@ -111,7 +111,7 @@ def replay_log(
         else:
             echo(f"verified: {_actions(len(actions))} replay to the logged result ({_ending(result, names)})")
     elif result is not None:
-        echo(f"result: winners {[names[w] for w in result['winners']]}")
+        echo(f"result: {_ending(result, names)}")
     return 0
 
 

@@ -968,3 +968,11 @@ def test_a_closed_terminal_saves_the_game_even_without_save(tmp_path: Path) -> N
     saved = tmp_path / "davinci-da-vinci-code-42.json"
     assert proc.returncode == 129 and saved.is_file()
     assert cli("play", "--resume", str(saved), "--no-clear")[0] == 0
+
+
+def test_replay_without_verify_says_the_result_in_words(tmp_path: Path) -> None:
+    # It printed a Python list: "result: winners ['Random 1']".
+    log = tmp_path / "g.log.json"
+    assert cli("play", GAME, "--players", "random,random", "--seed", "1", "--log", str(log), "--no-clear")[0] == 0
+    code, out = cli("replay", str(log))
+    assert code == 0 and out.rstrip().splitlines()[-1].startswith("result: won by Random ")
