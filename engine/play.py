@@ -744,9 +744,13 @@ class Session:
         self.last_human = seat
 
     def pause(self, prompt: str) -> None:
-        """Wait for Enter; `quit` (or `exit`) typed there stops the game, as at any prompt."""
-        if self.input_fn(prompt).strip().lower() in STOP_WORDS:
+        """Wait for Enter; `quit` (or `exit`) typed there stops the game, as at any prompt. Anything
+        else typed there is said to be ignored (a move typed early was dropped without a word)."""
+        typed = self.input_fn(prompt).strip()
+        if typed.lower() in STOP_WORDS:
             raise QuitGame
+        if typed:
+            self.console.print(f"[dim](not a move: '{esc(quoted(typed))}' was typed at a pause and is ignored)[/dim]")
 
     def show_events(self, since: int, seat: int | None, skip: frozenset[str] = frozenset()) -> bool:
         """Print the events of this session from index `since` that `seat` may see (public ones

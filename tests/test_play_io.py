@@ -762,6 +762,12 @@ def test_an_untimed_challenge_the_bots_settle_after_the_player_shows_its_outcome
     assert settled < after.index("Team 1: correct bid 1, 3 token(s)") < after.index("The Da Vinci Game - turn")
 
 
+def test_a_move_typed_at_a_pause_is_said_to_be_ignored() -> None:
+    # Typed at "Pass the keyboard", a move was dropped without a word.
+    code, out = _screen("da-vinci-code", "human,human", ["2.1 5", ""])
+    assert code == 0 and "(not a move: '2.1 5' was typed at a pause and is ignored)" in out
+
+
 def test_quit_at_pass_the_keyboard_stops_the_game() -> None:
     # It was read as Enter: the next player's private screen came up.
     code, out = _screen("da-vinci-code", "human,human", ["quit"])
