@@ -342,3 +342,12 @@ def test_a_team_that_passed_is_not_listed_as_locked_in() -> None:
     st.apply(first, "pass")
     pending = st.view(None)["pending"]
     assert pending["locked"] == [] and pending["passed"] == [first + 1]
+
+
+def test_a_token_is_given_back_by_its_number() -> None:
+    # The help numbers the tokens (1:C 2:V ...), yet `return 3` was "not possible there".
+    view = {"seat": 2}
+    assert screen.expand("return 3", view) == "return tokens.2.3"
+    assert screen.expand("Discard 1", view) == "discard tokens.2.1"
+    assert screen.expand("return tokens.2.3", view) is None and screen.expand("go 3", view) is None
+    assert "short: [bold]return 3[/bold]" in screen.HELP

@@ -30,12 +30,15 @@ HELP = """\
                       1 or 2: pay that many Mona Lisa tokens instead) and
                       face the challenge alone; decline to pass
   return tokens.1.3   above the token cap: give your token 3 back to the bag
-                      (the tokens column numbers your tokens: 1:C 2:V ...)
+                      (the tokens column numbers your tokens: 1:C 2:V ...);
+                      short: [bold]return 3[/bold]
   category rose       (final challenge on a 5 or 6) choose the category
-  discard tokens.1.2  (after a failed final) give your token 2 back to the bag
+  discard tokens.1.2  (after a failed final) give your token 2 back to the bag;
+                      short: [bold]discard 2[/bold]
 During a challenge each team types its answer privately; bids rank by the
 time of locking in. On a terminal with the clock running, a team first presses
-its number to take the keyboard, then types the answer and Enter.
+its number to take the keyboard, then types the answer and Enter (a team alone
+in its own challenge types at once).
 Board: C L R V are Clue spaces (Codex, Logic Key, Rose, Vitruvian Man) and
 c l r v (lower case) the Treasure spaces of those categories; @ Triskel; A the
 Ankh; dots are the tracks. The digit after a space's letter is the team
@@ -520,4 +523,17 @@ def min_width(view: dict[str, Any]) -> int:
     return max((len(line.rstrip()) for line in board.splitlines()), default=0)
 
 
-__all__ = ["HELP", "min_width", "render"]
+# The short forms `expand` reads, by their first word (the play loop explains a misread one).
+SHORT_FORMS = {"return": "return N (give your token N back)", "discard": "discard N (give your token N back)"}
+
+
+def expand(text: str, view: dict[str, Any]) -> str | None:
+    """A short command in full (`return 3` -> `return tokens.2.3` for team 2); None otherwise."""
+    words = text.strip().lower().split()
+    me = view.get("seat")
+    if len(words) == 2 and words[0] in SHORT_FORMS and words[1].isdigit() and me:
+        return f"{words[0]} tokens.{me}.{int(words[1])}"
+    return None
+
+
+__all__ = ["HELP", "SHORT_FORMS", "expand", "min_width", "render"]
