@@ -505,6 +505,11 @@ def render(view: dict[str, Any], seat: int | None, height: int | None = None, wi
     most = 16
     if height is not None:
         left = lines_left([*parts, *tail], view, height, width)
+        if left < 3 and card is not None and (view.get("pending") or {}).get("type") != "respond":
+            # The last challenge's card (not one being answered) gives way to the board: its
+            # outcome is in the events, and the board's top rows had scrolled off at 100x40.
+            parts.remove(card)
+            left = lines_left([*parts, *tail], view, height, width)
         if left < 3:
             # The board is taller than the terminal: the header scrolls off the top, so the turn,
             # the die and whose view it is come again next to the prompt.
