@@ -38,7 +38,6 @@ from davinci.engine.packs import (
     not_a_pack,
     pack_folder,
     pack_from_manifest,
-    replaced,
     resolve_listed,
     unreadable_manifest,
 )
@@ -93,9 +92,7 @@ class _Linter:
         self.seen_files: set[str] = set()
         self.seen_packs: set[Path] = set()
         # Packs read from the paths given (their folders, or the folders around lone files), by id.
-        self.linted_packs: dict[str, Path] = {}
-        self.linted_names: dict[str, str] = {}  # pack id -> the name its linted manifest gives
-        self.linted_manifests: dict[str, Doc] = {}  # pack id -> its linted manifest
+        self.linted_by_id: dict[str, Pack] = {}  # pack id -> the first linted pack with it (its folder, name)
         self.project = Project(self._installed)
 
     # ---- installed packs -------------------------------------------------------------------
@@ -116,18 +113,17 @@ class _Linter:
             # `davinci lint content/DECK.yaml` in a checkout: the linted pack stands for its
             # installed copy (a --pack folder the command names is no such copy).
             named = folder is not None and folder.resolve() in given
-            if not named and replaced(pack, self.linted_packs):
-                if self.linted_names.get(pack.id) != pack.name:
+            mine = self.linted_by_id.get(pack.id)
+            if not named and mine is not None and mine.root != pack.root:
+                if mine.name != pack.name:
                     # Not a checkout of the installed pack (another name): a pack of its own that
                     # took an installed pack's id, which play and simulate refuse (DV032).
-                    at = self.linted_manifests[pack.id].loc(["id"])
-                    mine = self.linted_packs[pack.id]
-                    self.problems.append(_problem(duplicate_pack(pack.id, pack.root, mine, at), at))
+                    at = mine.manifest.loc(["id"])
+                    self.problems.append(_problem(duplicate_pack(pack.id, pack.root, mine.root, at), at))
                 continue
-            linted = self.linted_packs.get(pack.id)
-            if named and linted is not None and linted != pack.root:  # `lint A --pack B`, one id
+            if named and mine is not None and mine.root != pack.root:  # `lint A --pack B`, one id
                 at = pack.manifest.loc(["id"])
-                self.problems.append(_problem(duplicate_pack(pack.id, linted, pack.root, at), at))
+                self.problems.append(_problem(duplicate_pack(pack.id, mine.root, pack.root, at), at))
             packs.append(pack)
         packs.extend(self.context_packs)
         try:
@@ -233,9 +229,7 @@ class _Linter:
         except DavinciError:
             return None
         self.context_packs.append(pack)
-        self.linted_packs.setdefault(pack.id, pack.root)
-        self.linted_names.setdefault(pack.id, pack.name)
-        self.linted_manifests.setdefault(pack.id, pack.manifest)
+        self.linted_by_id.setdefault(pack.id, pack)
         return pack
 
     def add_pack(self, folder: Path, manifest: Doc | None = None) -> None:
@@ -271,9 +265,7 @@ class _Linter:
                     self.problems.append(_problem(e, manifest.loc([])))
         if pack is None:
             pack = _lenient_pack(manifest, root)
-        other = self.linted_packs.setdefault(pack.id, pack.root)
-        self.linted_names.setdefault(pack.id, pack.name)
-        self.linted_manifests.setdefault(pack.id, manifest)
+        other = self.linted_by_id.setdefault(pack.id, pack).root
         if other != pack.root:
             at = manifest.loc(["id"])
             self.problems.append(_problem(duplicate_pack(pack.id, other, pack.root, at), at))
