@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import signal
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -131,6 +132,11 @@ class BotError(DavinciError):
     an action the rules refuse. The message names the bot and its seat."""
 
     code = "DV061"
+
+
+# Signals that stop a game or a simulation as Ctrl-C does (a game is saved, a simulation reports
+# the games it played): a kill, and a terminal window closed.
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
 
 
 def debug_trace(error: BaseException) -> str:

@@ -27,13 +27,16 @@ from davinci.engine.definition import seat_range
 from davinci.engine.errors import (
     BIDI_CONTROLS,
     CONTROL_CHARS,
+    STOP_SIGNALS,
     BotError,
     DavinciError,
     IllegalAction,
     SaveError,
     ShortFormError,
     UsageError,
+    debug_trace,
     did_you_mean,
+    message_text,
     printable,
     quoted,
     seat_name_problem,
@@ -46,7 +49,7 @@ from davinci.engine.files import (
     read_regular_text,
     unique_members,
 )
-from davinci.engine.race import STOP_WORDS, QuitGame
+from davinci.engine.race import STOP_WORDS, QuitGame, stop_warning
 from davinci.engine.rng import MAX_SEED, derive_seed
 from davinci.engine.values import (
     LIST_ALWAYS,
@@ -242,8 +245,6 @@ def check_write_target(path: str, what: str, mine: GameId | None = None) -> None
                         f"({again}); choose another file name, or move or delete that file first")
 
 
-# Signals that stop a game as Ctrl-C does (saving it): a kill, and a terminal window closed.
-STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
 HANGUP = getattr(signal, "SIGHUP", None)
 
 
@@ -915,8 +916,7 @@ class Session:
                 solo = [int(x) - 1 for x in p.get("seats") or ()] == [seat]
                 if solo and not warned:  # a seat's own challenge (no other seat answers): stopping loses it
                     warned = True
-                    self.console.print(f"[yellow]Stopping now counts as a wrong answer to this challenge (the card "
-                                       f"has been seen). Type '{esc(text)}' again to stop, or your answer.[/yellow]")
+                    self.console.print(f"[yellow]{esc(stop_warning(text))}[/yellow]")
                     continue
                 raise QuitGame
             if limit and secs > limit:
@@ -1425,10 +1425,8 @@ def run_play(
     except BotError as e:
         # A bot failed before its move changed anything: the position is whole. The reason first,
         # then the game is saved as at Ctrl-C (to the --save file, or to a file the player names).
-        from davinci.engine.errors import debug_trace, printable
-
         sys.stdout.flush()
-        sys.stderr.write(f"davinci: {printable(str(e))}\n")
+        sys.stderr.write(f"davinci: {message_text(str(e))}\n")  # as the command line prints an error
         sys.stderr.write(debug_trace(e))  # with DAVINCI_DEBUG: the bot's own traceback
         sys.stderr.flush()
         try:

@@ -106,6 +106,12 @@ class RawTerminal:
         return os.read(self.fd, 1) if ready else b""
 
 
+def stop_warning(word: str) -> str:
+    """What a team alone in its challenge is told when it types `quit` (or `exit`) the first time."""
+    return (f"Stopping now counts as a wrong answer to this challenge (the card has been seen). Type '{word}' "
+            "again to stop, or your answer.")
+
+
 TYPING_MARKS = "|/-\\"  # one character, turned at each key: an answer's length shows nowhere
 CLEAR_LINE = "\x1b[K"  # the rest of the line erased (the clock's line is written over)
 
@@ -260,8 +266,7 @@ def run_race(
                 if answer.lower() in STOP_WORDS:
                     if seat == solo and not bot_times and not warned:  # its own challenge: stopping loses it
                         warned = True
-                        write(f"\r{CLEAR_LINE}Stopping now counts as a wrong answer to this challenge (the card has "
-                              f"been seen). Type '{answer}' again to stop, or your answer.\n")
+                        write(f"\r{CLEAR_LINE}{stop_warning(answer)}\n")
                         typing, buf, turns = seat, [], 0
                         continue
                     raise QuitGame

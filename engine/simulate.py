@@ -25,7 +25,7 @@ from typing import Any
 
 from davinci.engine.bots import apply_bot, bot_choice, reseed_for_decision
 from davinci.engine.definition import seat_range
-from davinci.engine.errors import DavinciError, UsageError, debug_trace
+from davinci.engine.errors import STOP_SIGNALS, DavinciError, UsageError, debug_trace
 from davinci.engine.rng import derive_seed
 
 
@@ -253,8 +253,7 @@ def run(cfg: SimConfig, jobs: int = 1, progress: Callable[[int], None] | None = 
     tally = Tally(len(cfg.players))
     # SIGTERM (a `kill`, a CI timeout) and SIGHUP (the terminal closed) stop a run as Ctrl-C does:
     # the games played so far are reported.
-    stops = ("SIGTERM", "SIGHUP") if _main_thread() else ()
-    old = {sig: signal.signal(sig, _interrupt) for sig in (getattr(signal, n) for n in stops if hasattr(signal, n))}
+    old = {sig: signal.signal(sig, _interrupt) for sig in (STOP_SIGNALS if _main_thread() else ())}
     try:
         for part in _iter_tallies(cfg, jobs):
             tally.merge(part)
@@ -263,7 +262,7 @@ def run(cfg: SimConfig, jobs: int = 1, progress: Callable[[int], None] | None = 
     except KeyboardInterrupt:
         if not tally.games:
             raise
-        # Stopped (Ctrl-C, SIGTERM): the games played so far are the first of the seeded run, so
+        # Stopped (Ctrl-C, SIGTERM, SIGHUP): the games played so far are the first of the seeded run, so
         # their report stands for them; the caller says it was cut short.
         report = summarise(cfg, tally, time.perf_counter() - t0, jobs)
         report["interrupted"] = True
@@ -299,7 +298,7 @@ def _iter_tallies(cfg: SimConfig, jobs: int) -> Iterator[Tally]:
     ctx = mp.get_context("fork") if hasattr(os, "fork") else mp.get_context()
     processes = min(jobs, math.ceil(cfg.games / size))
     gc.freeze()
-    # SIGTERM stops the parent as Ctrl-C does (see `run`), so that leaving the pool ends the
+    # SIGTERM and SIGHUP stop the parent as Ctrl-C does (see `run`), so that leaving the pool ends the
     # workers too; the workers leave both signals to the parent.
     try:
         with ctx.Pool(processes, initializer=_worker_signals) as pool:
