@@ -9,7 +9,7 @@ the expression language into engine data.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -595,3 +595,14 @@ def lines_left(parts: Sequence[Any], view: Mapping[str, Any], height: int, width
     from rich.console import Group
 
     return height - lines_on_screen(Group(*parts), width) - prompt_lines(view, width)
+
+
+def fit_events(build: Callable[[int], Any], room: int, view: Mapping[str, Any], height: int, width: int) -> Any:
+    """`build(n)`, a screen showing `n` recent events, for the most `n` from `room` down to 1 that
+    fits above the move prompt (`room` counts lines; a long event line takes two)."""
+    n = max(1, room)
+    screen = build(n)
+    while n > 1 and lines_left([screen], view, height, width) < 0:
+        n -= 1
+        screen = build(n)
+    return screen

@@ -14,7 +14,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from davinci.engine.errors import ShortFormError
-from davinci.engine.values import events_since_own_move, lines_left, turn_text, winners_text
+from davinci.engine.values import events_since_own_move, fit_events, lines_left, turn_text, winners_text
 from davinci.games.da_vinci_code.bots import (
     JOKER,
     Seen,
@@ -127,12 +127,7 @@ def render(view: dict[str, Any], seat: int | None = None, hints: bool = False, h
     if room < 2 and (view.get("pending") or {}).get("type") == "position":
         # Placing a joker: the places it may take, shown as your row, matter; the other rows wait.
         return _screen(view, hints, compact=True, events=0, mine_only=True)
-    room = max(1, room)
-    screen = _screen(view, hints, compact=compact, events=room)
-    while room > 1 and lines_left([screen], view, height, width) < 0:  # a long event line takes two
-        room -= 1
-        screen = _screen(view, hints, compact=compact, events=room)
-    return screen
+    return fit_events(lambda n: _screen(view, hints, compact=compact, events=n), room, view, height, width)
 
 
 def _screen(view: dict[str, Any], hints: bool, compact: bool, events: int | None = None,

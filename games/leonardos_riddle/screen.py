@@ -16,7 +16,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from davinci.engine.values import events_since_own_move, lines_left, turn_text, winners_text
+from davinci.engine.values import events_since_own_move, fit_events, lines_left, turn_text, winners_text
 
 GRID_SIZE = 5
 
@@ -202,16 +202,11 @@ def render(view: dict[str, Any], seat: int | None = None, height: int | None = N
     With the terminal's `height` (and `width`) it fits above the move prompt, so that the grid
     stays in sight: the hand on a line or two, no symbol legend (`?` shows it) and no blank
     lines, and as many recent events as are left room for (at least 1)."""
-    if height is None:
-        return _screen(view, compact=False)
-    if lines_left([_screen(view, compact=False)], view, height, width) >= 0:
-        return _screen(view, compact=False)
-    room = max(1, lines_left([_screen(view, compact=True, events=0, width=width)], view, height, width))
-    screen = _screen(view, compact=True, events=room, width=width)
-    while room > 1 and lines_left([screen], view, height, width) < 0:  # a long event line takes two
-        room -= 1
-        screen = _screen(view, compact=True, events=room, width=width)
-    return screen
+    full = _screen(view, compact=False)
+    if height is None or lines_left([full], view, height, width) >= 0:
+        return full
+    room = lines_left([_screen(view, compact=True, events=0, width=width)], view, height, width)
+    return fit_events(lambda n: _screen(view, compact=True, events=n, width=width), room, view, height, width)
 
 
 def _screen(view: dict[str, Any], compact: bool, events: int | None = None, width: int = 80) -> RenderableType:
