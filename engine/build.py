@@ -664,7 +664,6 @@ class Types:
                 "is_top": BOOL,
             }
         )
-        assert set(f) - set(piece_fields) <= set(PIECE_BUILTINS)
         return f
 
     def _seat_fields(self, zones: Mapping[str, ZoneDef], seat_vars: Mapping[str, VarDef]) -> dict[str, Type]:
@@ -1048,8 +1047,8 @@ MAX_DOMAIN = 200  # a text field with more values than this (card answers...) is
 def _piece_domains(b: Builder, comps: Mapping[str, ComponentDef], pieces: Sequence[PieceDef],
                    zones: Mapping[str, ZoneDef]) -> dict[str, frozenset[str]]:
     """The values each text field of the pieces can hold (see RecordType.domains), with `kind`
-    and `zone`. None for fields of a component left out by a setting (`include_if`): its pieces
-    are not built, so their values are not all known."""
+    and `zone`. A field of a component a setting can leave out (`include_if`) has none: that
+    component's pieces may not be built, so its values are not all known."""
     out: dict[str, frozenset[str]] = {"kind": frozenset(comps), "zone": frozenset(zones)}
     partial = {f for name, spec in (b.data.get("components") or {}).items()
                if spec.get("include_if") is not None for f in (spec.get("fields") or {})}

@@ -197,12 +197,12 @@ def _unfinished(doc: dict[str, Any], what: str) -> bool:
 def check_write_target(path: str, what: str, mine: GameId | None = None) -> None:
     """SaveError unless the `what` ("save" or "log") may be written at `path`.
 
-    Allowed: nothing there yet, an empty file, a davinci file of that kind holding a finished
-    game, or one holding this very game, `mine` (recognised by its format marker, game, seed and
-    seats, so that a resumed game saves over its own save). Another unfinished game is never
-    replaced (a forgotten --resume lost it), nor is anything else at the path: someone's data,
-    or a device or pipe. A name holding a control or direction character is refused: the resume
-    command printed for it would name another file.
+    Allowed: nothing there yet, an empty file, a davinci file of that kind (by its format marker)
+    holding a finished game, or holding `mine`, the game being played, at an earlier move (its
+    game, variant, seed, seats and settings, and moves that begin ours: a resumed game saves over
+    its own save). Another unfinished game is never replaced (a forgotten --resume lost it), nor
+    is anything else at the path: someone's data, or a device or pipe. A name holding a control
+    or direction character is refused: the resume command printed for it would name another file.
     """
     bad = CONTROL_CHARS.search(path) or BIDI_CONTROLS.search(path)
     if bad is not None:

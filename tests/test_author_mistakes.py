@@ -486,3 +486,14 @@ flow:
     problems = lint_paths([write_game_pack(tmp_path / "pawns", "pawns", game)])
     assert [p.code for p in problems] == ["DV042"]
     assert "first() of an empty list (setting up a game of 3 seats)" in problems[0].message
+
+
+def test_the_reserved_piece_fields_are_the_fields_every_piece_has() -> None:
+    # The names a component may not use (PIECE_BUILTINS) and the built-in fields the checker types
+    # for every piece are one list: a field in one and not the other would hide or be hidden.
+    from davinci.engine.build import PIECE_BUILTINS, Types
+    from davinci.engine.definition import EMPTY_BOARD
+    from davinci.engine.expr.types import RecordType
+
+    types = Types({}, {}, {}, EMPTY_BOARD, RecordType("settings", {}))
+    assert set(types.piece.fields) == set(PIECE_BUILTINS)

@@ -321,7 +321,8 @@ def _move(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, 
 
     Keys: `piece` (expression), `to` (zone), `owner` (or `to_owner`: the seat whose zone `to` is,
     for per-seat zones), `cell` (grids), `space` (boards), `index` (1-based position in a row),
-    `bottom: true` (decks: return to the bottom), `face_up`. Rows with a sort key insert at the sorted place; free pieces ask their owner.
+    `bottom: true` (decks: return to the bottom), `face_up`. Rows with a sort key insert at the
+    sorted place; free pieces ask their owner.
 
     On a board, the spaces a piece walks are added to the turn's trail, which `reachable` will
     not enter again this turn. The move names only where the piece ends, so the walk recorded is
