@@ -817,7 +817,7 @@ def _build(text: str, path: str, max_depth: int) -> tuple[Any, Any]:
     root: Any = None
     root_rec: Any = None
     documents = 0
-    scalars = 0
+    counted = 0  # keys, values, lists and mappings so far (at most MAX_VALUES)
     try:
         loader = _LoaderClass(text)
     except yaml.YAMLError as e:
@@ -829,8 +829,8 @@ def _build(text: str, path: str, max_depth: int) -> tuple[Any, Any]:
             t = type(ev)
             if t is scalar_event:
                 m = ev.start_mark
-                scalars += 1
-                if scalars > MAX_VALUES:
+                counted += 1
+                if counted > MAX_VALUES:
                     raise too_many(m)
                 if ev.anchor is not None:
                     raise fail(ALIAS, f"anchor '&{ev.anchor}' is not allowed (repeat the value instead)", m)
@@ -873,8 +873,8 @@ def _build(text: str, path: str, max_depth: int) -> tuple[Any, Any]:
                     frame[1].append(index)
             elif t is mapping_start or t is sequence_start:
                 m = ev.start_mark
-                scalars += 1  # a list or mapping is a value too (a million `[]` cost as much)
-                if scalars > MAX_VALUES:
+                counted += 1  # a list or mapping is a value too (a million `[]` cost as much)
+                if counted > MAX_VALUES:
                     raise too_many(m)
                 if ev.anchor is not None:
                     raise fail(ALIAS, f"anchor '&{ev.anchor}' is not allowed (repeat the value instead)", m)
