@@ -430,8 +430,17 @@ def _check_product(b: Builder, spec: Any, ftypes: Mapping[str, Any], path: Path)
     for k, v in spec.items():
         ftype, at = str(ftypes[k]), (*path, k)
         if isinstance(v, dict):
-            if ftype != "int" or set(v) != {"from", "to"} or not all(_fits(x, "int") for x in v.values()):
-                raise b.fail(f"a range is {{from: INT, to: INT}} and only for int fields ('{k}' is {ftype})", at)
+            if ftype != "int":
+                raise b.fail(f"a range ({{from: INT, to: INT}}) is only for int fields: '{k}' is {ftype}; list its "
+                             "values instead", at)
+            if set(v) != {"from", "to"}:
+                odd = sorted(str(x) for x in set(v) - {"from", "to"})
+                say = f"unknown key '{odd[0]}'" if odd else f"missing '{'from' if 'from' not in v else 'to'}'"
+                raise b.fail(f"{say} in the range of '{k}': a range is {{from: INT, to: INT}}",
+                             (*at, odd[0]) if odd else at)
+            for end in ("from", "to"):
+                if not _fits(v[end], "int"):
+                    raise b.fail(f"'{end}' of the range of '{k}' must be a whole number, got {v[end]!r}", (*at, end))
             if v["to"] < v["from"]:
                 raise b.fail(f"the range of '{k}' is empty: from {v['from']} to {v['to']}", at)
         elif isinstance(v, list):
@@ -955,6 +964,10 @@ def _check_declared_names(b: Builder, zones: Mapping[str, ZoneDef], svars: Mappi
             if name in BUILTIN_NAMES:
                 b.errors.append(b.fail(f"'{name}' is a built-in name ({BUILTIN_NAMES[name]}): give this variable "
                                        "another name", (section, name), key=True))
+    for name in b.data.get("turn_vars") or {}:
+        if isinstance(b.data.get("vars"), dict) and name in b.data["vars"]:
+            b.errors.append(b.fail(f"'{name}' is declared under both vars and turn_vars: a name reads one variable; "
+                                   "rename one of them", ("turn_vars", name), key=True))
     for name in svars:
         if name in SEAT_FIELDS:
             b.errors.append(b.fail(f"'{name}' is a field every seat has ({SEAT_FIELDS[name]}): give this seat "

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from davinci.engine.errors import DavinciError, SourceLocation, line_text_problem
+from davinci.engine.errors import DavinciError, SourceLocation, did_you_mean, line_text_problem
 from davinci.engine.expr.compiler import MAX_INT
 from davinci.engine.expr.types import ANY, BOOL, INT, NONE, STR, ListType, Type
 
@@ -98,7 +98,7 @@ class SettingDef:
             "map": isinstance(v, dict),
         }[self.type]
         if not ok:
-            raise DavinciError(f"{where} '{self.name}' must be {self.type}, got {value!r}", code="DV081")
+            raise DavinciError(f"{where} '{self.name}' must be {_TYPE_WORDS[self.type]}, got {value!r}", code="DV081")
         if self.type in ("str", "map"):
             # A text setting is shown on screens and in logs: plain text on one line, from the
             # command line, a save or a log someone sent as much as from a variant file.
@@ -117,11 +117,14 @@ class SettingDef:
                     raise DavinciError(f"{where} '{self.name}' is too large a number: {str(x)[:30]}...", code="DV081")
         if self.choices and v not in self.choices:
             opts = ", ".join(map(str, self.choices))
-            raise DavinciError(f"{where} '{self.name}' must be one of {opts}, got {v!r}", code="DV081")
+            near = did_you_mean(v, [str(c) for c in self.choices], aside=False) if isinstance(v, str) else ""
+            raise DavinciError(f"{where} '{self.name}' must be one of {opts}, got {v!r}{near}", code="DV081")
         return v
 
 
 _WHOLE_NUMBER = re.compile(r"-?[0-9]+")
+_TYPE_WORDS = {"int": "a whole number", "bool": "true or false", "str": "a text", "list": "a list of whole numbers",
+               "map": "a mapping"}
 
 
 def _texts(value: Any) -> list[str]:

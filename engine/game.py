@@ -15,6 +15,7 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from davinci.engine.actions import Action, parse_action
@@ -208,7 +209,10 @@ def resolve_variant(src: GameSource, variant: str) -> tuple[dict[str, Any], list
                 raise RefError(f"variant '{names[-1]}' extends '{src.id}/{cur}', which does not exist{hint}",
                                chain[-1].loc(["extends"]))
             known = ", ".join(sorted(src.variants)) or "none"
-            raise UsageError(f"game '{src.id}' has no variant '{cur}'{hint}; variants: {known}")
+            folder = str(Path(src.doc.path).parent) if getattr(src.doc, "path", None) else ""
+            found = unlisted_file(folder, "variant", cur) if folder else None
+            unlisted = f" ({found} defines it, but {folder}/pack.yaml does not list it under variants:)" if found else ""
+            raise UsageError(f"game '{src.id}' has no variant '{cur}'{hint}; variants: {known}{unlisted}")
         names.append(cur)
         chain.append(doc)
         ext = str(doc.data.get("extends", ""))
@@ -272,6 +276,10 @@ def load_game(
     if src is None:
         hint = did_you_mean(game_id, sources)
         pack = "" if packs else " (a game of a content pack is loaded with --pack FOLDER, or packs=[FOLDER] in Python)"
+        for folder in packs:
+            found = unlisted_file(folder, "game", game_id)
+            if found:
+                pack = f" ({found} defines it, but {folder}/pack.yaml does not list it under games:)"
         raise UsageError(f"unknown game '{game_id}'{hint}; installed: {', '.join(sorted(sources)) or 'none'}{pack}")
     game = Game(build_from_source(src, variant, settings or {}, packs))
     _CACHE[key] = game
@@ -388,6 +396,27 @@ def catalogue(packs: Sequence[str] = ()) -> list[dict[str, Any]]:
 
 
 _unused = (DavinciError, SaveError)
+
+
+def unlisted_file(folder: str, kind: str, ident: str) -> str | None:
+    """The YAML file directly in `folder` that says `kind: KIND` and `id: IDENT` near its top,
+    for a message about a game or variant its pack.yaml forgot to list (only the first 4 KB of at
+    most 200 files are read, and nothing is parsed)."""
+    try:
+        files = sorted(Path(folder).glob("*.y*ml"))[:200]
+    except OSError:
+        return None
+    kind_re = re.compile(rf"^kind:\s*['\"]?{re.escape(kind)}['\"]?\s*(#.*)?$", re.M)
+    id_re = re.compile(rf"^id:\s*['\"]?{re.escape(ident)}['\"]?\s*(#.*)?$", re.M)
+    for f in files:
+        try:
+            with open(f, encoding="utf-8", errors="replace") as fh:
+                head = fh.read(4096)
+        except OSError:
+            continue
+        if kind_re.search(head) and id_re.search(head):
+            return f.name
+    return None
 
 
 def _pack_list(packs: Any) -> tuple[str, ...]:

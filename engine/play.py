@@ -348,12 +348,14 @@ def load_recorded_game(
         raise SaveError(f"{path}: the {what}'s settings cannot be used: {e.message}") from None
 
 
-def resume_command(game_id: str, save: str, record: Sequence[dict[str, str]]) -> str:
-    """The command that resumes a save, with the `--pack` options the game was played with."""
+def resume_command(game_id: str, save: str, record: Sequence[dict[str, str]], log: str | None = None) -> str:
+    """The command that resumes a save, with the `--pack` options the game was played with, and
+    its `--log` when it was logged (a resumed game is logged only when asked again)."""
     from shlex import quote
 
     packs = "".join(f" --pack {quote(p['path'])}" for p in record)
-    return f"davinci play {quote(game_id)}{packs} --resume {quote(save)}"
+    logged = f" --log {quote(log)}" if log else ""
+    return f"davinci play {quote(game_id)}{packs} --resume {quote(save)}{logged}"
 
 
 def save_document(
@@ -663,7 +665,7 @@ class Session:
             return
         again = "" if path == self.save_path else " (and autosaved there from now on)"
         self.save_path = path
-        self.console.print(f"saved to {esc(path)}{again}; resume with: {esc(resume_command(self.game.id, path, self.packs))}",
+        self.console.print(f"saved to {esc(path)}{again}; resume with: {esc(resume_command(self.game.id, path, self.packs, self.log_path))}",
                            soft_wrap=True)
 
     def write_log(self) -> None:
@@ -803,27 +805,33 @@ class Session:
         # The view's prompt: the step's own, or a default for engine decisions (overflow, position).
         view = st.view(seat)
         prompt = (view.get("pending") or {}).get("prompt") or "Your move"
-        self.console.print(f"\n[bold]{esc(self.seats[seat].name)}[/bold]: {esc(str(prompt))}")
         # A bare number always picks from the whole ordered list, printed here or by 'list'.
         numbered = list(legal)
+        verbs = legal.verbs() if hasattr(legal, "verbs") else sorted({a.verb for a in numbered})
         mod = screen_module(self.game.id)
         # The generic screen names the pieces an action moves (a game's own screen shows its own way).
         notes = {} if draws_itself(mod) else piece_notes(view)
-        # Listed when few, or when they fit under the screen (a list pushed the board off the top).
-        fits = not self.console.is_terminal or self.screen_lines + 3 + len(numbered) <= self.console.height
-        if len(numbered) <= LIST_ALWAYS or (len(numbered) <= LIST_AT_MOST and fits):
-            for i, a in enumerate(numbered, 1):
-                self.console.print(f"  {i:>2}. {esc(noted_action(str(a), notes))}")
-        else:
-            verbs = ", ".join(legal.verbs()) if hasattr(legal, "verbs") else ""
-            self.console.print(
-                f"  {len(numbered)} possible actions ({esc(verbs)}); 'list' shows them all, a number picks one "
-                "of that list, '?' explains."
-            )
+
+        def ask() -> None:
+            self.console.print(f"\n[bold]{esc(self.seats[seat].name)}[/bold]: {esc(str(prompt))}")
+            # Listed when few, or when they fit under the screen (a list pushed the board off the top).
+            fits = not self.console.is_terminal or self.screen_lines + 3 + len(numbered) <= self.console.height
+            if len(numbered) <= LIST_ALWAYS or (len(numbered) <= LIST_AT_MOST and fits):
+                for i, a in enumerate(numbered, 1):
+                    self.console.print(f"  {i:>2}. {esc(noted_action(str(a), notes))}")
+            else:
+                self.console.print(
+                    f"  {len(numbered)} possible actions ({esc(', '.join(verbs))}); 'list' shows them all, a number "
+                    "picks one of that list, '?' explains; an empty line shows the board again."
+                )
+
+        ask()
         expand = getattr(mod, "expand", None) if mod is not None else None
         while True:
             text = self.input_fn("> ").strip()
-            if not text:
+            if not text:  # the board again (after '?' or 'list' pushed it off the screen)
+                self.render(seat)
+                ask()
                 continue
             word = text.lower()  # commands in any case: QUIT, Save, LIST
             if word in ("?", "help"):
@@ -856,6 +864,8 @@ class Session:
             if expand is not None:
                 try:
                     full = expand(text, st.view(seat))
+                    if not full and _whole_verb(text, verbs) != text:  # `r 3`: the short form `return 3`
+                        full = expand(_whole_verb(text, verbs), st.view(seat))
                 except ShortFormError as e:  # a short form the screen knows, written wrong: its own words
                     self.console.print(f"[red]could not read '{esc(text)}': {esc(str(e))}[/red] - type ? for help")
                     continue
@@ -870,6 +880,7 @@ class Session:
                         self.console.print(f"[red]could not read '{esc(text)}': the short form is "
                                            f"{esc(form)}[/red] - type ? for help")
                         continue
+            text = _whole_verb(text, verbs)
             try:
                 action = st.parse_action(text)
             except DavinciError as e:
@@ -1178,6 +1189,17 @@ class Session:
         return 0
 
 
+def _whole_verb(text: str, verbs: Sequence[str]) -> str:
+    """`text` with its first word written out when it begins exactly one of the `verbs` offered
+    now (`st` for `stop`, `tok 1` for `token 1`); as typed otherwise."""
+    first, _, rest = text.partition(" ")
+    low = first.lower()
+    if low in verbs:
+        return text
+    starting = [v for v in verbs if v.startswith(low)]
+    return f"{starting[0]} {rest}".rstrip() if len(starting) == 1 else text
+
+
 def _at_terminal() -> bool:
     """Whether standard input is a terminal (a player there can be asked, and reads privately)."""
     return sys.stdin is not None and sys.stdin.isatty()
@@ -1416,11 +1438,17 @@ def run_play(
     except EOFError:
         session.autosave()
         console.print("\n[yellow]Input closed: the game stops here.[/yellow]")
-        if session.save_path:  # --save, or a file named by the in-game 'save FILE'
-            console.print(
-                f"Saved to {esc(session.save_path)}; resume with: {esc(resume_command(game.id, session.save_path, packs))}",
-                soft_wrap=True,
-            )
+        path = session.save_path  # --save, or a file named by the in-game 'save FILE'
+        if path is None and _at_terminal():  # Ctrl-D at a terminal: asked as at Ctrl-C, not thrown away
+            try:
+                path = _save_now(session, console)
+            except SaveError as e:
+                console.print(f"[red]{esc(e.message)}[/red]")
+        if path:
+            console.print(f"Saved to {esc(path)}; resume with: {esc(resume_command(game.id, path, packs, session.log_path))}",
+                          soft_wrap=True)
+        elif not _at_terminal():
+            console.print("[yellow]Not saved[/yellow] (give --save FILE to keep a game that input may end)")
         return 0
     except BotError as e:
         # A bot failed before its move changed anything: the position is whole. The reason first,
@@ -1440,7 +1468,7 @@ def run_play(
             path = None
         if path:
             console.print(f"The game is saved in {esc(path)}; once the bot is mended, resume with: "
-                          f"{esc(resume_command(game.id, path, packs))}", soft_wrap=True)
+                          f"{esc(resume_command(game.id, path, packs, session.log_path))}", soft_wrap=True)
         else:
             console.print("[yellow]The game was not saved[/yellow]" + ("" if _at_terminal() else
                           " (input is not a terminal, so no file name was asked: give --save FILE to keep it)"))
@@ -1465,7 +1493,7 @@ def run_play(
         if path:
             # soft_wrap: the command stays on one line, ready to copy.
             try:
-                console.print(f"Saved to {esc(path)}; resume with: {esc(resume_command(game.id, path, packs))}",
+                console.print(f"Saved to {esc(path)}; resume with: {esc(resume_command(game.id, path, packs, session.log_path))}",
                               soft_wrap=True)
             except OSError:  # no terminal left to say it to
                 pass

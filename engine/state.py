@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from davinci.engine.actions import Action, parse_action
-from davinci.engine.errors import DavinciError, EvalError, IllegalAction, NoSuchSeat, quoted
+from davinci.engine.errors import DavinciError, EvalError, IllegalAction, NoSuchSeat, did_you_mean, quoted
 from davinci.engine.expr.budget import METER as _WORK
 from davinci.engine.expr.budget import ceiling_error, decision_end, decision_start, step_charge
 from davinci.engine.legal import LegalActions
@@ -758,8 +758,9 @@ class State:
             verbs = sorted({*verbs, "answer", *(["claim"] if p.get("claims", True) else [])})
         if action.verb not in verbs:
             said = self._not_now(action.verb)
+            near = "" if said else did_you_mean(action.verb, verbs, aside=False)
             raise IllegalAction(f"'{action.verb}' is not possible now{': ' + said if said else ''}; "
-                                f"possible: {', '.join(verbs)}")
+                                f"possible: {', '.join(verbs)}{near}")
         why = _why_not(action, self.legal_actions(seat), self.game.verb_args.get(action.verb, ()))
         if why.startswith("'"):  # the wrong number of values: the action is not of a legal form
             raise IllegalAction(why)

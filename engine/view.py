@@ -269,7 +269,10 @@ def build_view(state: State, seat: int | None) -> dict[str, Any]:
         "settings": _settings(g),
         "seats": seats,
         "zones": shared,
-        "vars": _public_vars(state.vars, state),
+        # Declared variables are public, the turn's (`turn_vars`) too: they live among the locals.
+        "vars": _public_vars(state.vars, state) if not g.turn_vars else {
+            **_public_vars(state.vars, state),
+            **_public_vars({k: state.locals.get(k, v.initial) for k, v in g.turn_vars.items()}, state)},
         "locals": _public_locals(state.locals, g.private_locals, _in_scope(state) if seat is not None else None)
         if seat is None or (seat == state.current and seat in deciding) else {},
         "events": [t for (to, t) in state.events if sees(to, seat)],

@@ -126,6 +126,27 @@ CASES = [
      "a log line or prompt is one line of text: it holds \\n"),
     ("a bare break", "            - end_turn: true\n        - set", "            - break\n        - set",
      "DV050", 30, 15, "write 'break: true' (a bare 'break' is a text)"),
+    # Steps that can never run (the counter after `end_turn` was never counted; lint said nothing).
+    ("a step after end_turn", "            - end_turn: true\n", "            - end_turn: true\n            - set: {pot: 0}\n",
+     "DV065", 31, 15, "this step never runs: the step before it (line 30) always ends the turn"),
+    ("a step after a branch that leaves both ways",
+     '                  - log: "{current.name} banks {pot} and has {current.banked}"\n                  - end_turn: true\n',
+     '                  - if: "pot > 10"\n                    then: [{end_turn: true}]\n'
+     '                    else: [{end_turn: true}]\n                  - log: "{current.name} banks {pot}"\n',
+     "DV065", 43, 21, "the step before it (line 40) leaves in both of its branches"),
+    ("a step after a loop with no way out", "                  - end_turn: true\n",
+     "                  - end_turn: true\n    - log: after\n",
+     "DV065", 42, 7, "(line 24) is a 'while: true' loop with no 'break'"),
+    ("a branch under a condition written false", 'if: "die == 1"', 'if: "false"',
+     "DV065", 29, 13, "these steps never run: the condition is always false"),
+    # An option's `if` reading its own argument: the advice was to declare it under turn_vars.
+    ("an option's if reading its argument", "              - action: roll\n                do: []\n",
+     "              - action: roll\n                args: {n: \"range(1, 3)\"}\n                if: \"n > 1\"\n"
+     "                do: []\n",
+     "DV041", 37, 22, "an option's 'if' is checked before its arguments are chosen, so it cannot read 'n'; to filter "
+     "the argument values, write this condition under 'when'"),
+    ("a name declared under vars and turn_vars", "turn_vars:\n", "vars:\n  pot: 1\nturn_vars:\n",
+     "DV050", 22, 3, "'pot' is declared under both vars and turn_vars"),
 ]
 
 
@@ -153,6 +174,19 @@ def test_an_authors_mistake_is_reported_where_it_is(
     tmp_path: Path, old: str, new: str, code: str, line: int, col: int, words: str
 ) -> None:
     assert_one_problem(lint_edited(tmp_path, PACK, "pig.yaml", old, new), "pig.yaml", code, line, col, words)
+
+
+def test_a_variable_given_a_value_of_another_type_names_its_declaration(tmp_path: Path) -> None:
+    # Every use was blamed ("'best' holds str values, this expression gives int"), never the
+    # start value that set the type, where the one fix goes.
+    copy = tmp_path / "tutorial"
+    shutil.copytree(PACK, copy)
+    pig = copy / "pig.yaml"
+    pig.write_text(pig.read_text().replace("  pot: 0 ", '  pot: "" ').replace("{pot: pot + die}", "{pot: die}"))
+    problems = [p for p in lint_paths([str(copy)]) if p.location.line == 31]
+    assert [(p.code, p.location.col) for p in problems] == [("DV041", 22)], problems
+    assert problems[0].message.startswith("'pot' holds str values (declared under turn_vars at line 20 with the start "
+                                          "value '': the start value sets the type), this expression gives int")
 
 
 def test_a_variant_changing_a_setting_its_game_lacks_is_reported(tmp_path: Path) -> None:

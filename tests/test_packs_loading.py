@@ -233,6 +233,34 @@ def test_a_file_is_listed_as_one_kind_of_thing(tmp_path: Path, lists: str, line:
     assert words in problems[0].message
 
 
+def test_a_game_or_variant_the_manifest_forgot_is_named_when_asked_for(tmp_path: Path) -> None:
+    # "unknown game 'pig'; installed: ..." and "variants: none" did not say the file was there, unlisted.
+    from davinci.engine.errors import UsageError
+    from davinci.engine.game import load_game
+
+    tutorial = Path(__file__).parent / "packs" / "tutorial"
+    for name in ("pig.yaml", "pig-short.yaml"):
+        (tmp_path / name).write_text((tutorial / name).read_text(encoding="utf-8"), encoding="utf-8")
+    manifest = tmp_path / "pack.yaml"
+    manifest.write_text('kind: pack\nid: forgot\nname: Forgot\nversion: "1.0"\ndecks: []\n', encoding="utf-8")
+    with pytest.raises(UsageError) as e:
+        load_game("pig", packs=[str(tmp_path)])
+    assert e.value.message.endswith(f"(pig.yaml defines it, but {tmp_path}/pack.yaml does not list it under games:)")
+    manifest.write_text('kind: pack\nid: forgot2\nname: Forgot\nversion: "1.0"\ngames: [pig.yaml]\n', encoding="utf-8")
+    with pytest.raises(UsageError) as e:
+        load_game("pig", "short", packs=[str(tmp_path)])
+    assert e.value.message == (f"game 'pig' has no variant 'short'; variants: none (pig-short.yaml defines it, but "
+                               f"{tmp_path}/pack.yaml does not list it under variants:)")
+    # Listed in the wrong section: lint says which one.
+    from davinci.engine.lint.runner import lint_paths
+
+    manifest.write_text('kind: pack\nid: forgot3\nname: Forgot\nversion: "1.0"\ngames: [pig.yaml, pig-short.yaml]\n',
+                        encoding="utf-8")
+    said = [p.message for p in lint_paths([str(tmp_path)]) if p.code == "DV017"]
+    assert said == [f"{tmp_path}/pig-short.yaml has kind 'variant' but is listed where game files belong: list it "
+                    "under variants:"]
+
+
 def test_a_yaml_file_the_manifest_does_not_list_is_a_lint_warning(tmp_path: Path) -> None:
     # A deck overlay written into a pack but not listed was never read, and lint said nothing.
     from davinci.engine.lint.runner import lint_paths

@@ -11,7 +11,7 @@ import difflib
 import sys
 import textwrap
 
-from davinci.engine.errors import UsageError
+from davinci.engine.errors import DavinciError, UsageError
 from davinci.engine.lint.registry import Rule, all_rules, get_rule
 
 REGENERATE = "python -m davinci.engine.lint.docs > docs/lint-rules.md"
@@ -55,6 +55,7 @@ def rule_text(code: str) -> str:
             close = difflib.get_close_matches(code.strip().upper(), codes, n=1, cutoff=0.5)
             close += [names[n] for n in difflib.get_close_matches(code.strip().lower(), list(names), n=1)]
             hint = f" (did you mean {close[0]}?)" if close else ""
+            _not_a_game(code.strip())
             raise UsageError(f"unknown lint rule '{code}'{hint}; `davinci rule` (without a code) lists them all")
     assert rule is not None
     kinds = ", ".join(rule.shown_kinds) if rule.kinds else "all files"
@@ -99,3 +100,17 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+
+
+def _not_a_game(name: str) -> None:
+    """`davinci rule GAME`: the rules of a game are not lint rules; say where they are."""
+    from davinci.engine.game import game_sources
+
+    try:
+        games = game_sources(())
+    except DavinciError:  # a broken installed pack: only a better message was at stake
+        return
+    if name in games:
+        raise UsageError(f"'{name}' is a game, not a lint rule: `davinci rule` explains the lint rules. The game's "
+                         f"rules in short show with '?' during `davinci play {name}`; the project's docs/rulings.md "
+                         "records what it decides where the rule texts are silent")

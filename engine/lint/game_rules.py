@@ -665,6 +665,128 @@ def _public_logs(node: Any, path: list[Any]) -> Iterator[tuple[str, list[Any]]]:
             yield log["text"], [*mpath, "log", "text"]
 
 
+@rule("DV065", "unreachable-step", severity="warning", kinds=("game", "variant"))
+def unreachable_step(ctx: LintContext) -> Iterator[Problem]:
+    """A step that can never run: it follows, in the same block, a step that always leaves it
+    (`end_turn`, `end_game`, `break`, `return`, an `if` whose branches both leave, a `while: true`
+    with no `break` of its own), or it sits in the branch of an `if` whose condition is written
+    `true` or `false`. Such a step is usually a mistake (a counter never counted), or a step that
+    belongs before the one that leaves.
+
+    Failing:
+
+    ```yaml
+    flow:
+      turn:
+        - choose:
+            options:
+              - action: miss
+                do:
+                  - end_turn: true
+                  - set: {seat: current, misses: current.misses + 1}
+    ```
+
+    Passing:
+
+    ```yaml
+    flow:
+      turn:
+        - choose:
+            options:
+              - action: miss
+                do:
+                  - set: {seat: current, misses: current.misses + 1}
+                  - end_turn: true
+    ```
+    """
+    data = ctx.doc.data
+    if not isinstance(data, dict) or not isinstance(data.get("flow"), dict):
+        return
+    for block, bpath in _step_blocks(data["flow"], ["flow"]):
+        for i, st in enumerate(block):
+            why = _leaves(st)
+            if why and i + 1 < len(block):
+                line = ctx.at([*bpath, i]).line
+                yield Problem(ctx.at([*bpath, i + 1]), "DV065", f"this step never runs: the step before it (line {line}) "
+                              f"{why}; move it before that step, or remove it", "unreachable-step", "warning")
+                break
+        for i, st in enumerate(block):
+            cond = _constant(st.get("if")) if isinstance(st, dict) and "if" in st else None
+            if cond is None:
+                continue
+            dead = "else" if cond else "then"
+            if st.get(dead):
+                yield Problem(ctx.at([*bpath, i, dead]), "DV065", f"these steps never run: the condition is always "
+                              f"{'true' if cond else 'false'} (written '{st['if']}')", "unreachable-step", "warning")
+
+
+_STEP_LISTS = ("setup", "turn", "turn_end", "then", "else", "do")
+
+
+def _step_blocks(node: Any, path: list[Any]) -> Iterator[tuple[list[Any], list[Any]]]:
+    """Every list of steps under a game's `flow` (its sections, procedures, branches, loop bodies
+    and options' `do`), with its path."""
+    for m, mpath in _mappings(node, path):
+        for key, value in m.items():
+            listed = key in _STEP_LISTS or (mpath == [*path, "procedures"])
+            if listed and isinstance(value, list):
+                yield value, [*mpath, key]
+
+
+def _leaves(st: Any) -> str:
+    """How the step always leaves its block ('' when it may not)."""
+    if not isinstance(st, dict) or not st:
+        return ""
+    kind = next(iter(st))
+    doing = {"break": "leaves the loop", "return": "leaves the procedure", "end_turn": "ends the turn",
+             "end_game": "ends the game"}
+    if kind in doing and st[kind] is True:
+        return "always " + doing[kind]
+    if kind == "if":
+        then, other = st.get("then"), st.get("else")
+        if isinstance(then, list) and isinstance(other, list) and then and other and _block_leaves(then) and _block_leaves(other):
+            return "leaves in both of its branches"
+        cond = _constant(st["if"])
+        taken = then if cond is True else other if cond is False else None
+        if isinstance(taken, list) and taken and _block_leaves(taken):
+            return "always takes a branch that leaves"
+    if kind == "while" and _constant(st["while"]) is True and isinstance(st.get("do"), list) and not _breaks(st["do"]):
+        return "is a 'while: true' loop with no 'break': only leaving the turn ends it"
+    return ""
+
+
+def _block_leaves(block: list[Any]) -> bool:
+    return any(_leaves(st) for st in block)
+
+
+def _breaks(block: Any) -> bool:
+    """A `break` of this loop (not of a loop inside it) somewhere in its body."""
+    if not isinstance(block, list):
+        return False
+    for st in block:
+        if not isinstance(st, dict) or not st:
+            continue
+        kind = next(iter(st))
+        if kind == "break":
+            return True
+        if kind == "if" and (_breaks(st.get("then")) or _breaks(st.get("else"))):
+            return True
+        if kind == "choose" and isinstance(st["choose"], dict):
+            options = st["choose"].get("options")
+            if isinstance(options, list) and any(isinstance(o, dict) and _breaks(o.get("do")) for o in options):
+                return True
+    return False
+
+
+def _constant(cond: Any) -> bool | None:
+    """A condition written as a constant (`true`, `"false"`), else None."""
+    if isinstance(cond, bool):
+        return cond
+    if isinstance(cond, str) and cond.strip() in ("true", "false"):
+        return cond.strip() == "true"
+    return None
+
+
 @rule("DV057", "game-bots", kinds=("game", "variant"))
 def game_bots(ctx: LintContext) -> Iterator[Problem]:
     """Every bot a game or variant offers (`bots:`) is installed and plays this game (a variant's

@@ -190,7 +190,8 @@ class _Linter:
             # Reported at the manifest entry; the file itself is still linted as what it says it is.
             self.problems.append(Problem(
                 listed_at or doc.loc(["kind"]), FILE_KIND,
-                f"{display} has kind '{kind}' but is listed where {' or '.join(expected)} files belong",
+                f"{display} has kind '{kind}' but is listed where {' or '.join(expected)} files belong"
+                + (f": list it under {kind}s:" if kind in ("game", "variant", "deck") else ""),
                 _name(FILE_KIND)))
         if kind == "pack" and expected is None:
             self.add_pack(path.parent, doc)

@@ -554,9 +554,17 @@ def _set(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, T
             if getattr(b, "sealing", 0) and name not in b.tvars:  # type: ignore[attr-defined]
                 b.private_locals.add(name)  # type: ignore[attr-defined]  # set inside a private option: in no view
         if not _assignable(fn.type, expected):
+            here = b.loc.loc((*p, name))
+            section = {"seat": "seat_vars", "global": "vars"}.get(where, "turn_vars")
+            declared = ""
+            if section != "turn_vars" or name in b.tvars:  # type: ignore[attr-defined]
+                at = b.loc.loc((section, name))
+                initial = b.data.get(section, {}).get(name)
+                declared = (f" (declared under {section} at {f'line {at.line}' if at.path == here.path else at} "
+                            f"with the start value {initial!r}: the start value sets the type)")
             raise DefinitionError(
-                f"'{name}' holds {expected.name} values, this expression gives {fn.type.name}",
-                b.loc.loc((*p, name)),
+                f"'{name}' holds {expected.name} values{declared}, this expression gives {fn.type.name}",
+                here,
                 code="DV041",
             )
         if where == "local":

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -188,6 +189,19 @@ class Choose(Instr):
         state.stack[-1][1] = opt.start
 
 
+def _if_before_args(avail: Any, names: list[str]) -> None:
+    """An option's `if` that names one of its arguments: said why (the arguments do not exist when
+    `if` is checked) and what to write instead, in place of the general unknown-name advice."""
+    error = getattr(avail, "error", None)
+    m = re.match(r"unknown name '([^']+)'", getattr(error, "message", ""))
+    if error is None or m is None or m.group(1) not in names:
+        return
+    rest = error.message.partition("\n")[2]
+    error.message = (f"unknown name '{m.group(1)}': an option's 'if' is checked before its arguments are chosen, "
+                     f"so it cannot read '{m.group(1)}'; to filter the argument values, write this condition under "
+                     f"'when'" + (f"\n{rest}" if rest else ""))
+
+
 Labelled = tuple[Sequence[Any], Sequence[str]]  # an argument list: stored values, and their labels
 
 # Legal actions one decision may offer: a player could not read more, and a screen lists them all.
@@ -349,6 +363,7 @@ def _choose(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str
         fc.b.verb_args.setdefault(verb, tuple(names))  # type: ignore[attr-defined]  # (messages name the values)
         when = fc.expr((*op, "when"), inner, BOOL) if "when" in o else None
         avail = fc.expr((*op, "if"), scope, BOOL) if "if" in o else None
+        _if_before_args(avail, names)
         private = fc.flag(o, "private", op, False)
         if private:  # its arguments stay in the turn's locals: no view shows them (views.py)
             fc.b.private_locals.update(names)  # type: ignore[attr-defined]

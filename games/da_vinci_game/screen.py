@@ -20,6 +20,33 @@ from rich.text import Text
 from davinci.engine.values import events_since_own_move, lines_left, turn_text, winners_text
 from davinci.games.da_vinci_game.bots import definition_from_view
 
+
+def help_text(settings: Mapping[str, Any]) -> str:
+    """The rules in short, as this game's settings have them, then the commands."""
+    awards = [int(a) for a in settings.get("awards") or [3, 2, 1, 1, 1]]
+    cap = int(settings.get("token_cap", 4))
+    seconds = int(settings.get("timer_seconds", 60))
+    timing = f"within {seconds} seconds" if seconds > 0 else "untimed"
+    paid = ", ".join(map(str, awards)) + (" (the last repeats)" if len(awards) > 1 else " each")
+    return f"""\
+[bold]The Da Vinci Game - the rules in short[/bold]
+Throw the die and move exactly that many spaces (a 5 moves 1 to 5), never
+onto a space already walked this move, and without turning at an intersection
+x1-x5 (a move that starts on one may leave it in any direction).
+Clue space: a card of its category; every other team answers ({timing});
+correct bids, in the order they locked in, take {paid} tokens from the bag.
+Triskel: throw again and move on, or take one token. A team keeps at most
+{cap} tokens and returns the excess, its choice. Treasure space: pay two tokens
+of its category (a Mona Lisa matches any) to face its challenge alone; solved,
+the team takes that Treasure. A team that fails may not stop there next turn.
+With the four Treasures and one token of each category, reach the Ankh: the
+die picks the final challenge (1 Vitruvian Man, 2 Logic Key, 3 Rose, 4 Codex,
+5 the team chooses, 6 the next team chooses); solving it wins. A failed final
+costs one category token, and the team must leave the Ankh.
+
+""" + HELP
+
+
 HELP = """\
 [bold]The Da Vinci Game - commands[/bold]
   go o12              move your piece to space o12 (or type the number the
@@ -541,4 +568,4 @@ def expand(text: str, view: dict[str, Any]) -> str | None:
     return None
 
 
-__all__ = ["HELP", "SHORT_FORMS", "expand", "min_width", "render"]
+__all__ = ["HELP", "SHORT_FORMS", "expand", "help_text", "min_width", "render"]
