@@ -337,6 +337,24 @@ class MergedDoc:
         return self.locator.loc(tuple(path), key=key)
 
 
+_DOCUMENTED = ("settings", "zones", "components", "seat_vars", "vars", "turn_vars")
+
+
+def _rules_of(data: Any) -> Any:
+    """A game or variant file's data as its content hash covers it: what the rules read, without
+    comments (gone once parsed), the `description` and the `doc` texts of settings, zones and
+    components, so that rewording them keeps saves and logs usable."""
+    if not isinstance(data, dict):
+        return data
+    out = {k: v for k, v in data.items() if k != "description"}
+    for section in _DOCUMENTED:
+        entries = out.get(section)
+        if isinstance(entries, dict):
+            out[section] = {name: {k: v for k, v in spec.items() if k != "doc"} if isinstance(spec, dict) else spec
+                            for name, spec in entries.items()}
+    return out
+
+
 def build_from_source(
     src: GameSource, variant: str | None, settings: Mapping[str, Any], packs: Sequence[str] = ()
 ) -> GameDef:
@@ -362,7 +380,7 @@ def build_from_source(
     )
     h = hashlib.sha256()
     for doc in docs:
-        h.update(doc.text.encode("utf-8"))
+        h.update(json.dumps(_rules_of(doc.data), sort_keys=True, default=str).encode("utf-8"))
     for did in sorted(decks):
         h.update(json.dumps(decks[did], sort_keys=True).encode("utf-8"))
     h.update(json.dumps(gdef.settings, sort_keys=True, default=str).encode("utf-8"))

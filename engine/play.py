@@ -549,6 +549,8 @@ class Session:
     saved_turn: int = 0  # the turn of the last autosave
     saved_moves: int = -1  # how many moves the last autosave held
     screen_lines: int = 0  # the lines of the screen printed last
+    stamps: dict[str, tuple[int, int, int]] = field(default_factory=dict)  # each file as this session last wrote it
+    given_up: set[str] = field(default_factory=set)  # "save" / "log": a write failed mid-game; no longer autosaved
 
     def collect(self) -> None:
         """Add the events since the last call to the transcript (the state keeps only the latest)."""
@@ -613,14 +615,49 @@ class Session:
             return True
         return bool(st.turn - self.saved_turn >= AUTOSAVE_TURNS)
 
-    def autosave(self) -> None:
+    def autosave(self, strict: bool = False) -> None:
+        """Write the --save file and the log. A write that fails mid-game (a full disk, another
+        session resuming the same save) is said once, the game goes on, and the other file is
+        still written; `strict` (before the first move) lets the error stop the game instead."""
         self.saved_turn = self.state.turn
         self.saved_moves = len(self.state.history)
-        if self.save_path:
+        if self.save_path and "save" not in self.given_up:
             data = self.save_json()
             if self.fits(data, "save", self.save_path):
-                atomic_write(self.save_path, data)
-        self.write_log()
+                try:
+                    self.write_own(self.save_path, data)
+                except SaveError as e:
+                    if strict:
+                        raise
+                    self.given_up.add("save")
+                    self.console.print(f"[red]{esc(e.message)}[/red]\n[yellow]The game goes on, no longer saved to "
+                                       f"{esc(self.save_path)}: type 'save FILE' to keep it in another file.[/yellow]")
+                    self.save_path = None
+        try:
+            self.write_log()
+        except SaveError as e:
+            if strict:
+                raise
+            self.given_up.add("log")
+            self.console.print(f"[red]{esc(e.message)}[/red]\n[yellow]The game goes on, no longer logged.[/yellow]")
+
+    def write_own(self, path: str, data: str) -> None:
+        """Write this session's save or log. SaveError, and nothing written, when another program
+        replaced the file since this session last wrote it (another davinci resuming the same
+        save): the moves it holds are not overwritten."""
+        key = os.path.realpath(path)
+        mine = self.stamps.get(key)
+        if mine is not None:
+            try:
+                st = os.stat(key)
+            except FileNotFoundError:  # deleted: nothing in it to lose
+                st = None
+            if st is not None and (st.st_ino, st.st_mtime_ns, st.st_size) != mine:
+                raise SaveError(f"{path} was changed by another program since this game last wrote it (another "
+                                "davinci playing the same save?): it is not overwritten")
+        atomic_write(path, data)
+        st = os.stat(key)
+        self.stamps[key] = (st.st_ino, st.st_mtime_ns, st.st_size)
 
     def fits(self, data: str, what: str, path: str) -> bool:
         """Whether a save's or log's text is small enough to be read back (MAX_JSON_CHARS). A
@@ -659,7 +696,7 @@ class Session:
                 raise SaveError(f"{path} is this game's log (--log); give the save its own file")
             if path != self.save_path:
                 check_write_target(path, "save", self.identity)
-            atomic_write(path, self.save_json())
+            self.write_own(path, self.save_json())
         except SaveError as e:
             self.console.print(f"[red]{esc(e.message)}[/red]")
             return
@@ -669,7 +706,7 @@ class Session:
                            soft_wrap=True)
 
     def write_log(self) -> None:
-        if not self.log_path:
+        if not self.log_path or "log" in self.given_up:
             return
         try:
             doc = log_document(self.game, self.seats, self.seed, self.settings, self.state, self.packs)
@@ -678,7 +715,7 @@ class Session:
             raise
         text = json.dumps(doc, indent=1)
         if self.fits(text, "log", self.log_path):
-            atomic_write(self.log_path, text)
+            self.write_own(self.log_path, text)
 
     def write_failure_log(self, failed: tuple[int, str] | None, e: DavinciError) -> None:
         """The game's rules failed: write the log with every action up to the failure (`failed`,
@@ -689,7 +726,7 @@ class Session:
         doc = log_document(self.game, self.seats, self.seed, self.settings, self.state, self.packs, with_result=False)
         if failed is not None:
             doc["actions"].append(list(failed))
-        atomic_write(self.log_path, json.dumps(doc, indent=1))
+        self.write_own(self.log_path, json.dumps(doc, indent=1))
         e.message += f"\n(the log {self.log_path} ends with the action that failed; `davinci replay` shows it)"
 
     def render(self, seat: int | None) -> None:
@@ -1020,9 +1057,15 @@ class Session:
             # Stopped in the middle: the race is settled as it stood (the teams that had not
             # locked in pass), so that a resumed game does not deal the same card again with a
             # fresh clock to teams that have seen it.
+            if sys.stdout.isatty():
+                write("\r\x1b[K")  # the countdown's line, left half-drawn
             settled = len(self.transcript)
             self.settle_race(humans, bot_actions, bot_times, results)
-            self.show_events(settled, None)  # who was right and what they won, before the game stops
+            shown_live = frozenset(lock_in_text(self.seats[s].name, t) for s, t in
+                                   [*((b, t) for b, t in bot_times.items() if b in announced),
+                                    *((h, r[0]) for h, r in results.items() if r is not None)])
+            # Who was right and what they won, before the game stops (the lock-ins were shown live).
+            self.show_events(settled, None, shown_live)
             raise
         self.settle_race(humans, bot_actions, bot_times, results)
         # The answers and who won; the lock-in times were shown live as they happened.
@@ -1077,8 +1120,16 @@ class Session:
         # legal action: a bot's mistake is reported, not shown as a move.
         if show and self.humans and (st.pending or {}).get("type") not in ("respond", "position") \
                 and not st.is_private(action) and st.is_legal(seat, action):
-            self.console.print(f"[dim]{esc(self.seats[seat].name)}: {esc(str(action))}[/dim]")
-            self.live.add(action_line(self.seats[seat].name, action))
+            # Said in the game's own words when its log says what the bot did ("Ann places ...",
+            # "Ann guessed ...: wrong"), else as the action ("Ann: place hand.2.6 0,-1").
+            name, before = self.seats[seat].name, len(self.transcript)
+            self.apply_move(seat, action)
+            said = [text for to, text in self.transcript[before:] if sees(to, self.viewer)
+                    and text.startswith(f"{name} ") and text != action_line(name, action)]
+            for text in said or [f"{name}: {action}"]:
+                self.console.print(f"[dim]{esc(text)}[/dim]")
+            self.live.update([action_line(name, action), *said])
+            return action
         self.apply_move(seat, action)
         return action
 
@@ -1211,7 +1262,7 @@ def _save_now(session: Session, console: Any, hung_up: bool = False) -> str | No
     to a new file in the working folder (`davinci-GAME-SEED.json`, numbered if taken). The file
     written, or None; SaveError when the --save file cannot be written."""
     if session.save_path is not None:
-        atomic_write(session.save_path, session.save_json())
+        session.write_own(session.save_path, session.save_json())
         return session.save_path
     if hung_up:
         for n in range(1, 100):
@@ -1433,7 +1484,7 @@ def run_play(
     old = {sig: signal.signal(sig, _stop) for sig in STOP_SIGNALS}
     try:
         # Saving before the first move finds an unwritable --save or --log path before anyone plays.
-        session.autosave()
+        session.autosave(strict=True)
         return session.loop()
     except EOFError:
         session.autosave()

@@ -759,13 +759,13 @@ class State:
         if action.verb not in verbs:
             said = self._not_now(action.verb)
             near = "" if said else did_you_mean(action.verb, verbs, aside=False)
-            raise IllegalAction(f"'{action.verb}' is not possible now{': ' + said if said else ''}; "
+            raise IllegalAction(f"'{quoted(action.verb)}' is not possible now{': ' + said if said else ''}; "
                                 f"possible: {', '.join(verbs)}{near}")
         why = _why_not(action, self.legal_actions(seat), self.game.verb_args.get(action.verb, ()))
         if why.startswith("'"):  # the wrong number of values: the action is not of a legal form
             raise IllegalAction(why)
         said = self._not_now(action.verb, action.args)
-        raise IllegalAction(f"'{action}' is not legal now{': ' + said if said else ''}{why}")
+        raise IllegalAction(f"'{quoted(str(action), 200)}' is not legal now{': ' + said if said else ''}{why}")
 
     def _not_now(self, verb: str, args: Sequence[str] | None = None) -> str:
         """The pending choice's own words for why `verb` (or, with `args`, that combination of

@@ -318,3 +318,44 @@ def test_clue_from_a_pipe_echoes_each_answer_and_refuses_a_time_limit_without_th
     assert "(or answer now) keats\n" in result.output and "Right!" in result.output
     result = CliRunner().invoke(main, ["clue", "--no-timer", "--time-limit", "30"])
     assert result.exit_code == 2 and "--no-timer and --time-limit contradict each other" in result.output
+
+
+def test_a_link_loop_beside_the_manifest_and_a_listed_folder_are_told_not_crashed(tmp_path: Path) -> None:
+    # A link loop beside pack.yaml made DV033 an internal error (DV999); `games: ["."]` passed lint,
+    # then every other command refused the pack.
+    import os
+
+    from davinci.engine.lint.runner import lint_paths
+
+    tutorial = Path(__file__).parent / "packs" / "tutorial"
+    (tmp_path / "pig.yaml").write_text((tutorial / "pig.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "pack.yaml").write_text('kind: pack\nid: loops\nname: Loops\nversion: "1.0"\ngames: [pig.yaml]\n',
+                                        encoding="utf-8")
+    os.symlink("b.yaml", tmp_path / "a.yaml")
+    os.symlink("a.yaml", tmp_path / "b.yaml")
+    assert lint_paths([str(tmp_path)]) == []
+    (tmp_path / "pack.yaml").write_text('kind: pack\nid: loops\nname: Loops\nversion: "1.0"\ngames: [pig.yaml, "."]\n',
+                                        encoding="utf-8")
+    found = [(p.code, p.message) for p in lint_paths([str(tmp_path)])]
+    assert found == [("DV022", "pack 'loops' lists ., which is not a file")]
+
+
+def test_rewording_comments_and_docs_keeps_the_content_hash(tmp_path: Path) -> None:
+    # Adding a comment stranded every save and log of the pack (the hash covered the bytes).
+    from davinci.engine.game import load_game
+
+    tutorial = Path(__file__).parent / "packs" / "tutorial"
+    text = (tutorial / "pig.yaml").read_text(encoding="utf-8")
+
+    def hash_of(pig: str, folder: str) -> str:
+        pack = tmp_path / folder
+        pack.mkdir()
+        (pack / "pig.yaml").write_text(pig, encoding="utf-8")
+        (pack / "pack.yaml").write_text('kind: pack\nid: h\nname: H\nversion: "1.0"\ngames: [pig.yaml]\n',
+                                        encoding="utf-8")
+        return load_game("pig", packs=[str(pack)]).definition.content_hash
+
+    first = hash_of(text, "a")
+    assert hash_of(text + "# a comment\n", "b") == first
+    assert hash_of(text.replace("doc: Points needed to win.", "doc: The points that win."), "c") == first
+    assert hash_of(text.replace("default: 50", "default: 60"), "d") != first  # a rule changed

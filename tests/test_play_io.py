@@ -878,8 +878,8 @@ def test_without_players_the_seating_is_said_and_no_clear_at_hot_seat_is_warned(
 def test_against_bots_a_players_move_shows_what_it_led_to_before_the_bots_move() -> None:
     code, out = _screen("da-vinci-code", "human,naive", ["stop", "1", "1", "1", "1", "1"], seed=3)
     wrong = out.find(": wrong\n")  # the player's first wrong guess ends the turn: the bot moves next
-    assert code == 0 and wrong > 0 and "Naive 2: " in out
-    assert out.rfind("Player 1 guessed", 0, wrong) < wrong < out.find("Naive 2: ")
+    assert code == 0 and wrong > 0 and "Naive 2 guessed " in out  # the bot's move, in the game's words
+    assert out.rfind("Player 1 guessed", 0, wrong) < wrong < out.find("Naive 2 guessed ")
 
 
 def test_save_expands_the_home_folder_and_refuses_control_characters(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -939,7 +939,7 @@ def test_hot_seat_with_a_bot_shows_the_players_outcome_first_and_each_bot_move_o
                     typed(["", "", "guess row.1.1 0", "", ""]), clear=False, timer=False)
     out = console.file.getvalue()  # type: ignore[attr-defined]
     after = out[out.index("Ben guessed row.1.1 = 0"):]
-    bot_moves = [line for line in after.splitlines() if line.startswith("Deducer 3: ")]
+    bot_moves = [line for line in after.splitlines() if line.startswith("Deducer 3 guessed ")]
     assert code == 0 and bot_moves and len(bot_moves) == len(set(bot_moves))
     assert out.index("Ben guessed row.1.1 = 0") < out.index(bot_moves[0])
 

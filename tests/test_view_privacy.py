@@ -141,7 +141,7 @@ def test_the_terminal_does_not_show_a_bots_joker_placement() -> None:
     console = Console(file=io.StringIO(), width=120)
     run_play(game, parse_seats("human,random", game), 2, {}, console, typed(["1"] * 6), clear=False, timer=False)
     out = console.file.getvalue()
-    assert "Random 2: guess" in out or "Random 2: stop" in out  # the bot's other moves are shown
+    assert "Random 2 guessed " in out or "Random 2: stop" in out  # the bot's other moves are shown
     assert "Random 2: position" not in out
 
 

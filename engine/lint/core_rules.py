@@ -7,8 +7,10 @@ Importing this module also imports the loader, schema and pack modules, whose ha
 from __future__ import annotations
 
 import difflib
+import os
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import davinci.engine.packs  # noqa: F401  (registers DV030-DV032)
 import davinci.engine.schema  # noqa: F401  (registers DV010-DV016)
@@ -217,9 +219,9 @@ def unlisted_file(ctx: LintContext) -> Iterator[Problem]:
     pack = ctx.pack
     if pack is None:
         return
-    root = pack.root.resolve()
-    listed = {(pack.root / p).resolve() for _, _, p in pack.files()}
-    folders = sorted({root, *(p.parent for p in listed)})
+    root = Path(os.path.realpath(pack.root))  # (Path.resolve raises on a link loop; realpath does not)
+    listed = {Path(os.path.realpath(pack.root / p)) for _, _, p in pack.files()}
+    folders = sorted({root, *(p.parent for p in listed if p.is_file())})  # (a listed folder is DV022's)
     for folder in folders:
         try:
             entries = sorted(itertools.islice(folder.iterdir(), _MAX_FOLDER_ENTRIES))
@@ -228,7 +230,8 @@ def unlisted_file(ctx: LintContext) -> Iterator[Problem]:
         for path in entries:
             if path.suffix not in (".yaml", ".yml") or (path.stem == "pack" and folder == root):
                 continue
-            if path.name.startswith(".") or path.resolve() in listed or not path.is_file():
+            # A link loop is no file (is_file is false): skipped, as the pack never reads it.
+            if path.name.startswith(".") or Path(os.path.realpath(path)) in listed or not path.is_file():
                 continue
             try:  # a davinci file says what it is at its top; mkdocs.yml and the like say nothing of the kind
                 with path.open("r", encoding="utf-8", errors="replace") as f:

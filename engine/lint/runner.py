@@ -273,8 +273,12 @@ class _Linter:
         flagged = {err.location for err in errors}
         for section, i, rel in pack.files():
             where = manifest.loc([section, i])
-            if rel == Path(".") or where in flagged:
+            if where in flagged:
                 continue  # not a usable path; the schema layer has reported it
+            if rel == Path("."):  # `games: ["."]`, `./`: the pack's own folder (loading refuses it)
+                self.problems.append(Problem(where, MISSING_FILE, missing_listed(pack, rel, pack.root),
+                                             _name(MISSING_FILE)))
+                continue
             try:
                 real = resolve_listed(pack, rel)
             except DavinciError as e:

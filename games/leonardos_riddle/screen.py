@@ -234,7 +234,7 @@ def _screen(view: dict[str, Any], compact: bool, events: int | None = None, widt
     for s in seats:
         line = Text()
         line.append(f"{s['name']}", style="bold" if s["index"] == me else "")
-        if s["index"] == view.get("current"):
+        if s["index"] == view.get("current") and "result" not in view:  # nobody is to move after the end
             line.append(" *", style="bold yellow")
         n = int(s["zones"]["hand"].get("count", 0))
         line.append(f"  {n} card{'s' if n != 1 else ''} in hand  Keys: ")

@@ -1,0 +1,149 @@
+"""The move prompt as players meet it: short verbs, the board again, what bots did, stopping.
+
+Each test plays a real game through `run_play` with typed lines (the input ends after them,
+as Ctrl-D would) and reads the screen it printed.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+from test_play_io import typed
+
+from davinci.engine.game import load_game
+from davinci.engine.play import parse_seats, run_play
+
+
+def play(game_id: str, players: str, lines: list[str], seed: int = 1, **kw: object) -> tuple[int, str]:
+    game = load_game(game_id)
+    console = Console(file=io.StringIO(), width=120)
+    code = run_play(game, parse_seats(players, game), seed, {}, console, typed(lines), clear=False, timer=False,
+                    **kw)  # type: ignore[arg-type]
+    return code, console.file.getvalue()  # type: ignore[attr-defined]
+
+
+def test_a_verb_may_be_shortened_to_a_prefix_only_one_offered_verb_has(tmp_path: Path) -> None:
+    # `st` for `stop` was "'st' is not possible now"; `gues 2.1 3` had no hint either.
+    save = tmp_path / "g.json"
+    # Seed 5: the human's first guess (row.2.2 = 5... found by the seeded game) is right, then `st`.
+    game = load_game("da-vinci-code")
+    state = game.new_state(["Me", "Bot"], seed=5)
+    me = state.current_seats[0]
+    right = next(a for a in state.legal_actions(me) if state.clone().apply(me, a) is None
+                 and "right" in _after(state, me, a))
+    players = "human,random" if me == 0 else "random,human"
+    code, out = play("da-vinci-code", players, [f"gues{str(right)[5:]}", "st"], seed=5, save_path=str(save))
+    assert code == 0
+    history = [a for _s, a in json.loads(save.read_text())["saved"]["state"]["history"]]
+    assert str(right) in history and "stop" in history
+
+
+def _after(state: object, seat: int, action: object) -> str:
+    trial = state.clone()  # type: ignore[attr-defined]
+    trial.apply(seat, action)
+    return trial.view(None)["events"][-1]
+
+
+def test_a_misspelt_verb_gets_a_did_you_mean() -> None:
+    code, out = play("da-vinci-code", "human,random", ["guss row.2.1 3"])
+    assert code == 0 and "'guss' is not possible now; possible: guess; did you mean 'guess'?" in out
+
+
+def test_an_empty_line_shows_the_board_again() -> None:
+    _code, once = play("leonardos-riddle", "human,random", [])
+    _code, twice = play("leonardos-riddle", "human,random", [""])
+    header = "Leonardo's Riddle"
+    assert once.count(header) + 1 == twice.count(header)
+
+
+def test_a_bots_move_is_told_in_the_games_own_words() -> None:
+    # "Greedy 2: place hand.2.6 0,-1" where a human's move read "Me places seagull, cat at 0,0".
+    code, out = play("leonardos-riddle", "random,human", ["1"], seed=2)
+    assert code == 0
+    assert "Random 1 places " in out and "Random 1: place hand." not in out
+
+
+def test_the_first_guess_of_a_turn_does_not_offer_stop() -> None:
+    game = load_game("da-vinci-code")
+    state = game.new_state(2, seed=1)
+    seat = state.current_seats[0]
+    assert state.view(seat)["pending"]["prompt"] == "Guess an opponent's hidden tile (target and number)"
+    for a in state.legal_actions(seat):
+        trial = state.clone()
+        trial.apply(seat, a)
+        if "stop" in trial.legal_actions(seat):
+            assert trial.view(seat)["pending"]["prompt"].endswith(", or stop")
+            return
+    pytest.fail("no guess was right")
+
+
+def test_the_game_over_screen_marks_nobody_to_move() -> None:
+    code, out = play("leonardos-riddle", "random,random", [], seed=3)
+    end = out[out.rindex("Leonardo's Riddle"):]
+    assert code == 0 and "Game over" in end and " *" not in end
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_ctrl_d_at_a_terminal_offers_to_save_and_the_resume_hint_keeps_the_log(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Ctrl-D without --save threw the game away; the hint after a save left out --log.
+    monkeypatch.setattr("sys.stdin", _Terminal())
+    monkeypatch.setattr("builtins.input", lambda prompt: "kept.json")
+    monkeypatch.chdir(tmp_path)
+    code, out = play("da-vinci-code", "human,random", [], seed=7, log_path="game.log")
+    assert code == 0
+    assert json.loads((tmp_path / "kept.json").read_text())["davinci_save"] == 1
+    assert "resume with: davinci play da-vinci-code --resume kept.json --log game.log" in out
+
+
+def test_input_ending_without_a_terminal_says_the_game_was_not_saved() -> None:
+    code, out = play("da-vinci-code", "human,random", [])
+    assert code == 0 and "Not saved (give --save FILE to keep a game that input may end)" in out
+
+
+def test_a_save_another_session_rewrote_is_not_overwritten(tmp_path: Path) -> None:
+    # Two sessions resuming one save: the last to write silently wiped the other's moves.
+    save = tmp_path / "g.json"
+    log = tmp_path / "g.log"
+    asked = iter(["guess row.2.1 3", "guess row.2.1 4", "guess row.2.2 5"])
+    other = '{"davinci_save": 1, "other session": true}'
+
+    def player(prompt: str) -> str:
+        if prompt == "> " and save.exists() and "other session" not in save.read_text():
+            save.write_text(other)  # another davinci resumed the same save and wrote it
+        try:
+            return next(asked)
+        except StopIteration:
+            raise EOFError from None
+
+    game = load_game("da-vinci-code")
+    console = Console(file=io.StringIO(), width=120)
+    code = run_play(game, parse_seats("human,random", game), 4, {}, console, player, clear=False, timer=False,
+                    save_path=str(save), log_path=str(log))
+    out = console.file.getvalue()  # type: ignore[attr-defined]
+    assert code == 0
+    assert save.read_text() == other  # the other session's moves are kept
+    assert "was changed by another program since this game last wrote it" in " ".join(out.split())
+    assert "The game goes on, no longer saved to" in out
+    # The log is this session's own: it is still written, with every move.
+    assert len(json.loads(log.read_text())["actions"]) >= 2
+
+
+def test_an_invisible_character_in_a_refused_action_is_shown_escaped() -> None:
+    # "'roll​' is not possible now; possible: bank, roll" read as a contradiction.
+    from davinci.engine.errors import IllegalAction
+
+    game = load_game("pig", packs=[str(Path(__file__).parent / "packs" / "tutorial")])
+    state = game.new_state(2, seed=9)
+    with pytest.raises(IllegalAction) as e:
+        state.apply(state.current_seats[0], state.parse_action("roll\u200b"))
+    assert e.value.message.startswith("'roll\\u200b' is not possible now")
