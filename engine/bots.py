@@ -7,6 +7,7 @@ group (`name = "package.module:Class"`), so a YAML file never names Python code.
 from __future__ import annotations
 
 import hashlib
+import signal
 from collections.abc import Callable, Sequence
 from difflib import get_close_matches
 from importlib import metadata
@@ -87,7 +88,9 @@ def bot_choice(bot: Any, kind: str, state: Any, seat: int) -> Action | str:
         action = bot.choose(view, Choices(state.legal_actions(seat)))
     except DavinciError:
         raise
-    except (Exception, SystemExit) as e:  # noqa: BLE001 - any failure of outside code is the bot's
+    except (Exception, SystemExit, KeyboardInterrupt) as e:  # noqa: BLE001 - any failure of outside code is the bot's
+        if isinstance(e, KeyboardInterrupt) and signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+            raise  # a Ctrl-C, as far as anyone can tell (a simulate worker ignores Ctrl-C: there it is the bot's)
         try:
             said = quoted(str(e), 200)
         except Exception:  # noqa: BLE001 - an exception that cannot even say what it is

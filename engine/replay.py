@@ -155,14 +155,16 @@ def _short(value: Any) -> str:
 
 def _ending(result: Any, names: list[str]) -> str:
     """A result in words: `unfinished`, `with no winner (turn-limit)`, `won by Ana, Ben (end)`."""
-    if not isinstance(result, dict):
+    if result is None:
         return "unfinished"
+    if not isinstance(result, dict):
+        return f"with a damaged result ({quoted(json.dumps(result), 80)})"  # `[]`, `"won"`: no result's shape
     listed = result.get("winners")
     if not isinstance(listed, list) or not all(type(w) is int and 0 <= w < len(names) for w in listed):
         return f"with a damaged result ({quoted(str(result), 80)})"  # "0" is no list of seats, nor -1 a seat
     winners = [names[w] for w in listed]
     who = f"won by {', '.join(winners)}" if winners else "with no winner"
-    return f"{who} ({result.get('reason', '?')}, {result.get('turns', '?')} turns)"
+    return f"{who} ({quoted(str(result.get('reason', '?')), 40)}, {quoted(str(result.get('turns', '?')), 20)} turns)"
 
 
 def _actions(n: int) -> str:

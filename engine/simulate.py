@@ -360,7 +360,7 @@ def summarise(
         "seed": cfg.seed,
         "players": list(cfg.players),
         "rotate": cfg.rotate,
-        "settings": dict(cfg.settings),
+        "settings": _typed_settings(cfg),
         "wins": list(t.wins),
         "win_rate": [round(w / g, 4) for w in t.wins] if g else [0.0] * t.seats,  # 4 places, as bot_win_rate
         "win_ci95": [[round(x, 4) for x in wilson(w, g)] for w in t.wins],
@@ -372,12 +372,12 @@ def summarise(
         "draws": t.draws,
         "shared_wins": t.shared_games,
         "turn_limit_games": t.turn_limit_games,
-        "mean_actions": total_actions / g if g else 0,
+        "mean_actions": round(total_actions / g, 2) if g else 0,
         "actions_p50": percentile(t.actions, 0.5),
         "actions_p95": percentile(t.actions, 0.95),
         "actions_min": min(t.actions, default=0),
         "actions_max": max(t.actions, default=0),
-        "mean_turns": total_turns / g if g else 0,
+        "mean_turns": round(total_turns / g, 2) if g else 0,
         "turns_p50": percentile(t.turns, 0.5),
         "turns_p95": percentile(t.turns, 0.95),
         "elapsed_s": round(elapsed, 3),
@@ -387,12 +387,23 @@ def summarise(
     }
 
 
+def _typed_settings(cfg: SimConfig) -> dict[str, Any]:
+    """The `--setting` overrides as the game took them (`jokers=yes` is true, `hand_small=3` is 3)."""
+    try:
+        values = _load(cfg).definition.settings
+    except DavinciError:  # (the run would not have started)
+        return dict(cfg.settings)
+    return {k: values.get(k, v) for k, v in cfg.settings.items()}
+
+
 def seat_advantage(cfg: SimConfig, t: Tally) -> dict[str, Any] | None:
     """The seat that won most against the seats' average win rate, and whether its interval
     (95% for the whole table: 1 - 5%/n for each of n seats) leaves that average out (a clear
     advantage). None when the seats hold different bots and do
     not rotate: a seat's rate then measures its bot as much as its place at the table."""
     if t.games == 0 or not (cfg.rotate or len(set(cfg.players)) == 1):
+        return None
+    if not any(t.wins) or all(w == t.games for w in t.wins):  # no winner, or every seat won every game
         return None
     rates = [w / t.games for w in t.wins]
     average = sum(rates) / len(rates)
@@ -426,7 +437,13 @@ def report_text(report: Mapping[str, Any]) -> list[str]:
             f"{report['win_rate'][i]:6.1%}  (95% CI {lo:.1%}-{hi:.1%})"
         )
     adv = report.get("seat_advantage")
-    if adv is None:
+    games, wins = report["games"], report["wins"]
+    if adv is None and games and not any(wins):
+        lines.append("  seat advantage: not measured (no game had a winner)")
+    elif adv is None and games and all(w == games for w in wins):
+        lines.append("  seat advantage: not measured (every game was a win shared by every seat: nobody scored "
+                     "more than another)")
+    elif adv is None:
         lines.append("  seat advantage: not measured (the seats hold different bots: use --rotate, or one bot in every "
                      "seat)")
     else:
@@ -434,9 +451,7 @@ def report_text(report: Mapping[str, Any]) -> list[str]:
         lo, hi = adv["interval"]
         used = f"its {adv['confidence']:.1%} interval {lo:.1%}-{hi:.1%}, widened for {len(report['players'])} seats"
         verdict = f"outside {used}: an advantage" if adv["clear"] else f"within {used}: none clear"
-        if adv["average"] == 0:
-            lines.append("  seat advantage: not measured (no game had a winner)")
-        elif adv["points"] == 0:
+        if adv["points"] == 0:
             lines.append(f"  seat advantage: none, every seat wins {adv['average']:.1%}")
         else:
             lines.append(f"  seat advantage: seat {adv['seat']} wins {adv['win_rate']:.1%}, {adv['points']:+.1f} points "
@@ -461,16 +476,18 @@ def report_text(report: Mapping[str, Any]) -> list[str]:
     if limited and limited * 2 >= report["games"]:
         every = "every game" if limited == report["games"] else f"{limited} of {report['games']} games"
         lines.append(f"  warning: {every} stopped at the turn limit (end.max_turns), not by end.when: "
-                     "the game may never end as written (a variable never set? davinci lint may say)")
+                     "these bots may not be able to win it, or the game may never end as written (a variable "
+                     "never set? davinci lint may say)")
     if report["shared_wins"]:
         note = "  a shared win counts as a win for each seat sharing it: seat win rates can add up to more than 100%"
         lines.append(note + ("; bot win rates count 1/k of a win shared by k seats" if report["rotate"] else ""))
     lines.append(
         f"  length: {report['mean_actions']:.1f} actions mean, p50 {report['actions_p50']}, "
-        f"p95 {report['actions_p95']}; turns p50 {report['turns_p50']}"
+        f"p95 {report['actions_p95']} (min {report['actions_min']}, max {report['actions_max']}); "
+        f"turns {report['mean_turns']:.1f} mean, p50 {report['turns_p50']}, p95 {report['turns_p95']}"
     )
     lines.append(
         f"  speed: {report['playouts_per_s']} games/s, {report['actions_per_s']} actions/s "
-        f"({report['elapsed_s']} s, {report['jobs']} job(s))"
+        f"({report['elapsed_s']} s, {report['jobs']} job{'s' if report['jobs'] != 1 else ''})"
     )
     return lines

@@ -750,7 +750,7 @@ class State:
                 binding = legal.binding(action)
             except TypeError:  # an argument that cannot even be looked up (a list): refused below
                 binding = None
-            if binding is not None or (p["type"] == "respond" and action.verb == "pass"):
+            if binding is not None or (p["type"] == "respond" and action.verb == "pass" and not action.args):
                 return binding
         _text_only(action)  # checked only here, off the path of every legal move
         verbs = sorted(self.legal_actions(seat).verbs())

@@ -158,3 +158,21 @@ def test_state_from_json_says_what_it_was_given() -> None:
         load_game("da-vinci-code", variant="advanced").state_from_json(saved)
     with pytest.raises(SaveError, match="this save is for no game, not 'da-vinci-code'"):
         g.state_from_json({k: v for k, v in saved.items() if k != "game"})
+
+
+def test_a_pass_with_values_is_refused_during_a_challenge() -> None:
+    # `is_legal` said yes to 'pass extra words' (while `in legal_actions` said no), and any values,
+    # of any type, went into the history, saves and logs.
+    from davinci.engine.actions import Action
+    from davinci.engine.errors import IllegalAction
+
+    game = load_game("da-vinci-game")
+    state = game.new_state(3, seed=0)
+    while (state.view(state.current_seats[0]).get("pending") or {}).get("type") != "respond":
+        seat = state.current_seats[0]
+        state.apply(seat, state.legal_actions(seat)[0])
+    seat = state.current_seats[0]
+    assert state.is_legal(seat, "pass") and not state.is_legal(seat, "pass extra words")
+    for bad in ("pass extra words", Action("pass", (1, None, ["x"]))):  # type: ignore[arg-type]
+        with pytest.raises(IllegalAction):
+            state.apply(seat, bad)

@@ -59,6 +59,13 @@ class Quitter(bots.SeededBot):
         raise SystemExit(5)
 
 
+class Panicky(bots.SeededBot):
+    name = "panicky"
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
+        raise KeyboardInterrupt
+
+
 class Moody(bots.SeededBot):
     """Fails in some games only (decided by its seeded source, so the same games every run)."""
 
@@ -121,7 +128,7 @@ class Mute(bots.SeededBot):
 
 @pytest.fixture(autouse=True)
 def _registered(monkeypatch: pytest.MonkeyPatch) -> None:
-    for bot in (Exploding, Flying, Silent, Typist, Awkward, Quitter, Moody, Numeric, Subtyper, Mute):
+    for bot in (Exploding, Flying, Silent, Typist, Awkward, Quitter, Panicky, Moody, Numeric, Subtyper, Mute):
         monkeypatch.setitem(bots.BUILTIN, bot.name, bot)
 
 
@@ -162,6 +169,24 @@ def test_a_failing_bot_in_a_worker_process_is_reported_not_waited_for(bot: str, 
     assert isinstance(failed, _Failed)
     error = failed.error()
     assert getattr(error, "code", None) == "DV061" and words in str(error)
+
+
+def test_a_bot_raising_keyboard_interrupt_in_a_worker_is_the_bots_failure() -> None:
+    # With --jobs 2 it was "internal error: ... please report it", exit 3 (a worker ignores
+    # Ctrl-C, so a KeyboardInterrupt there can only come from the code it runs).
+    import signal
+
+    from davinci.engine.simulate import SimConfig, _Failed, _worker_chunk
+
+    cfg = SimConfig("da-vinci-code", None, ("panicky", "random"), 2, 1, {"first_player": 1})
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        failed = _worker_chunk((cfg, 0, 2))
+    finally:
+        signal.signal(signal.SIGINT, old)
+    assert isinstance(failed, _Failed)
+    error = failed.error()
+    assert getattr(error, "code", None) == "DV061" and "bot 'panicky' (seat 1) raised KeyboardInterrupt" in str(error)
 
 
 def test_play_names_the_failing_bot_and_keeps_the_save(tmp_path: Path) -> None:

@@ -234,6 +234,11 @@ def test_a_variant_from_a_pack_folder_is_played_by_the_scholar(tmp_path: Path) -
     ("{codex: 5}", "setting 'skill' 'codex' must be {chance: PERCENT, seconds: SECONDS}, got int"),
     ("{codex: {chance: 50, speed: 3}}", "setting 'skill' 'codex' has no 'speed' (it takes chance and seconds)"),
     ("{rose: {chance: 150}}", "'rose.chance' is a percentage from 0 to 100, got 150"),
+    # Untimed, a failure was claimed at twice the mean: 40,000 s, which the rules refuse mid-game.
+    ("{rose: {seconds: 20000}}", "'rose.seconds' must be above 0 and at most 18,000, got 20000"),
+    ("{rose: {seconds: .inf}}", "'rose.seconds' must be a number, got inf"),
+    ("{rose: {seconds: .nan}}", "'rose.seconds' must be a number, got nan"),
+    ("{roze: {chance: 50}}", "names no category 'roze' (did you mean 'rose'?)"),
 ])
 def test_a_skill_profile_the_bots_cannot_use_is_a_lint_error(tmp_path: Path, skill: str, words: str) -> None:
     # Found by a hostile tester: it linted clean, then play and simulate stopped at the first

@@ -613,6 +613,9 @@ LOG_EDITS: dict[str, tuple[Callable[[dict[str, Any]], Any], str, str]] = {
     # A text "0" is no list of seats (it read as "won by" the first seat).
     "winners as text": (lambda d: d["result"].update({"winners": "0"}), "DV071",
                         "but the log recorded with a damaged result"),
+    # An empty list read as "unfinished"; a 100,000-character reason was printed whole.
+    "result as a list": (_set("result", []), "DV071", "but the log recorded with a damaged result ([])"),
+    "a huge reason": (lambda d: d["result"].update({"reason": "x" * 100_000}), "DV071", "xxx..."),
     "seat out of range": (_set("actions.0.0", -1), "DV070", "is by seat index -1, but the log has 2 seats (its actions number them from 0: 0 to 1"),
     "content hash": (_set("content_hash", "0" * 16), "DV070", "other game content"),
     "unknown game": (_set("game", "chess"), "DV070", "cannot be loaded"),

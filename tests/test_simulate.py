@@ -160,7 +160,7 @@ def test_the_report_agrees_with_the_games_played_one_by_one() -> None:
     games = [play_one(cfg, i) for i in range(cfg.games)]
     report = run(cfg, jobs=1)
     assert report["wins"] == [sum(1 for g in games if s in g["winners"]) for s in range(3)]
-    assert report["mean_actions"] == sum(g["actions"] for g in games) / len(games)
+    assert report["mean_actions"] == round(sum(g["actions"] for g in games) / len(games), 2)
     assert report["actions_p95"] == _sorted_list_percentile([g["actions"] for g in games], 0.95)
     assert report["actions_max"] == max(g["actions"] for g in games)
 
@@ -330,3 +330,13 @@ def test_a_stopped_run_reports_the_games_it_played(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(sim, "_chunk", real)
     whole = run(SimConfig("da-vinci-code", None, ("random", "random"), 2 * size, 1, {}))
     assert whole["wins"] == report["wins"] and "interrupted" not in whole  # the first games of the same run
+
+
+def test_settings_are_reported_as_taken_and_a_table_where_everyone_always_wins_measures_no_advantage() -> None:
+    # `-s jokers=yes` was reported as the text "yes"; greedy against itself (every game a win
+    # shared by both seats) read "seat advantage: none, every seat wins 100.0%".
+    report = run(SimConfig("da-vinci-code", None, ("random", "random"), 4, 1, {"jokers": "yes", "hand_small": "3"}))
+    assert report["settings"] == {"jokers": True, "hand_small": 3}
+    shared = run(SimConfig("leonardos-riddle", None, ("greedy", "greedy"), 3, 1, {}))
+    assert shared["wins"] == [3, 3] and shared["seat_advantage"] is None
+    assert "not measured (every game was a win shared by every seat" in "\n".join(report_text(shared))

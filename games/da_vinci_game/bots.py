@@ -13,6 +13,8 @@ game id and variant in the view (never the state).
 
 from __future__ import annotations
 
+import difflib
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import SimpleNamespace
@@ -30,6 +32,7 @@ WILD = "mona-lisa"
 DIE = 6
 FREE_ROLL = 5  # the roll that moves any number of spaces up to itself
 DEFAULT_SKILL = {"chance": 50, "seconds": 30}
+MAX_MEAN_SECONDS = 18_000  # half the longest claim the rules take (36,000 s)
 
 # Weights of the scholar's move evaluation, in "tenths of a turn".
 TURN = 10.0  # one expected turn to the goal
@@ -255,17 +258,22 @@ def skill_problem(skill: Any) -> str | None:
     if not isinstance(skill, Mapping):
         return f"must map each category to {{chance, seconds}}, got {type(skill).__name__}"
     for category, prof in skill.items():
+        if category not in CATEGORIES:
+            near = difflib.get_close_matches(str(category), CATEGORIES, 1)
+            hint = f" (did you mean '{near[0]}'?)" if near else f" (the categories: {', '.join(CATEGORIES)})"
+            return f"names no category '{category}'{hint}"
         if not isinstance(prof, Mapping):
             return f"'{category}' must be {{chance: PERCENT, seconds: SECONDS}}, got {type(prof).__name__}"
         for key, value in prof.items():
             if key not in DEFAULT_SKILL:
                 return f"'{category}' has no '{key}' (it takes chance and seconds)"
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
                 return f"'{category}.{key}' must be a number, got {value!r}"
             if key == "chance" and not 0 <= value <= 100:
                 return f"'{category}.chance' is a percentage from 0 to 100, got {value}"
-            if key == "seconds" and value <= 0:
-                return f"'{category}.seconds' must be above 0, got {value}"
+            # An untimed failure is claimed at twice the mean, and a claim says at most 36,000 seconds.
+            if key == "seconds" and not 0 < value <= MAX_MEAN_SECONDS:
+                return f"'{category}.seconds' must be above 0 and at most {MAX_MEAN_SECONDS:,}, got {value}"
     return None
 
 
