@@ -1100,8 +1100,24 @@ def build_game(
             raise
         b.errors.append(e)
     if b.errors:
+        for e in b.errors:
+            _set_later(b, e)
         raise b.errors[0] if len(b.errors) == 1 else BuildErrors(b.errors)
     return gdef
+
+
+def _set_later(b: Builder, e: DavinciError) -> None:
+    """An unknown name that a step sets further down the same file: said so (a `log` naming
+    `second` one line before `set: {second: ...}`), since a name exists only from its step on."""
+    m = re.match(r"unknown name '([^']+)'", e.message)
+    at = b.bound_at.get(m.group(1)) if m else None
+    where = getattr(e, "location", None)
+    if m is None or at is None or "does not reach here" in e.message or not isinstance(where, SourceLocation) \
+            or at.path != where.path or (at.line, at.col) <= (where.line, where.col):
+        return
+    _first, nl, rest = e.message.partition("\n")
+    e.message = (f"unknown name '{m.group(1)}': it is set later, at line {at.line} (a local exists from the step "
+                 f"that sets it on: move this after it, or declare '{m.group(1)}' under turn_vars){nl}{rest}")
 
 
 def _build_game(

@@ -207,7 +207,14 @@ def printable(text: str, *, one_line: bool = False) -> str:
     pattern = _ECHO_LINE if one_line else _ECHO
     if pattern.search(text) is None:
         return text
-    return pattern.sub(lambda m: repr(m.group())[1:-1], text)
+    return pattern.sub(_escaped, text)
+
+
+def _escaped(m: re.Match[str]) -> str:
+    """One character `printable` escapes: a byte of a file name that is not UTF-8 (read as a lone
+    surrogate, U+DC80-U+DCFF) as that byte, `\xe9`, the others as Python writes them."""
+    c = m.group()
+    return f"\\x{ord(c) - 0xDC00:02x}" if "\udc80" <= c <= "\udcff" else repr(c)[1:-1]
 
 
 # What `printable` escapes: control characters, and the direction controls and line separators

@@ -73,7 +73,7 @@ def replay_log(
     if doc.get("content_hash") != game.content_hash:
         raise SaveError(
             f"{path}: the log was made with other game content or settings (hash {doc.get('content_hash')}, "
-            f"installed {game.content_hash}): {CHANGED_SINCE}; replaying it could diverge"
+            f"now {game.content_hash}): {CHANGED_SINCE}; replaying it could diverge"
         )
     try:
         st = game.new_state(names, seed=seed)

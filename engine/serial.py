@@ -96,7 +96,7 @@ def state_from_json(game: Game, data: Mapping[str, Any]) -> State:
     if data.get("content_hash") != game.content_hash:
         raise SaveError(
             "this save was made with other game content or settings "
-            f"(hash {data.get('content_hash')}, installed {game.content_hash}): {CHANGED_SINCE}"
+            f"(hash {data.get('content_hash')}, now {game.content_hash}): {CHANGED_SINCE}"
         )
     body = data["state"]
     if data.get("checksum") != checksum(body):

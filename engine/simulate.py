@@ -388,7 +388,7 @@ def summarise(
 
 
 def _typed_settings(cfg: SimConfig) -> dict[str, Any]:
-    """The `--setting` overrides as the game took them (`jokers=yes` is true, `hand_small=3` is 3)."""
+    """The `--setting` overrides as the game took them (`fast=yes` is true, `size=3` is 3)."""
     try:
         values = _load(cfg).definition.settings
     except DavinciError:  # (the run would not have started)

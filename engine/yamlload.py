@@ -779,6 +779,13 @@ def _syntax_error(e: yaml.YAMLError, text: str, path: str) -> YamlError:
             cm = e.context_mark
             where = f" started at {cm.line + 1}:{cm.column + 1}" if cm is not None and cm is not mark else ""
             message = f"{problem} ({e.context.strip()}{where})"
+            if "expected <block end>" in problem or "did not find expected key" in problem \
+                    or "did not find expected '-' indicator" in problem:
+                # Nearly always a line indented more or less than the others of its block.
+                message += ": check this line's indentation against the lines of the block above it"
+        if problem.startswith("mapping values are not allowed"):
+            message += (": a ': ' inside a plain value (quote the value), or a key indented deeper than the "
+                        "keys beside it")
         lines = text.splitlines()
         if 0 < line <= len(lines) and lines[line - 1].count('"') > 2:
             message += ('; a text in double quotes ends at its next double quote: inside an expression '

@@ -145,6 +145,9 @@ CASES = [
      "                do: []\n",
      "DV041", 37, 22, "an option's 'if' is checked before its arguments are chosen, so it cannot read 'n'; to filter "
      "the argument values, write this condition under 'when'"),
+    ("a local read before the step that sets it", "        - set: {pot: pot + die}\n",
+     '        - log: "{bonus}"\n        - set: {bonus: die}\n        - set: {pot: pot + bonus}\n',
+     "DV041", 31, 18, "unknown name 'bonus': it is set later, at line 32 (a local exists from the step that sets it on"),
     ("a name declared under vars and turn_vars", "turn_vars:\n", "vars:\n  pot: 1\nturn_vars:\n",
      "DV050", 22, 3, "'pot' is declared under both vars and turn_vars"),
 ]
@@ -531,3 +534,16 @@ def test_the_reserved_piece_fields_are_the_fields_every_piece_has() -> None:
 
     types = Types({}, {}, {}, EMPTY_BOARD, RecordType("settings", {}))
     assert set(types.piece.fields) == set(PIECE_BUILTINS)
+
+
+@pytest.mark.parametrize(("old", "new", "words"), [
+    # libyaml's words alone ("did not find expected key (while parsing a block mapping ...)") did
+    # not say that the line was indented wrong.
+    ("        - set: {pot: pot + die}\n", "       - set: {pot: pot + die}\n",
+     "check this line's indentation against the lines of the block above it"),
+    ("    doc: Points needed to win.\n", "    doc: Points needed: to win.\n",
+     "a ': ' inside a plain value (quote the value), or a key indented deeper than the keys beside it"),
+])
+def test_a_yaml_layout_mistake_says_what_to_look_at(tmp_path: Path, old: str, new: str, words: str) -> None:
+    problems = [p for p in lint_edited(tmp_path, PACK, "pig.yaml", old, new) if p.location.path.endswith("pig.yaml")]
+    assert [p.code for p in problems] == ["DV001"] and words in problems[0].message

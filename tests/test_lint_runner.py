@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -305,6 +306,9 @@ def test_sarif_format() -> None:
     region = result["locations"][0]["physicalLocation"]["region"]
     assert (region["startLine"], region["startColumn"]) == (7, 5)
     assert all(r["shortDescription"]["text"] for r in rules)
+    # Help is Markdown: a docstring's indent (kept for 33 rules) made its paragraphs code blocks.
+    prose = [re.sub(r"```.*?```", "", r["help"]["markdown"], flags=re.S) for r in rules]
+    assert not [r["id"] for r, text in zip(rules, prose) if "\n    " in text]
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="file names of raw bytes are a POSIX matter")
@@ -326,6 +330,7 @@ def test_odd_file_names_give_valid_json_sarif_and_a_safe_terminal(tmp_path: Path
     for fmt in ("text", "github"):
         _, text = run(names, fmt=fmt)
         assert "\x1b" not in text and "\x07" not in text and "x\\x1b]2;pwned\\x07.yaml" in text
+        assert "bad\\xffname.yaml" in text  # the byte as JSON writes it (it read "bad\\udcffname.yaml")
 
 
 def _twins(tmp_path: Path) -> tuple[Path, Path]:

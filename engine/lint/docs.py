@@ -19,7 +19,8 @@ REGENERATE = "python -m davinci.engine.lint.docs > docs/lint-rules.md"
 _LAYER_ORDER = {"yaml": 0, "schema": 1, "pack": 2, "reference": 3, "semantic": 4, "internal": 9}
 
 
-def _doc(rule: Rule) -> str:
+def rule_doc(rule: Rule) -> str:
+    """A rule's documentation as plain text: its docstring with the indent taken out."""
     # Rule docs come from docstrings, which are indented under their function.
     lines = rule.doc.splitlines()
     if not lines:
@@ -60,7 +61,7 @@ def rule_text(code: str) -> str:
     assert rule is not None
     kinds = ", ".join(rule.shown_kinds) if rule.kinds else "all files"
     header = f"{rule.code} {rule.name} ({rule.severity}; layer: {rule.layer}; applies to: {kinds})"
-    return f"{header}\n\n{_doc(rule)}\n"
+    return f"{header}\n\n{rule_doc(rule)}\n"
 
 
 def _anchor(rule: Rule) -> str:
@@ -89,7 +90,7 @@ def render_rules_markdown() -> str:
         kinds = ", ".join(r.shown_kinds) if r.kinds else "all"
         out.append(f"| [{r.code}](#{_anchor(r)}) | {r.name} | {r.severity} | {r.layer} | {kinds} |")
     for r in rules:
-        out += ["", f"## {r.code} {r.name}", "", f"Severity: {r.severity}. Layer: {r.layer}.", "", _doc(r)]
+        out += ["", f"## {r.code} {r.name}", "", f"Severity: {r.severity}. Layer: {r.layer}.", "", rule_doc(r)]
     return "\n".join(out) + "\n"
 
 

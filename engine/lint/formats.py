@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any, TextIO
 
 from davinci.engine.errors import message_text, printable
+from davinci.engine.lint.docs import rule_doc
 from davinci.engine.lint.registry import Problem, all_rules
 from davinci.engine.lint.runner import LintResult
 
@@ -147,8 +148,8 @@ def render_sarif(result: LintResult, out: TextIO, color: bool | None = None) -> 
             "id": r.code,
             "name": r.name,
             "shortDescription": {"text": _first_paragraph(r.doc) or r.name},
-            "fullDescription": {"text": r.doc or r.name},
-            "help": {"text": r.doc or r.name, "markdown": r.doc or r.name},
+            "fullDescription": {"text": rule_doc(r)},
+            "help": {"text": rule_doc(r), "markdown": rule_doc(r)},
             "defaultConfiguration": {"level": r.severity},
             "properties": {"layer": r.layer, "kinds": list(r.kinds)},
         }
