@@ -933,18 +933,20 @@ def _defined_function(body: Any, names: tuple[str, ...]) -> Any:
 
 
 def _display(b: Builder, zones: Mapping[str, ZoneDef]) -> dict[str, Any]:
-    """`display`: hints for screens. The engine checks only `hide`, the zones the generic screen
-    leaves out, which must name zones of the game."""
+    """`display`: hints for screens. The engine checks only `hide`, the zones and variables the
+    generic screen leaves out, which must name zones or variables of the game."""
     display = dict(b.data.get("display") or {})
     hide = display.get("hide")
     if hide is not None:
         if not isinstance(hide, list) or not all(isinstance(z, str) for z in hide):
-            b.errors.append(b.fail("'hide' is a list of zone names", ("display", "hide")))
+            b.errors.append(b.fail("'hide' is a list of zone and variable names", ("display", "hide")))
         else:
+            known = [*zones, *(str(n) for section in ("vars", "turn_vars", "seat_vars")
+                                for n in (b.data.get(section) or {}))]
             for i, name in enumerate(hide):
-                if name not in zones:
-                    b.errors.append(b.fail(f"'{name}' is not a zone of the game{_known(name, list(zones))}",
-                                           ("display", "hide", i)))
+                if name not in known:
+                    b.errors.append(b.fail(f"'{name}' is neither a zone nor a variable of the game"
+                                           f"{_known(name, known)}", ("display", "hide", i)))
     return display
 
 

@@ -240,6 +240,10 @@ def check_write_target(path: str, what: str, mine: GameId | None = None) -> None
     ours = mine is not None and held is not None and held[0] == mine[0] and mine[1][:len(held[1])] == held[1]
     if _unfinished(doc, what) and not ours:
         game = held[0][0] if held and isinstance(held[0][0], str) else "a game"
+        if held is not None and mine is not None and held[0] == mine[0] and held[1][:len(mine[1])] == mine[1]:
+            raise SaveError(f"{path} holds this game further on ({len(held[1])} moves, this one {len(mine[1])}), so "
+                            f"it is not overwritten (resume it with: davinci play --resume {path}); choose another "
+                            "file name, or move or delete that file first")
         again = f"resume it with: davinci play --resume {path}" if what == "save" else "it logs that game"
         raise SaveError(f"{path} holds another unfinished game ({printable(game)}), so it is not overwritten "
                         f"({again}); choose another file name, or move or delete that file first")
@@ -406,6 +410,11 @@ def read_json_file(path: str, what: str) -> dict[str, Any]:
     except DuplicateKey as e:
         raise SaveError(f"{path}: the {what} gives the key {printable(str(e.args[0]))!r} twice") from None
     except json.JSONDecodeError as e:
+        if not text.strip():
+            raise SaveError(f"{path}: the {what} is empty") from None
+        if e.pos == 0 and text.lstrip()[:1] not in ("{", "[", '"'):  # no JSON at all: a game's YAML, a note
+            made = "--save or Ctrl-C writes" if "save" in what else "--log writes"
+            raise SaveError(f"{path} is not a davinci {what} (no JSON in it): give the file {made}") from None
         raise SaveError(f"{path}:{e.lineno}:{e.colno}: the {what} is not valid JSON ({e.msg}); truncated?") from None
     except ValueError as e:  # NaN/Infinity, or an integer of thousands of digits
         raise SaveError(f"{path}: the {what} is not valid JSON ({e})") from None
@@ -1309,15 +1318,16 @@ def _ask_and_save(console: Any, data: str, mine: GameId | None = None) -> str | 
 def generic_render(view: dict[str, Any], hide: frozenset[str] = frozenset(), title: str | None = None) -> str:
     """A plain text picture of any game's view: the game's variables, seats with their variables
     and zones, the shared zones (a grid drawn as rows and columns), the latest events. Pieces in a
-    seat's zones carry their place (`3:20`), the number actions use (`play hand.1.3`). Zones named
-    in `hide` (the game's `display.hide`: a supply, a tray) are left out."""
+    seat's zones carry their place (`3:20`), the number actions use (`play hand.1.3`). Zones and
+    variables named in `hide` (the game's `display.hide`: a supply, a tray, bookkeeping) are left out."""
     lines = [f"{title or view['game']} - {turn_text(view, view['seats'][view['current'] - 1]['name'])}"]
-    shown_vars = {k: v for k, v in (view.get("vars") or {}).items() if v is not None}
+    shown_vars = {k: v for k, v in (view.get("vars") or {}).items() if v is not None and k not in hide}
     if shown_vars:
         lines.append("table: " + _vars_text(shown_vars))
     for s in view["seats"]:
         status = "" if s["active"] else " (out)"
-        lines.append(f"{s['name']}{status}" + (f": {_vars_text(s['vars'])}" if s["vars"] else ""))
+        seat_vars = {k: v for k, v in s["vars"].items() if k not in hide}
+        lines.append(f"{s['name']}{status}" + (f": {_vars_text(seat_vars)}" if seat_vars else ""))
         for zname, z in s["zones"].items():
             if zname not in hide:
                 lines.extend(_zone_lines(f"   {zname}", z, numbered=True))
@@ -1331,8 +1341,8 @@ def generic_render(view: dict[str, Any], hide: frozenset[str] = frozenset(), tit
 
 def _vars_text(values: dict[str, Any]) -> str:
     """`round=3, cup=[5, 5, 4], done=no`: a list in brackets, so its commas read as its own."""
-    return ", ".join(f"{k}=[{display(v, 'yes', 'no')}]" if isinstance(v, list) else f"{k}={display(v, 'yes', 'no')}"
-                     for k, v in values.items())
+    return ", ".join(f"{k}=[{display(v, 'yes', 'no')}]" if isinstance(v, list) else f'{k}=""' if v == ""
+                     else f"{k}={display(v, 'yes', 'no')}" for k, v in values.items())
 
 
 def _piece_text(p: dict[str, Any]) -> str:

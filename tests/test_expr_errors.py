@@ -251,3 +251,9 @@ def test_a_number_where_a_seat_is_expected_says_how_to_name_seat_n() -> None:
     seat = RecordType("seat", {"index": INT}, "a seat")
     with pytest.raises(ExprTypeError, match=r"expected a seat here, got an int \(seat number N is `first\(seats where index == N\)`"):
         compile_expr("1", {}, expect=seat)
+
+
+def test_an_index_past_the_end_of_a_text_says_text() -> None:
+    with pytest.raises(EvalError) as e:
+        compile_expr('"abc"[10]', SCOPE)(ENV)
+    assert "index 10 is outside a text of 3 characters" in e.value.message

@@ -413,3 +413,8 @@ def test_github_format_encodes_a_line_feed_in_a_file_name(tmp_path: Path) -> Non
     bad = write(tmp_path / "a\nb.yaml", GOOD_DECK.replace("difficulty: 1", "difficulty: 9"))
     status, out = run([str(bad)], fmt="github")
     assert status == 1 and "a%0Ab.yaml" in out and "\\n" not in out.split("::")[1]
+
+
+def test_an_empty_path_is_a_usage_error_not_the_working_folder() -> None:
+    out = io.StringIO()
+    assert run_lint([""], out=out) == 2 and "a path is empty" in out.getvalue()

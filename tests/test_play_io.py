@@ -927,7 +927,12 @@ flow:
     assert "table: round=3" in shown and "supply" not in shown and "supply" in generic_render(view)
     broken = write_game_pack(tmp_path / "b", "tray", game.replace("hide: [supply]", "hide: [suply]"))
     [problem] = lint_paths([broken])
-    assert problem.code == "DV050" and "'suply' is not a zone of the game" in problem.message
+    assert problem.code == "DV050" and "'suply' is neither a zone nor a variable of the game" in problem.message
+    # A variable the rules keep for themselves may be left out too; an empty text shows as "".
+    g2 = load_game("tray", packs=[write_game_pack(tmp_path / "c", "tray", game.replace(
+        "vars: {round: 3}", "vars: {round: 3, lead: '', best: 0}").replace("hide: [supply]", "hide: [supply, best]"))])
+    shown = generic_render(g2.new_state(2, seed=1).view(0), frozenset(g2.definition.display["hide"]))
+    assert 'table: round=3, lead=""' in shown and "best" not in shown
 
 
 def test_hot_seat_with_a_bot_shows_the_players_outcome_first_and_each_bot_move_once() -> None:

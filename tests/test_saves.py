@@ -544,7 +544,7 @@ def test_a_number_too_large_for_python_is_refused_in_a_log(log_file: Path, tmp_p
     ("text", "words"),
     [
         (None, "not valid JSON"),  # truncated: filled in below
-        ("", "not valid JSON"),
+        ("", "the save file is empty"),
         ("[1, 2]", "not a JSON object"),
         ('{"davinci_save": 1, "saved": {"game": NaN}}', "NaN"),
         ('{"davinci_save": 1, "seed": ' + "9" * 5000 + "}", "not valid JSON"),
@@ -935,7 +935,7 @@ def test_a_new_game_never_replaces_another_unfinished_games_save_or_log(tmp_path
     play(tmp_path, 3, resume=str(save))  # three more moves in the save
     assert len(json.loads(save.read_text())["saved"]["state"]["history"]) > len(json.loads(kept)["saved"]["state"]["history"])
     code, out = cli("play", "--resume", str(older), "--save", str(save), "--no-clear")
-    assert code == 1 and "holds another unfinished game" in out
+    assert code == 1 and "holds this game further on" in out
     done = tmp_path / "done.json"
     assert cli("play", GAME, "--players", "random,random", "--seed", "1", "--save", str(done), "--no-clear")[0] == 0
     assert cli("play", GAME, "--players", "random,random", "--seed", "2", "--save", str(done), "--no-clear")[0] == 0
@@ -979,3 +979,9 @@ def test_replay_without_verify_says_the_result_in_words(tmp_path: Path) -> None:
     assert cli("play", GAME, "--players", "random,random", "--seed", "1", "--log", str(log), "--no-clear")[0] == 0
     code, out = cli("replay", str(log))
     assert code == 0 and out.rstrip().splitlines()[-1].startswith("result: won by Random ")
+
+
+def test_resuming_a_file_that_holds_no_json_says_which_file_is_wanted() -> None:
+    # A game's YAML given to --resume read "not valid JSON (Expecting value); truncated?".
+    code, out = cli("play", "--resume", str(Path(__file__).parent / "packs" / "tutorial" / "pig.yaml"))
+    assert code == 1 and "is not a davinci save file (no JSON in it): give the file --save or Ctrl-C writes" in out

@@ -367,7 +367,8 @@ class _Compiler:
             try:
                 return seq[i]
             except IndexError:
-                raise _Fail(f"index {i} is outside a list of {len(seq)}", pos) from None
+                what = f"a text of {len(seq)} characters" if isinstance(seq, str) else f"a list of {len(seq)}"
+                raise _Fail(f"index {i} is outside {what}", pos) from None
             except TypeError:
                 raise _Fail(f"cannot index {type(seq).__name__} with {type(i).__name__}", pos) from None
 

@@ -394,6 +394,9 @@ def run_lint(
     if fmt not in FORMATS:
         stream.write(f"davinci lint: unknown format '{fmt}' (choose one of: {', '.join(FORMATS)})\n")
         return 2
+    if any(not str(p).strip() for p in [*paths, *packs]):  # `davinci lint ""` linted the working folder
+        stream.write("davinci lint: a path is empty: name a file or folder (`.` for this one)\n")
+        return 2
     try:
         result = lint_all(paths, packs)
     except UsageError as e:
