@@ -1114,7 +1114,8 @@ def _set_later(b: Builder, e: DavinciError) -> None:
     m = re.match(r"unknown name '([^']+)'", e.message)
     at = b.bound_at.get(m.group(1)) if m else None
     where = getattr(e, "location", None)
-    if m is None or at is None or "does not reach here" in e.message or not isinstance(where, SourceLocation) \
+    if m is None or at is None or "does not reach here" in e.message or "a definition reads only" in e.message \
+            or not isinstance(where, SourceLocation) \
             or at.path != where.path or (at.line, at.col) <= (where.line, where.col):
         return
     _first, nl, rest = e.message.partition("\n")

@@ -247,6 +247,16 @@ def test_help_names_every_action() -> None:
         assert verb in screen.HELP
 
 
+def test_help_gives_the_rules_as_the_settings_have_them() -> None:
+    # `?` listed the commands only: nothing said how far a throw moves, what a bid wins, the cap...
+    text = " ".join(screen.help_text({"awards": [3, 2, 1, 1, 1], "token_cap": 4, "timer_seconds": 60}).split())
+    assert "a 5 moves 1 to 5" in text and "within 60 seconds" in text and "at most 4 tokens" in text
+    assert "take 3, 2, 1, 1, 1 tokens (the last number repeats) from the bag" in text
+    text = " ".join(screen.help_text({"awards": [2], "token_cap": 6, "timer_seconds": 0}).split())
+    assert "(untimed)" in text and "take 2 tokens each from the bag" in text and "at most 6 tokens" in text
+    assert all(len(line) <= 80 for line in screen.help_text({}).splitlines())
+
+
 def test_an_untimed_game_shows_its_challenges_as_untimed() -> None:
     import io
 

@@ -95,6 +95,10 @@ def test_missing_context_file_is_a_usage_error(tmp_path: Path) -> None:
         ('{"x": 99999999999999999999999}', "integer is too large"),
         # `true == 1` held in a list the tool typed list[bool]: the rules have no mixed lists.
         ('{"y": [true, 1]}', "context value y[1]: is an int, but the items before it are a bool: a list's items have one type"),
+        # Records of two shapes were merged, and sum() then failed with Python's own words.
+        ('{"x": [{"a": 1}, {"a": "s"}]}', "context value x[1].a: is a str, but in the items before it 'a' is an int"),
+        ('{"x": [{"a": 1}, 2]}', "context value x[1]: is not a record, but the items before it are records"),
+        ('{"x": [2, {"a": 1}]}', "context value x[1]: is a record, but the items before it are not (an int)"),
     ],
 )
 def test_bad_context_is_a_usage_error(tmp_path: Path, text: str, fragment: str) -> None:

@@ -88,8 +88,17 @@ class _ContextBuilder:
             items = []
             records: list[dict[str, Type]] = []
             for i, item in enumerate(raw):
+                if (elem is not None and isinstance(item, dict)) or (records and not isinstance(item, dict)):
+                    this, before = ("a record", f"not ({describe(elem)})") if elem is not None else ("not a record", "records")
+                    raise self.fail(f"{name}[{i}]", f"is {this}, but the items before it are {before}: a list's items "
+                                    "have one type")
                 if isinstance(item, dict):
                     fields, value = self.record_fields(item, name, depth + 1)
+                    for key, t in fields.items():
+                        seen = next((r[key] for r in records if key in r), None)
+                        if seen is not None and join(seen, t) is None:
+                            raise self.fail(f"{name}[{i}].{key}", f"is {describe(t)}, but in the items before it "
+                                            f"'{key}' is {describe(seen)}: a field has one type in every record")
                     records.append(fields)
                     items.append(value)
                     continue

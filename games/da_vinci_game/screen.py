@@ -10,6 +10,7 @@ list below names the space each number lands on.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -27,24 +28,21 @@ def help_text(settings: Mapping[str, Any]) -> str:
     cap = int(settings.get("token_cap", 4))
     seconds = int(settings.get("timer_seconds", 60))
     timing = f"within {seconds} seconds" if seconds > 0 else "untimed"
-    paid = ", ".join(map(str, awards)) + (" (the last repeats)" if len(awards) > 1 else " each")
-    return f"""\
-[bold]The Da Vinci Game - the rules in short[/bold]
-Throw the die and move exactly that many spaces (a 5 moves 1 to 5), never
-onto a space already walked this move, and without turning at an intersection
-x1-x5 (a move that starts on one may leave it in any direction).
-Clue space: a card of its category; every other team answers ({timing});
-correct bids, in the order they locked in, take {paid} tokens from the bag.
-Triskel: throw again and move on, or take one token. A team keeps at most
-{cap} tokens and returns the excess, its choice. Treasure space: pay two tokens
-of its category (a Mona Lisa matches any) to face its challenge alone; solved,
-the team takes that Treasure. A team that fails may not stop there next turn.
-With the four Treasures and one token of each category, reach the Ankh: the
-die picks the final challenge (1 Vitruvian Man, 2 Logic Key, 3 Rose, 4 Codex,
-5 the team chooses, 6 the next team chooses); solving it wins. A failed final
-costs one category token, and the team must leave the Ankh.
-
-""" + HELP
+    paid = (", ".join(map(str, awards)) + " tokens (the last number repeats)" if len(awards) > 1
+            else f"{awards[0]} token{'s' if awards[0] != 1 else ''} each")
+    rules = (
+        "Throw the die and move exactly that many spaces (a 5 moves 1 to 5), never onto a space already "
+        "walked this move, and without turning at an intersection x1-x5 (a move that starts on one may leave "
+        f"it in any direction). Clue space: a card of its category; every other team answers ({timing}); "
+        f"correct bids, in the order they locked in, take {paid} from the bag. Triskel: throw again and "
+        f"move on, or take one token. A team keeps at most {cap} tokens and returns the excess, its choice. "
+        "Treasure space: pay two tokens of its category (a Mona Lisa matches any) to face its challenge alone; "
+        "solved, the team takes that Treasure. A team that fails may not stop there next turn. With the four "
+        "Treasures and one token of each category, reach the Ankh: the die picks the final challenge "
+        "(1 Vitruvian Man, 2 Logic Key, 3 Rose, 4 Codex, 5 the team chooses, 6 the next team chooses); solving "
+        "it wins. A failed final costs one category token, and the team must leave the Ankh."
+    )
+    return "[bold]The Da Vinci Game - the rules in short[/bold]\n" + textwrap.fill(rules, 78) + "\n\n" + HELP
 
 
 HELP = """\
