@@ -321,10 +321,11 @@ def play(
     recorded = saved.get("seats") if saved is not None else None  # checked later; only read here
     kinds = ([str(s.get("kind")) for s in recorded if isinstance(s, dict)] if isinstance(recorded, list)
              else [s.kind for s in seats])
+    notes: list[str] = []  # printed once a resumed save has been read and replayed (a bad one is refused first)
     if kinds.count("human") >= 2 and (no_clear or console.is_dumb_terminal):
         why = "--no-clear keeps" if no_clear else "This terminal cannot clear the screen (TERM=dumb): it keeps"
-        console.print(f"[yellow]{why} each player's screen in the scrollback: the next player can scroll "
-                      "up to the last player's hidden pieces.[/yellow]")
+        notes.append(f"[yellow]{why} each player's screen in the scrollback: the next player can scroll "
+                     "up to the last player's hidden pieces.[/yellow]")
     # This game, as its save or log names it: a file holding another unfinished game is kept.
     mine = game_identity(saved, "save") if saved is not None else None
     for path, what in ((save_path, "save"), (log_path, "log")):
@@ -339,8 +340,8 @@ def play(
         else:
             seed = 0  # a resumed game keeps the seed of its save
     if saved is not None and not log_path:
-        console.print("[dim]No --log: this session is not logged (--log FILE writes the whole game's log, from "
-                      "its first move).[/dim]")
+        notes.append("[dim]No --log: this session is not logged (--log FILE writes the whole game's log, from "
+                     "its first move).[/dim]")
     code = run_play(
         g,
         seats,
@@ -356,6 +357,7 @@ def play(
         hints=hints,
         clear=not no_clear,
         packs=record,
+        notes=notes,
     )
     sys.exit(code)
 

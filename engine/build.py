@@ -1102,8 +1102,8 @@ def build_game(
             raise
         b.errors.append(e)
     if b.errors:
-        for e in b.errors:
-            _set_later(b, e)
+        for error in b.errors:
+            _set_later(b, error)
         raise b.errors[0] if len(b.errors) == 1 else BuildErrors(b.errors)
     return gdef
 

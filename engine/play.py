@@ -1423,8 +1423,10 @@ def run_play(
     hints: bool = False,
     clear: bool = True,
     packs: Sequence[dict[str, str]] = (),
+    notes: Sequence[str] = (),
 ) -> int:
-    """Play a game in the terminal; returns the exit code.
+    """Play a game in the terminal; returns the exit code. `notes` (rich markup) are printed once
+    the game stands ready (a save that cannot be resumed is refused before them).
 
     `packs` is the content packs the game was loaded with (see `pack_record`), written into
     saves and logs so that resuming and replaying find the game again. `save_doc` is the save
@@ -1488,6 +1490,8 @@ def run_play(
         packs=packs,
     )
 
+    for note in notes:
+        console.print(note)
     if resumed_note:
         console.print(f"[yellow]{esc(resumed_note)}[/yellow]")
 
