@@ -5,7 +5,8 @@ accents, punctuation, spacing, a leading article, or in writing a number as digi
 words are the same answer. A single slip of the keyboard is forgiven only in long
 answers (eight letters or more), and in a one-word answer only when it does not make another
 real word (the CMU dictionary's words, names and places included): "lipstik" is "lipstick",
-"dipstick" is not; "Sydney Opera Hose" is still the Sydney Opera House.
+"dipstick" is not; in a two-word answer, not when a changed first letter makes another word
+("Great Hall" is not the Great Wall); "Sydney Opera Hose" is still the Sydney Opera House. The answer's plural or singular is the answer, whatever its length.
 """
 
 from __future__ import annotations
@@ -119,6 +120,9 @@ def letters_only(text: str) -> str:
 
 _UNITS = {
     "zero": 0,
+    "nought": 0,  # British words for zero
+    "naught": 0,
+    "nil": 0,
     "one": 1,
     "two": 2,
     "three": 3,
@@ -181,13 +185,13 @@ class _Words:
         if word in _TEENS:
             self.pos += 1
             return _TEENS[word]
-        if word in _UNITS and word != "zero":
+        if word in _UNITS and _UNITS[word] != 0:
             self.pos += 1
             return _UNITS[word]
         if word in _TENS:
             self.pos += 1
             unit = self.peek()
-            if unit is not None and unit in _UNITS and unit != "zero":
+            if unit is not None and unit in _UNITS and _UNITS[unit] != 0:
                 self.pos += 1
                 return _TENS[word] + _UNITS[unit]
             return _TENS[word]
@@ -229,7 +233,7 @@ _SCALE_VALUES = dict(_SCALES)
 
 def _words_value(words: Sequence[str]) -> int | None:
     """Value of a whole sequence of English number words, or None if it is not exactly one number."""
-    if list(words) == ["zero"]:
+    if len(words) == 1 and _UNITS.get(words[0], -1) == 0:
         return 0
     value = _scaled_value(words)
     if value is None:
@@ -285,9 +289,12 @@ MAX_NUMBER_WORDS = 16
 
 
 def number_value(text: str) -> int | None:
-    """Return the integer written in `text` as digits or English words ("twenty-one"), else None."""
+    """Return the integer written in `text` as digits or English words ("twenty-one"), else None.
+    A percentage ("60%") is no whole number: 60% of something is not 60."""
     if len(text) > MAX_NUMBER_CHARS and len(text.strip()) > MAX_NUMBER_CHARS:
         return None  # no answer is a number that long (Python reads at most 4,300 digits); not cached
+    if "%" in text or "\u2030" in text:
+        return None
     return _number_value(text)
 
 
@@ -313,7 +320,14 @@ def _number_value(text: str) -> int | None:
 
 # Words that change what a number beside them means: no number is read from around them.
 _NOT_THE_NUMBER = frozenset({"not", "no", "minus", "negative", "bc", "bce", "before", "under", "over", "about",
-                             "almost", "nearly", "than", "or", "and", "to", "between", "plus", "times", "x"})
+                             "almost", "nearly", "than", "or", "and", "to", "between", "plus", "times", "x",
+                             # a part, a multiple or a power of it, or a hedge: another number, or none
+                             "half", "halves", "quarter", "quarters", "thirds", "fourths", "fifths", "tenths",
+                             "percent", "per", "cent", "dozen", "dozens", "score", "squared", "cubed", "twice",
+                             "double", "triple", "treble", "thrice", "least", "most", "roughly", "around",
+                             "approximately", "approx", "circa", "ca", "some", "more", "less", "fewer", "above",
+                             "below", "beyond", "past", "upto", "max", "min", "maximum", "minimum", "odd", "ish",
+                             "or so", "thousands", "hundreds", "millions", "tens"})
 _ORDINAL = re.compile(r"(\d+)(?:st|nd|rd|th)")
 _WORD_THEN_DIGITS = re.compile(r"(?<=[a-z])-(?=\d)")
 
@@ -449,6 +463,8 @@ def _one_matches(
         return False
     if given_key == key or given_key.replace(" ", "") == key.replace(" ", ""):
         return True
+    if _plural_pair(given_key, key):
+        return True  # the answer's plural or singular, whatever its length: "bells" for bell
     if tolerance <= 0 or sum(ch.isalpha() for ch in normalise(answer_text)) < min_len:
         return False
     # A slip may never change a number inside the answer ("Apollo 13" is not "Apollo 12").
@@ -459,18 +475,36 @@ def _one_matches(
     return not _another_word(given_key, key)
 
 
-def _another_word(given_key: str, key: str) -> bool:
-    """Whether the slip made another real word of a one-word answer: "dipstick" is no slip for
-    "lipstick", nor "slinger" for "Salinger" (both are in the dictionary), while "lipstik" is.
-    In an answer of several words a slip that makes a word ("Sydney Opera Hose") still names
-    the one answer: it is forgiven."""
-    if " " in key or " " in given_key:
+def _plural_pair(a: str, b: str) -> bool:
+    """Whether one key is the other with its last word made plural (an `s`, an `es`, or `y` to
+    `ies`): "bells" and "bell", "toothbrushes" and "toothbrush", "daisies" and "daisy". Keys with
+    digits are numbers' business, never plurals ("11s")."""
+    if any(c.isdigit() for c in a + b):
         return False
-    if given_key in (key + "s", key + "es") or key in (given_key + "s", given_key + "es"):
-        return False  # the answer's plural (or singular) is the answer: "passports" for passport
+    short, long = (a, b) if len(a) < len(b) else (b, a)
+    if not short or not short[-1].isalpha():
+        return False
+    hissing = short.endswith(("s", "x", "z", "ch", "sh"))  # takes `es`: "glasses", never "glasss"
+    return (long == short + "es" and (hissing or short.endswith("o"))) or (long == short + "s" and not hissing) \
+        or (short.endswith("y") and long == short[:-1] + "ies")
+
+
+def _another_word(given_key: str, key: str) -> bool:
+    """Whether the slip made another real word: "dipstick" is no slip for "lipstick", nor
+    "slinger" for "Salinger" (both are in the dictionary), while "lipstik" is. In an answer of two
+    words, a changed first letter that makes a word names something else ("Great Hall" is not the
+    Great Wall, "James Bean" not James Dean), while a letter dropped or doubled inside is a slip
+    ("the last super"); in an answer of three words or more the others still name the one
+    answer, and the slip is forgiven ("Sydney Opera Hose")."""
     from davinci.engine.words import is_word
 
-    return is_word(given_key)
+    given_words, words = given_key.split(), key.split()
+    if len(words) >= 3 or len(given_words) != len(words):
+        return False
+    changed = [(g, w) for g, w in zip(given_words, words) if g != w]
+    if len(changed) != 1 or not is_word(changed[0][0]):
+        return False
+    return len(words) == 1 or changed[0][0][:1] != changed[0][1][:1]
 
 
 def answer_matches(

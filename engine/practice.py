@@ -108,9 +108,14 @@ def run_practice(
     if not all_decks:
         raise UsageError("no clue decks are installed")
     if card_id is not None:
-        if category is not None or difficulty is not None:
-            raise UsageError("--card names one card: leave out the category and --difficulty")
         deck, card = _find_card(all_decks, card_id, packs)
+        # A category or difficulty that agrees with the card is fine; one that does not is a mistake.
+        if category is not None and find_deck(all_decks, category) is not deck:
+            raise UsageError(f"card {card.id} is in the deck {deck.name}, not in '{quoted(category)}': --card names "
+                             "one card, so the category may be left out")
+        if difficulty is not None and difficulty != card.difficulty:
+            raise UsageError(f"card {card.id} has difficulty {card.difficulty}, not {difficulty}: --card names one "
+                             "card, so --difficulty may be left out")
     else:
         deck = _choose_deck(all_decks, category, difficulty, rng)
         card = draw_practice_card(deck, rng, difficulty)
@@ -136,7 +141,10 @@ def _find_card(decks: Mapping[str, Deck], card_id: str, packs: Sequence[str] = (
             if card.id.casefold() == wanted:
                 return deck, card
     ids = [c.id for d in decks.values() for c in d.cards]
-    hint = did_you_mean(card_id, ids)
+    # `codex-3` for codex-003: the number as the ids write it (zero-padded), if such a card exists.
+    m = re.fullmatch(r"(.*-)0*(\d+)", wanted)
+    padded = [i for i in ids if m and re.fullmatch(re.escape(m.group(1)) + r"0*" + m.group(2), i.casefold())]
+    hint = f" (did you mean '{padded[0]}'?)" if padded else did_you_mean(card_id, ids)
     if not re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)*-\d+", wanted):
         hint += f"; card ids look like {ids[0]}" if ids else ""
     elif not packs:
@@ -187,7 +195,7 @@ def _play_card(
         elapsed = clock() - started
     if late or (timer and elapsed > time_limit):
         console.print(Text(f"Too late: {tenths_up(elapsed)} s, the limit is {time_limit:g} s.", style="bold red"))
-    elif not given.strip():
+    elif not any(c.isalnum() for c in given):  # nothing but spaces or punctuation (`?`): no answer
         console.print(Text("No answer.", style="yellow"))
     elif answer_matches(given, card.answer, card.alternates):
         when = f" in {tenths_up(elapsed)} s" if timer else ""

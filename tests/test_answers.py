@@ -250,3 +250,28 @@ def test_long_texts_cost_little_and_match_nothing() -> None:
     assert not answer_matches("one " * 50_000, "one")
     assert not answer_matches("x", "x" * (MAX_ANSWER_CHARS + 1))
     assert match_key("one " * 3000) == " ".join(["1"] * 3000)  # each word its own number, in one pass
+
+
+@pytest.mark.parametrize(("typed", "answer"), [
+    # Words that change a number's value were read past ("one half" was 1, "60 dozen" 60).
+    ("one half", 1), ("one quarter", 1), ("one percent", 1), ("at least one", 1), ("60 dozen", 60),
+    ("60 squared", 60), ("twice 60", 60), ("double 60", 60), ("60%", 60), ("at most 60", 60),
+    ("roughly 60", 60), ("around 60", 60), ("approximately 60", 60),
+    # In a two-word answer a changed first letter that makes a word names something else.
+    ("Great Hall", "Great Wall"), ("South Hole", "South Pole"), ("Loch Less", "Loch Ness"),
+    ("Purple Pain", "Purple Rain"), ("James Bean", "James Dean"),
+    ("Pariss", "Paris"),  # no plural of a word ending in s
+])
+def test_another_value_or_another_name_is_wrong(typed: str, answer: str | int) -> None:
+    assert not answer_matches(typed, answer)
+
+
+@pytest.mark.parametrize(("typed", "answer"), [
+    ("nought", 0), ("naught", 0), ("nil", 0), ("exactly 60", 60),
+    # The plural or the singular, whatever the answer's length ("bells" was wrong, "postcards" right).
+    ("bells", "bell"), ("balloons", "balloon"), ("Angel", "Angels"), ("toothbrushes", "toothbrush"),
+    ("daisies", "daisy"), ("glasses", "glass"),
+    ("Jams Dean", "James Dean"),  # a letter dropped inside a word stays a slip
+])
+def test_zero_in_british_words_plurals_and_inner_slips_are_right(typed: str, answer: str | int) -> None:
+    assert answer_matches(typed, answer)

@@ -363,8 +363,20 @@ def test_a_card_is_practised_by_its_id_to_try_a_new_one() -> None:
     assert code == 0 and "I weep wax tears" in out and "Right" in out
     with pytest.raises(UsageError, match="no clue card 'obj-2' \\(did you mean 'obj-1'\\?\\)"):
         run_practice(None, None, False, 7, console, scripted("x"), decks=DECKS, card_id="obj-2")
-    with pytest.raises(UsageError, match="--card names one card: leave out the category and --difficulty"):
-        run_practice("numbers", 3, False, 7, console, scripted("x"), decks=DECKS, card_id="obj-1")
+    # A category or difficulty that disagrees with the card is refused; one that agrees is fine.
+    with pytest.raises(UsageError, match="card obj-1 is in the deck .*, not in 'numbers'"):
+        run_practice("numbers", None, False, 7, console, scripted("x"), decks=DECKS, card_id="obj-1")
+    with pytest.raises(UsageError, match="card obj-1 has difficulty 2, not 3"):
+        run_practice(None, 3, False, 7, console, scripted("x"), decks=DECKS, card_id="obj-1")
+
+
+def test_the_real_decks_take_a_card_number_without_its_zeros_and_agree_on_the_category() -> None:
+    # `--card codex-3` suggested codex-113; `davinci clue codex --card codex-003` was refused.
+    console = Console(record=True, width=80, color_system=None)
+    with pytest.raises(UsageError, match="no clue card 'codex-3' \\(did you mean 'codex-003'\\?\\)"):
+        run_practice(None, None, False, 7, console, scripted("x"), card_id="codex-3")
+    assert run_practice("codex", None, False, 7, console, scripted("?"), card_id="codex-003") == 0
+    assert "No answer." in console.export_text()  # punctuation alone is no answer
 
 
 def test_an_answer_typed_while_the_anagram_is_shown_alone_counts_from_the_card() -> None:
