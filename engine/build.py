@@ -1212,6 +1212,7 @@ def _build_game(
         tie_break=b.expr(("end", "tie_break"), seat_scope) if end.get("tie_break") is not None else None,
         max_turns=int(end.get("max_turns", DEFAULT_MAX_TURNS)),
         max_turns_given="max_turns" in end,
+        lower_is_better=end.get("lower_is_better") is True,
     )
     order = data.get("turn_order") or {}
     first = order.get("first", "random")

@@ -243,6 +243,7 @@ class EndDef:
     tie_break: Any
     max_turns: int
     max_turns_given: bool = True  # False: the default limit applies (lint warns if games only stop there)
+    lower_is_better: bool = False  # the lowest score (then tie-break) ranks first: golf, No Thanks
 
 
 # --- types for expressions ----------------------------------------------------------------

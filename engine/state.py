@@ -913,6 +913,8 @@ class State:
             if len({type(v) for v in ties}) > 1 or ties[0] is None:
                 raise g.end.tie_break.error(f"the tie-breaks are {_shown_value(ties)}: values of one kind that "
                                             "order (numbers, texts) are needed")
+        if g.end.lower_is_better:
+            return winners, scores, [(i not in winners, scores[i], ties[i]) for i in range(n)]
         return winners, scores, [(i not in winners, -scores[i], _neg(ties[i])) for i in range(n)]
 
     def turns_played(self) -> int:

@@ -547,3 +547,65 @@ def test_the_reserved_piece_fields_are_the_fields_every_piece_has() -> None:
 def test_a_yaml_layout_mistake_says_what_to_look_at(tmp_path: Path, old: str, new: str, words: str) -> None:
     problems = [p for p in lint_edited(tmp_path, PACK, "pig.yaml", old, new) if p.location.path.endswith("pig.yaml")]
     assert [p.code for p in problems] == ["DV001"] and words in problems[0].message
+
+
+def test_lower_is_better_ranks_the_lowest_score_first(tmp_path: Path) -> None:
+    # A game where points count against you ranked 140 above 107 (or showed negated scores).
+    from helpers import write_game_pack
+
+    from davinci.engine.game import load_game
+
+    game = """\
+kind: game
+id: low
+name: Low
+players: {min: 3, max: 3}
+seat_vars: {points: 0}
+flow:
+  setup:
+    - for_each:
+        in: seats
+        as: s
+        do:
+          - set: {seat: s, points: "[0, 140, 107][s.index - 1]"}
+  turn:
+    - choose:
+        options:
+          - action: end
+            do: [{end_game: true}]
+end:
+  when: "false"
+  winners: "seats where points == min(seats select points)"
+  score: "seat.points"
+  lower_is_better: true
+"""
+    g = load_game("low", packs=[write_game_pack(tmp_path, "low", game)])
+    st = g.new_state(3, seed=1)
+    st.apply(st.current_seats[0], "end")
+    assert st.result()["ranking"] == [0, 2, 1] and st.result()["scores"] == [0, 140, 107]
+    assert lint_paths([str(tmp_path)]) == []
+
+
+def test_a_seat_variable_set_in_a_loop_over_seats_without_seat_is_a_warning(tmp_path: Path) -> None:
+    # Seat 1 got every seat's chips (set three times), the others kept 0, and lint said nothing.
+    from helpers import STOP_AT_ONCE, write_game_pack
+
+    game = """\
+kind: game
+id: chips
+name: Chips
+players: {min: 3, max: 3}
+seat_vars: {chips: 0, seen: 0}
+flow:
+  setup:
+    - for_each:
+        in: seats
+        as: s
+        do:
+          - set: {chips: 11}
+          - set: {seen: current.seen + 1}
+""" + STOP_AT_ONCE
+    problems = lint_paths([write_game_pack(tmp_path, "chips", game)])
+    found = [(p.code, p.location.line, p.location.col) for p in problems if p.code == "DV066"]
+    assert found == [("DV066", 12, 19)]  # not the sum kept by the current seat
+    assert "write set: {seat: s, chips: ...}" in next(p.message for p in problems if p.code == "DV066")

@@ -238,9 +238,11 @@ def unlisted_file(ctx: LintContext) -> Iterator[Problem]:
                     head = f.read(65536)
             except OSError:
                 continue
-            if not re.search(r"^kind:\s*['\"]?(game|variant|deck|deck-overlay)\b", head, re.MULTILINE):
+            kind = re.search(r"^kind:\s*['\"]?(game|variant|deck-overlay|deck)\b", head, re.MULTILINE)
+            if not kind:
                 continue
+            section = {"game": "games", "variant": "variants"}.get(kind.group(1), "decks")
             rel = path.relative_to(root) if path.is_relative_to(root) else path
             yield Problem(ctx.at([]), "DV033", f"{rel.as_posix()} is beside the pack's files but pack.yaml does not "
-                          "list it, so it is never read: add it under games, variants or decks", "unlisted-file",
-                          "warning")
+                          f"list it, so it is never read: add it under {section}: (its kind is {kind.group(1)})",
+                          "unlisted-file", "warning")

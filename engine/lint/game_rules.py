@@ -787,6 +787,58 @@ def _constant(cond: Any) -> bool | None:
     return None
 
 
+@rule("DV066", "seat-variable-of-current", severity="warning", kinds=("game", "variant"))
+def seat_variable_of_current(ctx: LintContext) -> Iterator[Problem]:
+    """Inside a `for_each` over seats, a `set` of a seat variable without `seat:`: it sets the
+    variable of `current` (the seat whose turn it is; seat 1 during `setup`), not of the seat the
+    loop is at, so one seat gets every value and the others keep their start value. (A value that
+    reads `current` itself, a sum over the others kept by the current seat, is not reported.)
+
+    Failing:
+
+    ```yaml
+    setup:
+      - for_each:
+          in: seats
+          as: s
+          do:
+            - set: {chips: settings.chips}
+    ```
+
+    Passing:
+
+    ```yaml
+    setup:
+      - for_each:
+          in: seats
+          as: s
+          do:
+            - set: {seat: s, chips: settings.chips}
+    ```
+    """
+    data = ctx.doc.data
+    if not isinstance(data, dict) or not isinstance(data.get("flow"), dict):
+        return
+    seat_vars = {str(k) for k in (data.get("seat_vars") or {})}
+    if not seat_vars:
+        return
+    for m, mpath in _mappings(data["flow"], ["flow"]):
+        loop = m.get("for_each")
+        if not isinstance(loop, dict) or not isinstance(loop.get("as"), str) or "seats" not in str(loop.get("in", "")):
+            continue
+        name = loop["as"]
+        for st, spath in _mappings(loop.get("do"), [*mpath, "for_each", "do"]):
+            assigned = st.get("set")
+            if not isinstance(assigned, dict) or "seat" in assigned:
+                continue
+            for key, value in assigned.items():
+                if str(key) in seat_vars and not re.search(r"\bcurrent\b", _no_texts(str(value))):
+                    yield Problem(ctx.at([*spath, "set", key], key=True), "DV066",
+                                  f"this sets the seat variable '{key}' of current (a `set` without `seat:` is the "
+                                  f"current seat's), not of '{name}' the loop is at: write set: {{seat: {name}, "
+                                  f"{key}: ...}}", "seat-variable-of-current", "warning")
+
+
 @rule("DV057", "game-bots", kinds=("game", "variant"))
 def game_bots(ctx: LintContext) -> Iterator[Problem]:
     """Every bot a game or variant offers (`bots:`) is installed and plays this game (a variant's
