@@ -417,24 +417,11 @@ _unused = (DavinciError, SaveError)
 
 
 def unlisted_file(folder: str, kind: str, ident: str) -> str | None:
-    """The YAML file directly in `folder` that says `kind: KIND` and `id: IDENT` near its top,
-    for a message about a game or variant its pack.yaml forgot to list (only the first 4 KB of at
-    most 200 files are read, and nothing is parsed)."""
-    try:
-        files = sorted(Path(folder).glob("*.y*ml"))[:200]
-    except OSError:
-        return None
-    kind_re = re.compile(rf"^kind:\s*['\"]?{re.escape(kind)}['\"]?\s*(#.*)?$", re.M)
-    id_re = re.compile(rf"^id:\s*['\"]?{re.escape(ident)}['\"]?\s*(#.*)?$", re.M)
-    for f in files:
-        try:
-            with open(f, encoding="utf-8", errors="replace") as fh:
-                head = fh.read(4096)
-        except OSError:
-            continue
-        if kind_re.search(head) and id_re.search(head):
-            return f.name
-    return None
+    """The name of the YAML file directly in `folder` that says `kind: KIND` and `id: IDENT`, for a
+    message about a game or variant its pack.yaml forgot to list."""
+    from davinci.engine.files import davinci_files
+
+    return next((f.name for f, k in davinci_files(Path(folder), 200, ident) if k == kind), None)
 
 
 def _pack_list(packs: Any) -> tuple[str, ...]:

@@ -418,3 +418,10 @@ def test_github_format_encodes_a_line_feed_in_a_file_name(tmp_path: Path) -> Non
 def test_an_empty_path_is_a_usage_error_not_the_working_folder() -> None:
     out = io.StringIO()
     assert run_lint([""], out=out) == 2 and "a path is empty" in out.getvalue()
+
+
+def test_a_folder_of_a_packs_files_is_linted_file_by_file() -> None:
+    # `davinci lint content/` was "DV031 content is a folder without a pack.yaml".
+    content = Path(__file__).parent.parent / "content"
+    out = io.StringIO()
+    assert run_lint([str(content)], out=out) == 0 and "no problems in 4 files" in out.getvalue()

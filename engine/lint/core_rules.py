@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import difflib
 import os
-import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import davinci.engine.packs  # noqa: F401  (registers DV030-DV032)
 import davinci.engine.schema  # noqa: F401  (registers DV010-DV016)
 import davinci.engine.yamlload  # noqa: F401  (registers DV001-DV009)
+from davinci.engine.files import davinci_files
 from davinci.engine.lint.context import LintContext
 from davinci.engine.lint.registry import Problem, Rule, register, rule
 
@@ -214,8 +214,6 @@ def unlisted_file(ctx: LintContext) -> Iterator[Problem]:
     decks: [riddles.yaml, more-riddles.yaml]
     ```
     """
-    import itertools
-
     pack = ctx.pack
     if pack is None:
         return
@@ -223,26 +221,11 @@ def unlisted_file(ctx: LintContext) -> Iterator[Problem]:
     listed = {Path(os.path.realpath(pack.root / p)) for _, _, p in pack.files()}
     folders = sorted({root, *(p.parent for p in listed if p.is_file())})  # (a listed folder is DV022's)
     for folder in folders:
-        try:
-            entries = sorted(itertools.islice(folder.iterdir(), _MAX_FOLDER_ENTRIES))
-        except OSError:
-            continue
-        for path in entries:
-            if path.suffix not in (".yaml", ".yml") or (path.stem == "pack" and folder == root):
+        for path, kind in davinci_files(folder, _MAX_FOLDER_ENTRIES):
+            if kind == "pack" or Path(os.path.realpath(path)) in listed:
                 continue
-            # A link loop is no file (is_file is false): skipped, as the pack never reads it.
-            if path.name.startswith(".") or Path(os.path.realpath(path)) in listed or not path.is_file():
-                continue
-            try:  # a davinci file says what it is at its top; mkdocs.yml and the like say nothing of the kind
-                with path.open("r", encoding="utf-8", errors="replace") as f:
-                    head = f.read(65536)
-            except OSError:
-                continue
-            kind = re.search(r"^kind:\s*['\"]?(game|variant|deck-overlay|deck)\b", head, re.MULTILINE)
-            if not kind:
-                continue
-            section = {"game": "games", "variant": "variants"}.get(kind.group(1), "decks")
+            section = {"game": "games", "variant": "variants"}.get(kind, "decks")
             rel = path.relative_to(root) if path.is_relative_to(root) else path
             yield Problem(ctx.at([]), "DV033", f"{rel.as_posix()} is beside the pack's files but pack.yaml does not "
-                          f"list it, so it is never read: add it under {section}: (its kind is {kind.group(1)})",
+                          f"list it, so it is never read: add it under {section}: (its kind is {kind})",
                           "unlisted-file", "warning")

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TextIO
 
 from davinci.engine.errors import DavinciError, SourceLocation, UsageError, quoted
+from davinci.engine.files import davinci_files
 from davinci.engine.lint.context import SECTION_KINDS, LintContext, Project
 from davinci.engine.lint.registry import Problem, Rule, get_rule, rules_for
 from davinci.engine.packs import (
@@ -360,9 +361,14 @@ def lint_all(paths: Sequence[str], packs: Sequence[str] = ()) -> LintResult:
             if path.is_dir():
                 if (path / MANIFEST).is_file():
                     linter.add_pack(path)
+                elif not unreadable_manifest(path) and (files := davinci_files(path)):
+                    # A folder of a pack's files (`davinci lint content/`): each file, as when named.
+                    for f, _kind in files:
+                        linter.add_file(f, linter.home_pack(f), None)
                 else:
                     why = unreadable_manifest(path) or (
-                        f"{display_path(path)} is a folder without a {MANIFEST}; lint a pack folder or YAML files")
+                        f"{display_path(path)} is a folder without a {MANIFEST} and holds no davinci YAML file; lint "
+                        "a pack folder or YAML files")
                     linter.problems.append(Problem(SourceLocation(display_path(path)), NOT_A_PACK, why, _name(NOT_A_PACK)))
             else:
                 linter.add_file(path, linter.home_pack(path), None)
