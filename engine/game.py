@@ -337,7 +337,7 @@ class MergedDoc:
         return self.locator.loc(tuple(path), key=key)
 
 
-_DOCUMENTED = ("settings", "zones", "components", "seat_vars", "vars", "turn_vars")
+_DOCUMENTED = ("settings", "zones", "components")  # where `doc` is the schema's (a variable's value is data)
 
 
 def _rules_of(data: Any) -> Any:

@@ -6,6 +6,7 @@ A game may ship a `screen` module beside its YAML (`davinci.games.<id>.screen`) 
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import json
 import math
@@ -558,7 +559,7 @@ class Session:
     saved_turn: int = 0  # the turn of the last autosave
     saved_moves: int = -1  # how many moves the last autosave held
     screen_lines: int = 0  # the lines of the screen printed last
-    stamps: dict[str, tuple[int, int, int]] = field(default_factory=dict)  # each file as this session last wrote it
+    stamps: dict[str, tuple[str, int, int, str]] = field(default_factory=dict)  # each file as this session last wrote it
     given_up: set[str] = field(default_factory=set)  # "save" / "log": a write failed mid-game; no longer autosaved
 
     def collect(self) -> None:
@@ -654,19 +655,23 @@ class Session:
         """Write this session's save or log. SaveError, and nothing written, when another program
         replaced the file since this session last wrote it (another davinci resuming the same
         save): the moves it holds are not overwritten."""
-        key = os.path.realpath(path)
+        key = os.path.abspath(path)
+        real = os.path.realpath(path)
         mine = self.stamps.get(key)
         if mine is not None:
+            if real != mine[0] and os.path.lexists(real):  # the name now leads to another file (a link moved)
+                raise SaveError(f"{path} now leads to {real}, not to the file this game wrote ({mine[0]}): it is "
+                                "not overwritten")
             try:
-                st = os.stat(key)
-            except FileNotFoundError:  # deleted: nothing in it to lose
+                st = os.stat(real)
+            except OSError:  # deleted: nothing in it to lose
                 st = None
-            if st is not None and (st.st_ino, st.st_mtime_ns, st.st_size) != mine:
+            if st is not None and (st.st_ino, st.st_mtime_ns) != mine[1:3] and _digest_of(real) != mine[3]:
                 raise SaveError(f"{path} was changed by another program since this game last wrote it (another "
                                 "davinci playing the same save?): it is not overwritten")
         atomic_write(path, data)
-        st = os.stat(key)
-        self.stamps[key] = (st.st_ino, st.st_mtime_ns, st.st_size)
+        st = os.stat(real)
+        self.stamps[key] = (real, st.st_ino, st.st_mtime_ns, hashlib.sha256(data.encode("utf-8")).hexdigest())
 
     def fits(self, data: str, what: str, path: str) -> bool:
         """Whether a save's or log's text is small enough to be read back (MAX_JSON_CHARS). A
@@ -699,7 +704,9 @@ class Session:
                 self.console.print("not saved")
                 return
         path = typed_file_name(name) or self.save_path  # `save ~/game.json`, `save "my game.json"`
-        assert path is not None
+        if not path or not path.strip(" '\""):  # `save ""`, `save ' '`: no file named
+            self.console.print("not saved: name a file (save FILE)")
+            return
         try:
             if self.log_path and os.path.realpath(path) == os.path.realpath(self.log_path):
                 raise SaveError(f"{path} is this game's log (--log); give the save its own file")
@@ -1249,6 +1256,19 @@ class Session:
         return 0
 
 
+def _digest_of(path: str) -> str:
+    """The SHA-256 of a file's bytes ("" when it cannot be read): a file touched, or rewritten with
+    the same text, is still the one this session wrote."""
+    h = hashlib.sha256()
+    try:
+        with open(path, "rb") as f:
+            for chunk in iter(lambda: f.read(1 << 16), b""):
+                h.update(chunk)
+    except OSError:
+        return ""
+    return h.hexdigest()
+
+
 def _whole_verb(text: str, verbs: Sequence[str]) -> str:
     """`text` with its first word written out when it begins exactly one of the `verbs` offered
     now (`st` for `stop`, `tok 1` for `token 1`); as typed otherwise."""
@@ -1512,6 +1532,8 @@ def run_play(
         if path:
             console.print(f"Saved to {esc(path)}; resume with: {esc(resume_command(game.id, path, packs, session.log_path))}",
                           soft_wrap=True)
+        elif "save" in session.given_up:
+            console.print("[yellow]Not saved[/yellow]: the --save file was given up during the game (see above)")
         elif not _at_terminal():
             console.print("[yellow]Not saved[/yellow] (give --save FILE to keep a game that input may end)")
         return 0

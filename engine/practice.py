@@ -141,7 +141,7 @@ def _find_card(decks: Mapping[str, Deck], card_id: str, packs: Sequence[str] = (
             if card.id.casefold() == wanted:
                 return deck, card
     ids = [c.id for d in decks.values() for c in d.cards]
-    # `codex-3` for codex-003: the number as the ids write it (zero-padded), if such a card exists.
+    # `riddles-3` for riddles-003: the number as the ids write it (zero-padded), if such a card exists.
     m = re.fullmatch(r"(.*-)0*(\d+)", wanted)
     padded = [i for i in ids if m and re.fullmatch(re.escape(m.group(1)) + r"0*" + m.group(2), i.casefold())]
     hint = f" (did you mean '{padded[0]}'?)" if padded else did_you_mean(card_id, ids)

@@ -609,3 +609,31 @@ flow:
     found = [(p.code, p.location.line, p.location.col) for p in problems if p.code == "DV066"]
     assert found == [("DV066", 12, 19)]  # not the sum kept by the current seat
     assert "write set: {seat: s, chips: ...}" in next(p.message for p in problems if p.code == "DV066")
+
+
+def test_unreachable_steps_are_found_in_time_linear_in_the_nesting(tmp_path: Path) -> None:
+    # 27 nested `if: "true"` steps (8 KB) took lint past a minute: each level judged its branch twice.
+    import time
+
+    lines = ["kind: game", "id: deep", "name: Deep", "players: {min: 2, max: 2}", "flow:", "  turn:"]
+    indent = "    "
+    for _ in range(27):
+        lines += [f'{indent}- if: "true"', f"{indent}  else: [{{log: x}}]", f"{indent}  then:"]
+        indent += "    "
+    lines += [f"{indent}- choose: {{options: [{{action: go, do: [{{end_game: true}}]}}]}}",
+              "end:", '  when: "false"', '  winners: "seats"']
+    from helpers import write_game_pack
+
+    folder = write_game_pack(tmp_path, "deep", "\n".join(lines) + "\n")
+    started = time.process_time()
+    problems = lint_paths([folder])
+    assert time.process_time() - started < 20  # (linear: well under a second)
+    assert [p.code for p in problems] == ["DV065"] * 27
+
+
+def test_a_variable_may_not_start_as_a_mapping(tmp_path: Path) -> None:
+    # It linted clean, and every save of the game failed to resume ("unknown stored value").
+    problems = lint_edited(tmp_path, PACK, "pig.yaml", "  pot: 0 ", "  pot: {doc: 1, x: 2} ")
+    mine = [p for p in problems if p.location.path.endswith("pig.yaml")]
+    assert [(p.code, p.location.line) for p in mine] == [("DV050", 20)]
+    assert mine[0].message.startswith("'pot' starts as a mapping: a variable holds a number, a text")

@@ -99,6 +99,8 @@ def test_missing_context_file_is_a_usage_error(tmp_path: Path) -> None:
         ('{"x": [{"a": 1}, {"a": "s"}]}', "context value x[1].a: is a str, but in the items before it 'a' is an int"),
         ('{"x": [{"a": 1}, 2]}', "context value x[1]: is not a record, but the items before it are records"),
         ('{"x": [2, {"a": 1}]}', "context value x[1]: is a record, but the items before it are not (an int)"),
+        # A first value of null or [] let any type follow.
+        ('{"x": [{"a": null}, {"a": "x"}, {"a": 1}]}', "context value x[2].a: is an int, but in the items before it"),
     ],
 )
 def test_bad_context_is_a_usage_error(tmp_path: Path, text: str, fragment: str) -> None:

@@ -359,3 +359,12 @@ def test_rewording_comments_and_docs_keeps_the_content_hash(tmp_path: Path) -> N
     assert hash_of(text + "# a comment\n", "b") == first
     assert hash_of(text.replace("doc: Points needed to win.", "doc: The points that win."), "c") == first
     assert hash_of(text.replace("default: 50", "default: 60"), "d") != first  # a rule changed
+
+
+def test_a_doc_key_inside_a_variables_value_is_a_rule_the_hash_covers(tmp_path: Path) -> None:
+    # `doc` was stripped from every entry of vars: a start value's `doc` key changed no hash.
+    from davinci.engine.game import _rules_of
+
+    data = {"vars": {"m": [1, 2]}, "settings": {"n": {"type": "int", "default": 1, "doc": "words"}}}
+    assert _rules_of(data)["settings"]["n"] == {"type": "int", "default": 1}
+    assert _rules_of({"vars": {"m": {"doc": 1}}})["vars"] == {"m": {"doc": 1}}

@@ -147,3 +147,61 @@ def test_an_invisible_character_in_a_refused_action_is_shown_escaped() -> None:
     with pytest.raises(IllegalAction) as e:
         state.apply(state.current_seats[0], state.parse_action("roll\u200b"))
     assert e.value.message.startswith("'roll\\u200b' is not possible now")
+
+
+def test_save_with_an_empty_name_is_refused_and_the_game_goes_on() -> None:
+    # `save ""` was an internal error (exit 3), and the game was lost.
+    code, out = play("da-vinci-code", "human,deducer", ['save ""', "save ' '"], seed=5)
+    assert code == 0 and out.count("not saved: name a file (save FILE)") == 2
+
+
+def test_a_save_name_moved_to_another_file_is_not_followed(tmp_path: Path) -> None:
+    # The stamps were kept by the file a name led to: a link moved to another unfinished save
+    # had no stamp, and that save was overwritten.
+    import os
+
+    first, victim = tmp_path / "first.json", tmp_path / "victim.json"
+    victim.write_text("precious")
+    link = tmp_path / "cur.json"
+    os.symlink(first, link)
+    asked = iter(["guess row.2.1 3", "guess row.2.1 4", "guess row.2.2 5"])
+
+    def player(prompt: str) -> str:
+        if prompt == "> " and first.exists() and os.readlink(link) == str(first):
+            link.unlink()
+            os.symlink(victim, link)  # the name now leads elsewhere
+        try:
+            return next(asked)
+        except StopIteration:
+            raise EOFError from None
+
+    game = load_game("da-vinci-code")
+    console = Console(file=io.StringIO(), width=120)
+    run_play(game, parse_seats("human,random", game), 4, {}, console, player, clear=False, timer=False,
+             save_path=str(link))
+    out = " ".join(console.file.getvalue().split())  # type: ignore[attr-defined]
+    assert victim.read_text() == "precious" and "now leads to" in out
+    assert "Not saved: the --save file was given up during the game" in out
+
+
+def test_a_save_touched_but_not_changed_is_still_this_games(tmp_path: Path) -> None:
+    # `touch` (a sync tool, an editor's no-op save) made the game give its save up.
+    import os
+
+    save = tmp_path / "g.json"
+    asked = iter(["guess row.2.1 3", "guess row.2.1 4"])
+
+    def player(prompt: str) -> str:
+        if prompt == "> " and save.exists():
+            os.utime(save, ns=(1, 1))
+        try:
+            return next(asked)
+        except StopIteration:
+            raise EOFError from None
+
+    game = load_game("da-vinci-code")
+    console = Console(file=io.StringIO(), width=120)
+    run_play(game, parse_seats("human,random", game), 4, {}, console, player, clear=False, timer=False,
+             save_path=str(save))
+    assert "changed by another program" not in console.file.getvalue()  # type: ignore[attr-defined]
+    assert len(json.loads(save.read_text())["saved"]["state"]["history"]) >= 2

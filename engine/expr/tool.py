@@ -87,6 +87,7 @@ class _ContextBuilder:
             elem: Type | None = None
             items = []
             records: list[dict[str, Type]] = []
+            so_far: dict[str, Type] = {}  # each field's type over the records so far (null, then text: text)
             for i, item in enumerate(raw):
                 if (elem is not None and isinstance(item, dict)) or (records and not isinstance(item, dict)):
                     this, before = ("a record", f"not ({describe(elem)})") if elem is not None else ("not a record", "records")
@@ -95,10 +96,12 @@ class _ContextBuilder:
                 if isinstance(item, dict):
                     fields, value = self.record_fields(item, name, depth + 1)
                     for key, t in fields.items():
-                        seen = next((r[key] for r in records if key in r), None)
-                        if seen is not None and join(seen, t) is None:
+                        seen = so_far.get(key)
+                        joined = t if seen is None else join(seen, t)
+                        if joined is None:
                             raise self.fail(f"{name}[{i}].{key}", f"is {describe(t)}, but in the items before it "
                                             f"'{key}' is {describe(seen)}: a field has one type in every record")
+                        so_far[key] = joined
                     records.append(fields)
                     items.append(value)
                     continue

@@ -702,9 +702,10 @@ def unreachable_step(ctx: LintContext) -> Iterator[Problem]:
     data = ctx.doc.data
     if not isinstance(data, dict) or not isinstance(data.get("flow"), dict):
         return
+    memo: dict[int, str] = {}  # each step judged once: nested ifs would cost 2**depth otherwise
     for block, bpath in _step_blocks(data["flow"], ["flow"]):
         for i, st in enumerate(block):
-            why = _leaves(st)
+            why = _leaves(st, memo)
             if why and i + 1 < len(block):
                 line = ctx.at([*bpath, i]).line
                 yield Problem(ctx.at([*bpath, i + 1]), "DV065", f"this step never runs: the step before it (line {line}) "
@@ -733,10 +734,17 @@ def _step_blocks(node: Any, path: list[Any]) -> Iterator[tuple[list[Any], list[A
                 yield value, [*mpath, key]
 
 
-def _leaves(st: Any) -> str:
-    """How the step always leaves its block ('' when it may not)."""
+def _leaves(st: Any, memo: dict[int, str]) -> str:
+    """How the step always leaves its block ('' when it may not); `memo` keeps each step's answer
+    (the data is not changed while lint runs, so a step's id stands for it)."""
     if not isinstance(st, dict) or not st:
         return ""
+    if id(st) not in memo:
+        memo[id(st)] = _leaves_now(st, memo)
+    return memo[id(st)]
+
+
+def _leaves_now(st: dict[str, Any], memo: dict[int, str]) -> str:
     kind = next(iter(st))
     doing = {"break": "leaves the loop", "return": "leaves the procedure", "end_turn": "ends the turn",
              "end_game": "ends the game"}
@@ -744,19 +752,21 @@ def _leaves(st: Any) -> str:
         return "always " + doing[kind]
     if kind == "if":
         then, other = st.get("then"), st.get("else")
-        if isinstance(then, list) and isinstance(other, list) and then and other and _block_leaves(then) and _block_leaves(other):
+        if isinstance(then, list) and isinstance(other, list) and then and other and _block_leaves(then, memo) \
+                and _block_leaves(other, memo):
             return "leaves in both of its branches"
         cond = _constant(st["if"])
         taken = then if cond is True else other if cond is False else None
-        if isinstance(taken, list) and taken and _block_leaves(taken):
+        if isinstance(taken, list) and taken and _block_leaves(taken, memo):
             return "always takes a branch that leaves"
     if kind == "while" and _constant(st["while"]) is True and isinstance(st.get("do"), list) and not _breaks(st["do"]):
-        return "is a 'while: true' loop with no 'break': only leaving the turn ends it"
+        return ("is a 'while: true' loop with no 'break': nothing after it runs (only end_turn, end_game or return "
+                "leave such a loop)")
     return ""
 
 
-def _block_leaves(block: list[Any]) -> bool:
-    return any(_leaves(st) for st in block)
+def _block_leaves(block: list[Any], memo: dict[int, str]) -> bool:
+    return any(_leaves(st, memo) for st in block)
 
 
 def _breaks(block: Any) -> bool:

@@ -348,6 +348,8 @@ def lint_all(paths: Sequence[str], packs: Sequence[str] = ()) -> LintResult:
     """Lint `paths` (or every installed pack when empty); UsageError for a path that does not exist."""
     for p in paths:
         if not Path(p).exists():
+            if Path(p).is_symlink():
+                raise UsageError(f"{quoted(p, 200)} is a link that leads nowhere (a loop, or a missing file)")
             raise UsageError(f"no such file or folder: {quoted(p, 200)}")
     for p in packs:  # context packs that fail to load are skipped below; a missing one is a typo
         if not Path(p).exists():
@@ -400,7 +402,7 @@ def run_lint(
     if fmt not in FORMATS:
         stream.write(f"davinci lint: unknown format '{fmt}' (choose one of: {', '.join(FORMATS)})\n")
         return 2
-    if any(not str(p).strip() for p in [*paths, *packs]):  # `davinci lint ""` linted the working folder
+    if any(not str(p) for p in [*paths, *packs]):  # `davinci lint ""` linted the working folder
         stream.write("davinci lint: a path is empty: name a file or folder (`.` for this one)\n")
         return 2
     try:
