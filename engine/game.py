@@ -29,6 +29,7 @@ from davinci.engine.errors import (
     SourceLocation,
     UsageError,
     did_you_mean,
+    quoted,
     seat_names_problem,
 )
 from davinci.engine.rng import MAX_SEED
@@ -212,7 +213,7 @@ def resolve_variant(src: GameSource, variant: str) -> tuple[dict[str, Any], list
             folder = str(Path(src.doc.path).parent) if getattr(src.doc, "path", None) else ""
             found = unlisted_file(folder, "variant", cur) if folder else None
             unlisted = f" ({found} defines it, but {folder}/pack.yaml does not list it under variants:)" if found else ""
-            raise UsageError(f"game '{src.id}' has no variant '{cur}'{hint}; variants: {known}{unlisted}")
+            raise UsageError(f"game '{src.id}' has no variant '{quoted(cur)}'{hint}; variants: {known}{unlisted}")
         names.append(cur)
         chain.append(doc)
         ext = str(doc.data.get("extends", ""))
@@ -280,7 +281,7 @@ def load_game(
             found = unlisted_file(folder, "game", game_id)
             if found:
                 pack = f" ({found} defines it, but {folder}/pack.yaml does not list it under games:)"
-        raise UsageError(f"unknown game '{game_id}'{hint}; installed: {', '.join(sorted(sources)) or 'none'}{pack}")
+        raise UsageError(f"unknown game '{quoted(game_id)}'{hint}; installed: {', '.join(sorted(sources)) or 'none'}{pack}")
     game = Game(build_from_source(src, variant, settings or {}, packs))
     _CACHE[key] = game
     return game

@@ -176,3 +176,14 @@ def test_text_of_a_huge_list_stops_at_the_work_budget(tmp_path) -> None:  # type
     budget.start()
     with pytest.raises(EvalError, match="does too much work"):
         _text(("y" * 500_000,) * 10_000)
+
+
+def test_distinct_of_values_that_cannot_be_hashed_pays_for_each_comparison() -> None:
+    # Records compare pairwise: 1,500 of them are about a million comparisons, charged as work.
+    from davinci.engine.expr.functions import _distinct
+
+    budget.start()
+    with pytest.raises(EvalError, match="work"):
+        _distinct([{"a": i} for i in range(1500)])  # (dicts stand for records: unhashable)
+    budget.start()
+    assert _distinct([{"a": 1}, {"a": 1}, {"a": 2}]) == ({"a": 1}, {"a": 2})

@@ -188,7 +188,6 @@ GAME_FILES: dict[str, tuple[list[tuple[str, str, int, int]], tuple[str, str, int
     "costly-loop": ([("game.yaml", "DV043", 15, 7)], ("game.yaml", "DV043", 15, 7)),
     "busy-turns": ([("game.yaml", "DV055", 13, 3)], None),
     "busy-queries": ([("game.yaml", "DV055", 14, 3)], None),
-    "distinct-records": ([("game.yaml", "DV042", 15, 25)], ("game.yaml", "DV042", 15, 25)),
     "endless-turn": ([("game.yaml", "DV043", 12, 7)], None),
     # Work inside one step, each evaluation within its own allowance: a decision's filter over a
     # product of lists, a draw testing a long deck for each piece, thousands of costly sort keys,
