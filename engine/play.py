@@ -888,7 +888,7 @@ class Session:
                 continue
             word = text.lower()  # commands in any case: QUIT, Save, LIST
             if word in ("?", "help"):
-                self.show_help(legal)
+                self.show_help(legal, seat)
                 continue
             first, *rest = word.split()
             if rest and first in ("?", "help", "list", "quit", "exit"):
@@ -998,13 +998,14 @@ class Session:
         names = self.game.definition.verb_args.get(verb, ())
         return " ".join((verb, *(n.upper() for n in names)))
 
-    def show_help(self, legal: Sequence[Any]) -> None:
+    def show_help(self, legal: Sequence[Any], seat: int) -> None:
         mod = screen_module(self.game.id)
         about = " ".join(self.game.definition.description.split())
         if about:
             self.console.print(f"[bold]{esc(self.game.name)}[/bold]: {esc(about)}")
         if mod is not None and callable(getattr(mod, "help_text", None)):  # help that follows the settings
-            self.console.print(mod.help_text(self.state.view(None)["settings"]))
+            # Examples in the reader's own numbers (`hand.2.3` for the second seat).
+            self.console.print(mod.help_text(self.state.view(None)["settings"], seat=seat + 1))
         elif mod is not None and getattr(mod, "HELP", None):
             self.console.print(mod.HELP)
         else:

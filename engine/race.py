@@ -204,8 +204,13 @@ def run_race(
     clock: Callable[[], float] = time.monotonic,
     shown: set[int] | None = None,
     results: dict[int, tuple[float, str] | None] | None = None,
+    masked: bool | None = None,
 ) -> dict[int, tuple[float, str] | None]:
     """Run the lock-in race; returns, per human seat, (seconds, answer) or None (no answer).
+
+    An answer is typed `masked` (one turning mark, not its letters) when several humans race
+    at the keyboard (the default); a human racing alone, against bots or in its own challenge,
+    sees what it types.
 
     `bot_times` maps bot seats to the second at which they lock in (shown as they happen; the
     bots shown are added to `shown` when it is given). A `limit` of 0 is an untimed race: it ends
@@ -223,9 +228,12 @@ def run_race(
               else "untimed: the race ends when every team has locked in; an empty answer passes")
     # One team answering (its own challenge) has the keyboard at once; several press their number.
     solo = humans[0] if len(humans) == 1 else None
+    masked = len(humans) > 1 if masked is None else masked
     how = (f"{names[solo]}, type your answer; Enter locks it in" if solo is not None else
            "Teams, press your number to lock in: " + ", ".join(f"[{s + 1}] {names[s]}" for s in humans))
-    intro = f"Clock started ({length}). {how}. To stop the game, type quit as the answer (or press Ctrl-C)."
+    hidden = " (the letters stay hidden: a turning mark shows each key)" if masked else ""
+    intro = (f"Clock started ({length}). {how}{hidden}. To stop the game, type quit as the answer (or press "
+             "Ctrl-C).")
     width = max(20, shutil.get_terminal_size((80, 24)).columns - 1)
     write(textwrap.fill(intro, width) + "\n")  # broken between words, not wherever the edge falls
     warned = False  # a team alone in its challenge was told what stopping costs
@@ -245,8 +253,13 @@ def run_race(
             left = f"{elapsed:5.1f} s" if not limit else f"{limit - elapsed:5.1f} s left"
             if typing is None:
                 write(f"\r{left} ")
-            else:  # one turning mark: the others see that the team types, not how long its answer is
+            elif masked:  # one turning mark: the others see that the team types, not how long its answer is
                 write(f"\r{left} - {names[typing]}: {TYPING_MARKS[(turns - 1) % len(TYPING_MARKS)] if turns else ''} ")
+            else:  # the answer as typed, its end when it is longer than the line
+                head = f"{left} - {names[typing]}: "
+                room = max(1, width - len(head) - 1)
+                typed = "".join(buf)[-room:]
+                write(f"\r{CLEAR_LINE}{head}{typed}")
             if typing is None and solo is not None and elapsed >= TYPEAHEAD_S:
                 typing, buf, turns = solo, [], 0  # (keys typed before the race was on the screen are dropped)
                 continue
@@ -281,8 +294,11 @@ def run_race(
             if elapsed < TYPEAHEAD_S or solo is not None:
                 continue  # typed before this race was on the screen (too late for the last one)
             pressed = keys.get(ch)
-            if pressed is None or pressed in results:
-                if pressed is None and ch and ch.isprintable() and not hinted:
+            if pressed is not None and pressed in results:
+                write(f"\r{CLEAR_LINE}{names[pressed]} has locked in already\n")
+                continue
+            if pressed is None:
+                if ch and ch.isprintable() and not hinted:
                     # Typing the answer at once is the natural mistake: the keys go nowhere.
                     hinted = True
                     write(f"\r{CLEAR_LINE}First press your team's number (" + ", ".join(

@@ -205,3 +205,17 @@ def test_a_save_touched_but_not_changed_is_still_this_games(tmp_path: Path) -> N
              save_path=str(save))
     assert "changed by another program" not in console.file.getvalue()  # type: ignore[attr-defined]
     assert len(json.loads(save.read_text())["saved"]["state"]["history"]) >= 2
+
+
+def test_help_examples_name_the_readers_own_seat() -> None:
+    # Seat 2 read `place hand.1.3 1,0` (refused: not its hand) and `guess row.2.3 7` (its own row).
+    from davinci.games.da_vinci_code import screen as dvc
+    from davinci.games.da_vinci_game import screen as dvg
+    from davinci.games.leonardos_riddle import screen as lr
+
+    assert "place hand.2.3 1,0" in lr.help_text({}, seat=2) and "hand.1." not in lr.help_text({}, seat=2)
+    text = dvc.help_text({}, seat=2)
+    assert "guess row.1.3 7" in text and "seat 1's third tile" in text and "reveal row.2.2" in text
+    assert "return tokens.3.3" in dvg.help_text({}, seat=3)
+    code, out = play("leonardos-riddle", "random,human", ["?"], seed=2)
+    assert "place hand.2.3 1,0" in out

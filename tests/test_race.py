@@ -187,9 +187,9 @@ def test_keys_typed_before_a_race_or_its_pause_are_thrown_away_at_a_terminal() -
     os.close(main)
 
 
-def test_a_team_alone_in_its_challenge_types_at_once_and_its_keys_are_not_counted_by_length() -> None:
+def test_a_team_alone_in_its_challenge_types_at_once_and_sees_its_answer() -> None:
     # Its own Treasure or final challenge: pressing its number first was asked for, and the typed
-    # letters were dropped; each typed character showed as '*', the answer's length for all to see.
+    # letters were dropped; then only a turning mark showed, so a typo could not be caught.
     clock = [0.0]
     events = [(1.0, "l"), (1.1, "a"), (1.2, "s"), (1.3, "h"), (1.4, "\n")]
     out: list[str] = []
@@ -197,8 +197,22 @@ def test_a_team_alone_in_its_challenge_types_at_once_and_its_keys_are_not_counte
     assert res == {0: (1.4, "lash")}
     text = "".join(out)
     assert "Ana, type your answer; Enter locks it in" in " ".join(text.split())
-    assert "First press" not in text and "*" not in text
+    assert "First press" not in text and "*" not in text and "hidden" not in text
+    assert "- Ana: las" in text and "- Ana: lash" in text
+
+
+def test_teams_racing_at_one_keyboard_type_hidden_and_are_told_so() -> None:
+    # Several teams at one keyboard: one turning mark per key, not the letters nor their number.
+    clock = [0.0]
+    events = [(1.0, "1"), (1.1, "l"), (1.2, "a"), (1.3, "s"), (1.4, "h"), (1.5, "\n"), (1.6, "1"), (1.7, "2"),
+              (1.8, "\n")]
+    out: list[str] = []
+    res = run_race([0, 1], ["Ana", "Ben"], {}, 60, out.append, FakeTerminal(clock, events), lambda: clock[0])
+    text = "".join(out)
+    assert res[0] == (1.5, "lash") and "lash" not in text.split("locks in")[0].split("keyboard")[-1]
+    assert "the letters stay hidden: a turning mark shows each key" in " ".join(text.split())
     assert "- Ana: / " in text and "- Ana: \\ " in text  # one mark, turned at each key
+    assert "Ana has locked in already" in text  # her number pressed again
 
 
 def test_the_race_instructions_break_between_words(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -8,6 +8,7 @@ deducer's counting; `expand(text, view)` turns short commands such as `2.3 7` in
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -25,14 +26,14 @@ from davinci.games.da_vinci_code.bots import (
     value_text,
 )
 
-HELP = """\
+_HELP = """\
 [bold]Da Vinci Code - commands[/bold]
-  guess row.2.3 7    guess that seat 2's third tile is a 7 (say [bold]joker[/bold] for
+  guess row.{other}.3 7    guess that seat {other}'s third tile is a 7 (say [bold]joker[/bold] for
                      a joker)
-  2.3 7              the same, shorter; with one opponent, [bold]3 7[/bold] is enough
+  {other}.3 7              the same, shorter; with one opponent, [bold]3 7[/bold] is enough
   stop               end your turn after a right guess (your drawn tile joins
                      your row hidden)
-  reveal row.1.2     (pile empty, wrong guess) show one of your own hidden
+  reveal row.{me}.2     (pile empty, wrong guess) show one of your own hidden
                      tiles; short: [bold]r 2[/bold]
   position 3         (advanced) put your joker at place 3 of your row;
                      short: [bold]p 3[/bold]
@@ -42,7 +43,17 @@ Tiles: b = black, w = white, ██ = a hidden number, — = joker. Places count
 from 1 at the left. In your own row, \\[brackets] mark tiles that lie face up:
 everybody knows them.
 A right guess reveals the tile and you may guess again; a wrong one shows
-your drawn tile. The last player with hidden tiles wins."""
+your drawn tile."""  # (the game's description, said first, names the winner)
+
+
+def help_text(settings: Mapping[str, Any], seat: int = 1) -> str:
+    """The commands, with examples in the reader's own numbers: `seat` (from 1) is the reader's,
+    and the guesses name an opponent (seat 2 for seat 1, seat 1 for the others)."""
+    other = 2 if seat == 1 else 1
+    return _HELP.replace("{me}", str(seat)).replace("{other}", str(other))
+
+
+HELP = help_text({})  # seat 1's
 
 _BLACK = "bold white on grey15"
 _WHITE = "bold black on grey85"

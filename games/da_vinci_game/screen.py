@@ -22,8 +22,9 @@ from davinci.engine.values import events_since_own_move, lines_left, turn_text, 
 from davinci.games.da_vinci_game.bots import definition_from_view
 
 
-def help_text(settings: Mapping[str, Any]) -> str:
-    """The rules in short, as this game's settings have them, then the commands."""
+def help_text(settings: Mapping[str, Any], seat: int = 1) -> str:
+    """The rules in short, as this game's settings have them, then the commands (their examples
+    name the reader's own tokens: `seat`, from 1)."""
     awards = [int(a) for a in settings.get("awards") or [3, 2, 1, 1, 1]]
     cap = int(settings.get("token_cap", 4))
     seconds = int(settings.get("timer_seconds", 60))
@@ -42,7 +43,8 @@ def help_text(settings: Mapping[str, Any]) -> str:
         "(1 Vitruvian Man, 2 Logic Key, 3 Rose, 4 Codex, 5 the team chooses, 6 the next team chooses); solving "
         "it wins. A failed final costs one category token, and the team must leave the Ankh."
     )
-    return "[bold]The Da Vinci Game - the rules in short[/bold]\n" + textwrap.fill(rules, 78) + "\n\n" + HELP
+    return ("[bold]The Da Vinci Game - the rules in short[/bold]\n" + textwrap.fill(rules, 78) + "\n\n"
+            + HELP.replace("tokens.1.", f"tokens.{seat}."))
 
 
 HELP = """\

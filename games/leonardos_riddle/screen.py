@@ -36,8 +36,9 @@ GLYPHS: dict[str, tuple[str, str]] = {
     "eclipse": ("Ec", "bold bright_yellow on grey15"),
 }
 
-def help_text(settings: Mapping[str, Any]) -> str:
-    """The commands and the rules in short, as this game's settings have them."""
+def help_text(settings: Mapping[str, Any], seat: int = 1) -> str:
+    """The commands and the rules in short, as this game's settings have them; the examples name
+    the reader's own hand (`seat`, from 1)."""
     hand = int(settings.get("hand_size", 6))
     line = int(settings.get("line_length", 3))
     words = {2: "two", 3: "three", 4: "four", 5: "five"}
@@ -49,12 +50,12 @@ def help_text(settings: Mapping[str, Any]) -> str:
     return f"""\
 [bold]Leonardo's Riddle - commands[/bold]
 Cells are x,y: x grows to the right, y downwards; 0,0 is the first card.
-  place hand.1.3 1,0   put your 3rd card on the free cell 1,0 (it must touch
+  place hand.{seat}.3 1,0   put your 3rd card on the free cell 1,0 (it must touch
                        a card; diagonals count)
   p 3 1,0              the same, short ([bold]3 1,0[/bold] also places on an empty cell)
-  cover hand.1.3 0,0   lay your 3rd card on the card at 0,0; the two must
+  cover hand.{seat}.3 0,0   lay your 3rd card on the card at 0,0; the two must
                        share a symbol; short: [bold]c 3 0,0[/bold]
-  swap hand.1.3 0,0    exchange your 3rd card for the top card at 0,0 (sharing
+  swap hand.{seat}.3 0,0    exchange your 3rd card for the top card at 0,0 (sharing
                        a symbol); short: [bold]s 3 0,0[/bold]
   skip                 only when you cannot play at all
 After placing or covering you draw back to {hand} cards. After a swap the
