@@ -1066,11 +1066,18 @@ class Session:
 
         announced: set[int] = set()
         results: dict[int, tuple[float, str] | None] = {}
+        started = math.inf
         try:
             self.announce_challenge(seats, pend)
+            started = time.monotonic()
             results = run_race(humans, [s.name for s in self.seats], bot_times, limit, write, shown=announced,
                                results=results)
         except (KeyboardInterrupt, QuitGame):
+            # A bot whose claimed time the clock had not reached had not locked in: it passes too.
+            stopped = time.monotonic() - started
+            for b, t in list(bot_times.items()):
+                if t > stopped:
+                    bot_actions[b], _ = self.state.parse_action("pass"), bot_times.pop(b)
             # Stopped in the middle: the race is settled as it stood (the teams that had not
             # locked in pass), so that a resumed game does not deal the same card again with a
             # fresh clock to teams that have seen it.
@@ -1143,7 +1150,9 @@ class Session:
             self.apply_move(seat, action)
             said = [text for to, text in self.transcript[before:] if sees(to, self.viewer)
                     and text.startswith(f"{name} ") and text != action_line(name, action)]
-            for text in said or [f"{name}: {action}"]:
+            if not any(str(arg) in text for text in said for arg in action.args):
+                said.insert(0, f"{name}: {action}")  # the game's words do not say what was chosen (`go o8`)
+            for text in said:
                 self.console.print(f"[dim]{esc(text)}[/dim]")
             self.live.update([action_line(name, action), *said])
             return action

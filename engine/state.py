@@ -759,6 +759,10 @@ class State:
         if action.verb not in verbs:
             said = self._not_now(action.verb)
             near = "" if said else did_you_mean(action.verb, verbs, aside=False)
+            if action.verb not in self.game.verb_args and action.verb not in ("answer", "claim", "pass"):
+                # No action of the game is called so (`gess`): not a matter of "now".
+                raise IllegalAction(f"'{quoted(action.verb)}' is no action of this game; possible now: "
+                                    f"{', '.join(verbs)}{near}")
             raise IllegalAction(f"'{quoted(action.verb)}' is not possible now{': ' + said if said else ''}; "
                                 f"possible: {', '.join(verbs)}{near}")
         why = _why_not(action, self.legal_actions(seat), self.game.verb_args.get(action.verb, ()))
@@ -816,8 +820,20 @@ class State:
             # moved to another zone back, and a revealed one is revealed no more.
             self.place(binding, to)
             self.revealed.discard(binding)
-            shown = "the supply" if to == SUPPLY else to.split("#")[0]
-            self.log(f"{self.seat_names[seat]} returns {self._public_name(binding) or action.args[0]} to {shown}")
+            shown = "the supply" if to == SUPPLY else f"the {to.split('#')[0]}"
+            name, public = self.seat_names[seat], self._public_name(binding)
+            dest = self.game.zones.get(self.zone_of[binding].split("#")[0])
+            if public is not None or (dest is not None and dest.visibility == "public" and binding not in self.face_down):
+                self.log(f"{name} returns {public or action.args[0]} to {shown}")  # every seat sees it there
+            else:  # what it was stays the returning seat's to know; its old place (a ref) named nothing
+                from davinci.engine.view import _piece_fields
+
+                own = _piece_fields(self, (binding, False, True, False)).get("name")
+                self.log(f"{name} returns {own if own is not None else action.args[0]} to {shown}", to=seat)
+                # Its kind is said when the zone held one kind only (else the kind may be the secret).
+                kinds = {self.game.pieces[q].component for q in (*self.zones.get(p["zone"], ()), binding)}
+                word = kinds.pop().replace("_", " ") if len(kinds) == 1 else "piece"
+                self.log(f"{name} returns {'an' if word[:1] in 'aeiou' else 'a'} {word} to {shown}", to=~seat)
             self.dirty.add(p["zone"])
         elif p["type"] == "position":
             queue = list(p["queue"])

@@ -72,6 +72,7 @@ def test_hints_list_each_hidden_opponent_tile_s_candidates() -> None:
     """--hints: the 002 worked example, as shown under the opponent's row."""
     st = position(["b0 w0 b1", "b2* w3 w5*"], drawn="b11")
     assert "   2: 2 3 4" in text_of(st.view(0), hints=True).splitlines()
+    assert "   possible values per hidden place:" in text_of(st.view(0), hints=True).splitlines()  # (unlabelled, they puzzled)
     assert "   2: 2 3 4" not in text_of(st.view(0)).splitlines()
 
 

@@ -363,6 +363,9 @@ def test_triskel_token_draws_one_at_random_and_ends_the_turn() -> None:
     t.do(1, "token")
     assert len(t.tokens(1)) == 1 and t.bag_size() == before - 1
     assert t.view()["current"] == 2
+    # The team learns which token it drew (it learned it only on its next board); the others do not.
+    mine = [e for e in t.view(1)["events"] if "draws a" in e]
+    assert len(mine) == 1 and mine[0].endswith(" token") and not any("draws a" in e for e in t.view(2)["events"])
 
 
 def test_triskel_with_an_empty_bag_offers_only_the_second_throw() -> None:
@@ -530,8 +533,8 @@ def test_an_almost_empty_bag_gives_what_it_holds_and_the_log_says_so() -> None:
     t.do(3, f"answer 2 {ans}")
     t.do(4, f"answer 3 {ans}")
     assert [len(t.tokens(n)) for n in (2, 3, 4)] == [1, 0, 0]
-    assert said(t, "Team 2: correct bid 1, 1 token(s)")
-    assert said(t, "Team 3: correct bid 2, 0 token(s)") and said(t, "Team 4: correct bid 3, 0 token(s)")
+    assert said(t, "Team 2: correct bid 1, 1 token")
+    assert said(t, "Team 3: correct bid 2, 0 tokens") and said(t, "Team 4: correct bid 3, 0 tokens")
 
 
 def test_used_cards_go_to_the_back_of_their_section() -> None:

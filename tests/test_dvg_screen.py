@@ -240,6 +240,9 @@ def test_barred_teams_are_noted() -> None:
     t.do(1, "attempt 0")
     t.do(1, "answer 3 nothing")
     assert "must leave o1" in shown(t, None)
+    # Once it stands elsewhere, "must leave o1" beside another space read as stale.
+    t.put(1, "o3")
+    assert "may not stop on o1" in shown(t, None) and "must leave o1" not in shown(t, None)
 
 
 def test_help_names_every_action() -> None:

@@ -165,7 +165,7 @@ def test_a_piece_returned_to_a_public_pile_shows_there_and_the_log_says_where(tm
     number = game.definition.pieces[returned].attrs["n"]
     for seat in (0, 1):
         assert [p.get("n") for p in st.view(seat)["zones"]["discard"]["pieces"]] == [number]
-    assert st.events[-1] == (None, "Player 1 returns hand.1.2 to discard")
+    assert st.events[-1] == (None, "Player 1 returns hand.1.2 to the discard")
 
 
 def test_a_returned_piece_everyone_now_sees_is_named_by_its_label(tmp_path: Path) -> None:
@@ -177,12 +177,13 @@ def test_a_returned_piece_everyone_now_sees_is_named_by_its_label(tmp_path: Path
     st = game.new_state(2, seed=1)
     st.apply(0, "return hand.1.2")
     (returned,) = st.zones["discard"]
-    assert st.events[-1] == (None, f"Player 1 returns {game.definition.pieces[returned].attrs['n']} to discard")
+    assert st.events[-1] == (None, f"Player 1 returns {game.definition.pieces[returned].attrs['n']} to the discard")
     # Put out of the game (unseen by the others), it keeps being named by its old place.
     hidden = OVERFLOW.replace("card: {fields: {n: int},", "card: {fields: {n: int}, label: n,")
     st = load_game("cap", packs=[write_game_pack(tmp_path / "hidden", "cap", hidden)]).new_state(2, seed=1)
     st.apply(0, "return hand.1.2")
-    assert st.events[-1] == (None, "Player 1 returns hand.1.2 to the supply")
+    assert st.events[-2][0] == 0 and st.events[-2][1].startswith("Player 1 returns ")  # its name, to its owner
+    assert st.events[-1] == (~0, "Player 1 returns a card to the supply")
 
 
 def test_a_plain_number_is_a_capacity(tmp_path: Path) -> None:

@@ -748,7 +748,7 @@ def test_the_da_vinci_game_shows_the_challenge_the_player_set_and_its_result() -
     lines = [line[2:] for line in screen.splitlines() if line.startswith("· ")]
     assert lines[:6] == ["Team 1 reads a Rose card to the other teams", "Scholar 2 locks in at 14.7s", "Scholar 3 passes",
                          "Scholar 2 answered (simulated): right", "The answer: Hungary",
-                         "Scholar 2: correct bid 1, 3 token(s)"]
+                         "Scholar 2: correct bid 1, 3 tokens"]
 
 
 def test_an_untimed_challenge_the_bots_settle_after_the_player_shows_its_outcome() -> None:
@@ -759,7 +759,7 @@ def test_an_untimed_challenge_the_bots_settle_after_the_player_shows_its_outcome
     assert code == 0
     after = out[out.index("Team 1: type your answer"):]
     settled = after.index("Team 1 answered '58': right")
-    assert settled < after.index("Team 1: correct bid 1, 3 token(s)") < after.index("The Da Vinci Game - turn")
+    assert settled < after.index("Team 1: correct bid 1, 3 tokens") < after.index("The Da Vinci Game - turn")
 
 
 def test_a_move_typed_at_a_pause_is_said_to_be_ignored() -> None:

@@ -50,7 +50,7 @@ def _after(state: object, seat: int, action: object) -> str:
 
 def test_a_misspelt_verb_gets_a_did_you_mean() -> None:
     code, out = play("da-vinci-code", "human,random", ["guss row.2.1 3"])
-    assert code == 0 and "'guss' is not possible now; possible: guess; did you mean 'guess'?" in out
+    assert code == 0 and "'guss' is no action of this game; possible now: guess; did you mean 'guess'?" in out
 
 
 def test_an_empty_line_shows_the_board_again() -> None:
@@ -146,7 +146,7 @@ def test_an_invisible_character_in_a_refused_action_is_shown_escaped() -> None:
     state = game.new_state(2, seed=9)
     with pytest.raises(IllegalAction) as e:
         state.apply(state.current_seats[0], state.parse_action("roll\u200b"))
-    assert e.value.message.startswith("'roll\\u200b' is not possible now")
+    assert e.value.message.startswith("'roll\\u200b' is no action of this game")
 
 
 def test_save_with_an_empty_name_is_refused_and_the_game_goes_on() -> None:

@@ -197,8 +197,12 @@ def _screen(view: dict[str, Any], hints: bool, compact: bool, events: int | None
                 d.append_text(_chips(drawn, own=False))
                 parts.append(d)
         elif hint_table:
+            said = False
             for t in rows[s]:
                 if t.ref in hint_table:
+                    if not said:  # once per row: what the lines are
+                        parts.append(Text("   possible values per hidden place:", style="cyan"))
+                        said = True
                     place = t.ref.rsplit(".", 1)[1]
                     parts.append(Text(f"   {place}: {' '.join(hint_table[t.ref]) or '-'}", style="cyan"))
     recent = recent_events(view)

@@ -386,8 +386,10 @@ def teams_table(view: Mapping[str, Any], seat: int | None, style: Style) -> Tabl
         toks = _tokens_text(s["zones"].get("tokens") or {}, style)
         notes = []
         barred = (s.get("vars") or {}).get("barred")
-        if barred:
+        if barred and str(pawns.get(idx, "")) == str(barred):
             notes.append(f"must leave {barred}")
+        elif barred:  # gone already: it still may not end this turn's move there
+            notes.append(f"may not stop on {barred}")
         if not s.get("active", True):
             notes.append("out")
         table.add_row(marker, name, str(pawns.get(idx, "-")), tre, toks, Text(", ".join(notes), style="yellow"))
