@@ -254,7 +254,7 @@ def test_terminal_markup_in_content_is_shown_as_written(tmp_path: Path) -> None:
                                        "--players", "human,random"], input="[/red]\n")
     assert result.exit_code == 0, result.output
     assert "[/red] Flip [link=file:///etc/passwd]the coin[/link]" in result.output
-    assert "'[/red]' is not" in result.output
+    assert "'[/red]' is no action" in result.output
     result = CliRunner().invoke(main, ["list", "--pack", str(folder)])
     assert result.exit_code == 0 and "[/bold]" in result.output
 
