@@ -607,7 +607,7 @@ def build_vars(b: Builder, section: str) -> dict[str, VarDef]:
             if isinstance(v, (list, tuple)):
                 stack.extend(v)
             elif isinstance(v, dict):  # saved and read back as something else, never as a mapping
-                b.errors.append(b.fail(f"'{name}' starts as a mapping: a variable holds a number, a text, true or "
+                b.errors.append(b.fail(f"'{name}' starts as a mapping or holds one: a variable holds a number, a text, true or "
                                        "false, null, or a list of them (keep a table in a map setting, or in several "
                                        "variables)", (section, name)))
                 break

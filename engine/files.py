@@ -92,7 +92,7 @@ def unique_members(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
-_DAVINCI_KIND = re.compile(r"^kind:\s*['\"]?(game|variant|deck-overlay|deck|pack)\b", re.MULTILINE)
+_DAVINCI_KIND = re.compile(r"^\ufeff?['\"]?kind['\"]?\s*:\s*['\"]?(game|variant|deck-overlay|deck|pack)\b", re.MULTILINE)
 
 
 def davinci_files(folder: Path, limit: int = 1000, ident: str | None = None) -> list[tuple[Path, str]]:
@@ -119,3 +119,22 @@ def davinci_files(folder: Path, limit: int = 1000, ident: str | None = None) -> 
         if kind and (id_re is None or id_re.search(head)):
             found.append((f, kind.group(1)))
     return found
+
+
+def yaml_files(folder: Path, limit: int = 10_000) -> tuple[list[Path], bool]:
+    """The regular `.yaml`/`.yml` files directly in `folder`, sorted by name, and whether the folder
+    held more than `limit` entries (then only the first `limit` names, sorted, were looked at)."""
+    names: list[str] = []
+    more = False
+    try:
+        with os.scandir(folder) as it:
+            for entry in it:
+                if len(names) >= limit:
+                    more = True
+                    break
+                names.append(entry.name)
+    except OSError:
+        return [], False
+    files = [folder / n for n in sorted(names)
+             if n.endswith((".yaml", ".yml")) and not n.startswith(".") and (folder / n).is_file()]
+    return files, more

@@ -239,12 +239,14 @@ def check_write_target(path: str, what: str, mine: GameId | None = None) -> None
     # Only the same game, whose moves so far begin with the file's, may replace an unfinished one
     # (a resumed game over its own save); a new game never does, even with the same seed and seats.
     ours = mine is not None and held is not None and held[0] == mine[0] and mine[1][:len(held[1])] == held[1]
+    if held is not None and mine is not None and held[0] == mine[0] and len(held[1]) > len(mine[1]) \
+            and held[1][:len(mine[1])] == mine[1]:
+        # The same game, further on (finished or not): an older save resumed would cut it back.
+        again = f"resume it with: davinci play --resume {path}" if what == "save" else f"replay it with: davinci replay {path}"
+        raise SaveError(f"{path} holds this game further on ({len(held[1])} moves, this one {len(mine[1])}), so "
+                        f"it is not overwritten ({again}); choose another file name, or move or delete that file first")
     if _unfinished(doc, what) and not ours:
         game = held[0][0] if held and isinstance(held[0][0], str) else "a game"
-        if held is not None and mine is not None and held[0] == mine[0] and held[1][:len(mine[1])] == mine[1]:
-            raise SaveError(f"{path} holds this game further on ({len(held[1])} moves, this one {len(mine[1])}), so "
-                            f"it is not overwritten (resume it with: davinci play --resume {path}); choose another "
-                            "file name, or move or delete that file first")
         again = f"resume it with: davinci play --resume {path}" if what == "save" else "it logs that game"
         raise SaveError(f"{path} holds another unfinished game ({printable(game)}), so it is not overwritten "
                         f"({again}); choose another file name, or move or delete that file first")
@@ -934,6 +936,11 @@ class Session:
                                            f"{esc(form)}[/red] - type ? for help")
                         continue
             text = _whole_verb(text, verbs)
+            several = _several_verbs(text, verbs)
+            if several:
+                self.console.print(f"[red]'{esc(quoted(text.split()[0], 20))}' could be {esc(', '.join(several))}: type "
+                                   "more of it[/red]")
+                continue
             try:
                 action = st.parse_action(text)
             except DavinciError as e:
@@ -1150,7 +1157,7 @@ class Session:
             self.apply_move(seat, action)
             said = [text for to, text in self.transcript[before:] if sees(to, self.viewer)
                     and text.startswith(f"{name} ") and text != action_line(name, action)]
-            if not any(str(arg) in text for text in said for arg in action.args):
+            if not said or (action.args and not any(str(arg) in text for text in said for arg in action.args)):
                 said.insert(0, f"{name}: {action}")  # the game's words do not say what was chosen (`go o8`)
             for text in said:
                 self.console.print(f"[dim]{esc(text)}[/dim]")
@@ -1281,13 +1288,21 @@ def _digest_of(path: str) -> str:
 
 def _whole_verb(text: str, verbs: Sequence[str]) -> str:
     """`text` with its first word written out when it begins exactly one of the `verbs` offered
-    now (`st` for `stop`, `tok 1` for `token 1`); as typed otherwise."""
+    now (`st` for `stop`, `tok 1` for `token 1`); as typed otherwise. One letter is too little
+    (a `q` meant as quit played a verb starting with q), unless a single verb is offered."""
     first, _, rest = text.partition(" ")
     low = first.lower()
-    if low in verbs:
+    if low in verbs or (len(low) < 2 and len(verbs) > 1):
         return text
     starting = [v for v in verbs if v.startswith(low)]
     return f"{starting[0]} {rest}".rstrip() if len(starting) == 1 else text
+
+
+def _several_verbs(text: str, verbs: Sequence[str]) -> list[str]:
+    """The offered verbs `text`'s first word begins, when it begins more than one (and is none)."""
+    low = text.partition(" ")[0].lower()
+    starting = [v for v in verbs if v.startswith(low)] if low and low not in verbs else []
+    return starting if len(starting) > 1 else []
 
 
 def _at_terminal() -> bool:
@@ -1529,7 +1544,11 @@ def run_play(
     try:
         # Saving before the first move finds an unwritable --save or --log path before anyone plays.
         session.autosave(strict=True)
-        return session.loop()
+        code = session.loop()
+        for what in sorted(session.given_up):  # said mid-game, long scrolled away by now
+            console.print(f"[yellow]Note: this game's {what} file was given up during the game (see above): the "
+                          f"{what} does not hold its end.[/yellow]")
+        return code
     except EOFError:
         session.autosave()
         console.print("\n[yellow]Input closed: the game stops here.[/yellow]")

@@ -826,14 +826,17 @@ class State:
             if public is not None or (dest is not None and dest.visibility == "public" and binding not in self.face_down):
                 self.log(f"{name} returns {public or action.args[0]} to {shown}")  # every seat sees it there
             else:  # what it was stays the returning seat's to know; its old place (a ref) named nothing
+                from davinci.engine.steps.core import render_value
                 from davinci.engine.view import _piece_fields
 
-                own = _piece_fields(self, (binding, False, True, False)).get("name")
-                self.log(f"{name} returns {own if own is not None else action.args[0]} to {shown}", to=seat)
-                # Its kind is said when the zone held one kind only (else the kind may be the secret).
-                kinds = {self.game.pieces[q].component for q in (*self.zones.get(p["zone"], ()), binding)}
-                word = kinds.pop().replace("_", " ") if len(kinds) == 1 else "piece"
-                self.log(f"{name} returns {'an' if word[:1] in 'aeiou' else 'a'} {word} to {shown}", to=~seat)
+                fields = _piece_fields(self, (binding, False, True, False))
+                own = fields.get("name")
+                if own is None:  # no label: its kind and fields, as the owner saw it (its old place is another's now)
+                    values = [render_value(v) for k, v in fields.items() if k not in ("kind", "revealed", "name")]
+                    own = " ".join([str(fields.get("kind", "piece")), "/".join(values)]).strip()
+                self.log(f"{name} returns {own} to {shown}", to=seat)
+                # To the others, only that a piece went back: even its kind could tell what the hand holds.
+                self.log(f"{name} returns a piece to {shown}", to=~seat)
             self.dirty.add(p["zone"])
         elif p["type"] == "position":
             queue = list(p["queue"])

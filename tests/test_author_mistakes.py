@@ -636,4 +636,31 @@ def test_a_variable_may_not_start_as_a_mapping(tmp_path: Path) -> None:
     problems = lint_edited(tmp_path, PACK, "pig.yaml", "  pot: 0 ", "  pot: {doc: 1, x: 2} ")
     mine = [p for p in problems if p.location.path.endswith("pig.yaml")]
     assert [(p.code, p.location.line) for p in mine] == [("DV050", 20)]
-    assert mine[0].message.startswith("'pot' starts as a mapping: a variable holds a number, a text")
+    assert mine[0].message.startswith("'pot' starts as a mapping or holds one: a variable holds a number, a text")
+
+
+def test_a_loop_over_a_definition_of_the_seats_is_one_too_and_nested_loops_warn_once(tmp_path: Path) -> None:
+    from helpers import STOP_AT_ONCE, write_game_pack
+
+    game = """\
+kind: game
+id: chips2
+name: Chips
+players: {min: 3, max: 3}
+seat_vars: {chips: 0}
+define:
+  alive: "seats where active"
+flow:
+  setup:
+    - for_each:
+        in: alive
+        as: s
+        do:
+          - for_each:
+              in: seats
+              as: t
+              do:
+                - set: {chips: 11}
+""" + STOP_AT_ONCE
+    problems = [p for p in lint_paths([write_game_pack(tmp_path, "chips2", game)]) if p.code == "DV066"]
+    assert len(problems) == 1 and "write set: {seat: t, chips: ...}" in problems[0].message

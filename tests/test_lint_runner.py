@@ -425,3 +425,18 @@ def test_a_folder_of_a_packs_files_is_linted_file_by_file() -> None:
     content = Path(__file__).parent.parent / "content"
     out = io.StringIO()
     assert run_lint([str(content)], out=out) == 0 and "no problems in 4 files" in out.getvalue()
+
+
+def test_a_folder_without_a_manifest_lints_every_yaml_file_in_it(tmp_path: Path) -> None:
+    # A file starting `"kind": game` (or with a BOM) was skipped without a word, and lint passed.
+    pig = (Path(__file__).parent / "packs" / "tutorial" / "pig.yaml").read_text(encoding="utf-8")
+    (tmp_path / "a.yaml").write_text(pig, encoding="utf-8")
+    broken = pig.replace("kind: game", '"kind": game').replace("id: pig", "id: pig-b").replace(
+        'settings.target"', 'settings.targt"')
+    (tmp_path / "b.yaml").write_text(broken, encoding="utf-8")
+    out = io.StringIO()
+    assert run_lint([str(tmp_path)], out=out) == 1 and "settings has no field 'targt'" in out.getvalue()
+    empty = tmp_path / "empty"
+    (empty / "sub").mkdir(parents=True)
+    out = io.StringIO()
+    assert run_lint([str(empty)], out=out) == 1 and "sub-folders are not searched" in out.getvalue()

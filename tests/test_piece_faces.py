@@ -183,7 +183,7 @@ def test_a_returned_piece_everyone_now_sees_is_named_by_its_label(tmp_path: Path
     st = load_game("cap", packs=[write_game_pack(tmp_path / "hidden", "cap", hidden)]).new_state(2, seed=1)
     st.apply(0, "return hand.1.2")
     assert st.events[-2][0] == 0 and st.events[-2][1].startswith("Player 1 returns ")  # its name, to its owner
-    assert st.events[-1] == (~0, "Player 1 returns a card to the supply")
+    assert st.events[-1] == (~0, "Player 1 returns a piece to the supply")
 
 
 def test_a_plain_number_is_a_capacity(tmp_path: Path) -> None:

@@ -219,3 +219,28 @@ def test_help_examples_name_the_readers_own_seat() -> None:
     assert "return tokens.3.3" in dvg.help_text({}, seat=3)
     code, out = play("leonardos-riddle", "random,human", ["?"], seed=2)
     assert "place hand.2.3 1,0" in out
+
+
+def test_one_letter_is_no_verb_prefix_and_an_ambiguous_one_asks_for_more() -> None:
+    # `q` (meant as quit) played a verb starting with q; `h` among hel, hello, hist was "no action".
+    from davinci.engine.play import _several_verbs, _whole_verb
+
+    assert _whole_verb("q", ["quits", "bank"]) == "q" and _whole_verb("qu", ["quits", "bank"]) == "quits"
+    assert _whole_verb("t", ["token"]) == "token"  # the one verb offered
+    assert _several_verbs("he", ["hel", "hello", "hist"]) == ["hel", "hello"]
+    assert _several_verbs("hel", ["hel", "hello"]) == []  # a whole verb
+
+
+def test_a_log_further_on_is_kept_even_when_its_game_is_finished(tmp_path: Path) -> None:
+    # Resuming an older save with the game's --log replaced the finished game's whole log.
+    from davinci.engine.errors import SaveError
+    from davinci.engine.play import check_write_target
+
+    log = tmp_path / "g.log"
+    code, _ = play("da-vinci-code", "random,random", [], seed=2, log_path=str(log))
+    assert code == 0 and json.loads(log.read_text())["result"] is not None
+    doc = json.loads(log.read_text())
+    key = (doc["game"], doc["variant"], doc["seed"], tuple(s["name"] for s in doc["seats"]),
+           json.dumps(doc["settings_override"], sort_keys=True, default=str))
+    with pytest.raises(SaveError, match="holds this game further on .*replay it with: davinci replay"):
+        check_write_target(str(log), "log", (key, [tuple(a) for a in doc["actions"][:1]]))

@@ -832,9 +832,19 @@ def seat_variable_of_current(ctx: LintContext) -> Iterator[Problem]:
     seat_vars = {str(k) for k in (data.get("seat_vars") or {})}
     if not seat_vars:
         return
+    defines = data.get("define") if isinstance(data.get("define"), dict) else {}
+
+    def over_seats(source: Any) -> bool:  # `seats`, `seats where active`, or a definition of them (`alive`)
+        text = str(source or "").strip()
+        spec = defines.get(text)
+        if isinstance(spec, dict):
+            spec = spec.get("value")
+        return bool(re.search(r"\bseats\b", _no_texts(text if spec is None else str(spec))))
+
+    found: dict[tuple[Any, ...], Problem] = {}  # one report per `set`, for the innermost loop over seats
     for m, mpath in _mappings(data["flow"], ["flow"]):
         loop = m.get("for_each")
-        if not isinstance(loop, dict) or not isinstance(loop.get("as"), str) or "seats" not in str(loop.get("in", "")):
+        if not isinstance(loop, dict) or not isinstance(loop.get("as"), str) or not over_seats(loop.get("in")):
             continue
         name = loop["as"]
         for st, spath in _mappings(loop.get("do"), [*mpath, "for_each", "do"]):
@@ -843,10 +853,12 @@ def seat_variable_of_current(ctx: LintContext) -> Iterator[Problem]:
                 continue
             for key, value in assigned.items():
                 if str(key) in seat_vars and not re.search(r"\bcurrent\b", _no_texts(str(value))):
-                    yield Problem(ctx.at([*spath, "set", key], key=True), "DV066",
-                                  f"this sets the seat variable '{key}' of current (a `set` without `seat:` is the "
-                                  f"current seat's), not of '{name}' the loop is at: write set: {{seat: {name}, "
-                                  f"{key}: ...}}", "seat-variable-of-current", "warning")
+                    found[(*spath, key)] = Problem(
+                        ctx.at([*spath, "set", key], key=True), "DV066",
+                        f"this sets the seat variable '{key}' of current (a `set` without `seat:` is the current "
+                        f"seat's), not of '{name}' the loop is at: write set: {{seat: {name}, {key}: ...}}",
+                        "seat-variable-of-current", "warning")
+    yield from found.values()
 
 
 @rule("DV057", "game-bots", kinds=("game", "variant"))

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TextIO
 
 from davinci.engine.errors import DavinciError, SourceLocation, UsageError, quoted
-from davinci.engine.files import davinci_files
+from davinci.engine.files import yaml_files
 from davinci.engine.lint.context import SECTION_KINDS, LintContext, Project
 from davinci.engine.lint.registry import Problem, Rule, get_rule, rules_for
 from davinci.engine.packs import (
@@ -363,14 +363,21 @@ def lint_all(paths: Sequence[str], packs: Sequence[str] = ()) -> LintResult:
             if path.is_dir():
                 if (path / MANIFEST).is_file():
                     linter.add_pack(path)
-                elif not unreadable_manifest(path) and (files := davinci_files(path)):
-                    # A folder of a pack's files (`davinci lint content/`): each file, as when named.
-                    for f, _kind in files:
+                elif not unreadable_manifest(path) and (listing := yaml_files(path))[0]:
+                    # A folder of a pack's files (`davinci lint content/`): each YAML file, as when named
+                    # (one that is no davinci file says so: the folder was asked for).
+                    files, more = listing
+                    for f in files:
                         linter.add_file(f, linter.home_pack(f), None)
+                    if more:
+                        linter.problems.append(Problem(
+                            SourceLocation(display_path(path)), NOT_A_PACK, f"{display_path(path)} holds more than "
+                            "10,000 entries: only the YAML files among the first 10,000 names were linted; lint the "
+                            "files by name", _name(NOT_A_PACK), "warning"))
                 else:
                     why = unreadable_manifest(path) or (
-                        f"{display_path(path)} is a folder without a {MANIFEST} and holds no davinci YAML file; lint "
-                        "a pack folder or YAML files")
+                        f"{display_path(path)} is a folder without a {MANIFEST} and holds no YAML file (sub-folders "
+                        "are not searched); lint a pack folder or YAML files")
                     linter.problems.append(Problem(SourceLocation(display_path(path)), NOT_A_PACK, why, _name(NOT_A_PACK)))
             else:
                 linter.add_file(path, linter.home_pack(path), None)
