@@ -97,7 +97,10 @@ class _ContextBuilder:
                     fields, value = self.record_fields(item, name, depth + 1)
                     for key, t in fields.items():
                         seen = so_far.get(key)
-                        joined = t if seen is None else join(seen, t)
+                        if seen is None:
+                            so_far[key] = t
+                            continue
+                        joined = join(seen, t)
                         if joined is None:
                             raise self.fail(f"{name}[{i}].{key}", f"is {describe(t)}, but in the items before it "
                                             f"'{key}' is {describe(seen)}: a field has one type in every record")
