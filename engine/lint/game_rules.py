@@ -832,7 +832,7 @@ def seat_variable_of_current(ctx: LintContext) -> Iterator[Problem]:
     seat_vars = {str(k) for k in (data.get("seat_vars") or {})}
     if not seat_vars:
         return
-    defines = data.get("define") if isinstance(data.get("define"), dict) else {}
+    defines: dict[Any, Any] = data["define"] if isinstance(data.get("define"), dict) else {}
 
     def over_seats(source: Any) -> bool:  # `seats`, `seats where active`, or a definition of them (`alive`)
         text = str(source or "").strip()
@@ -853,7 +853,7 @@ def seat_variable_of_current(ctx: LintContext) -> Iterator[Problem]:
                 continue
             for key, value in assigned.items():
                 if str(key) in seat_vars and not re.search(r"\bcurrent\b", _no_texts(str(value))):
-                    found[(*spath, key)] = Problem(
+                    found[tuple([*spath, key])] = Problem(
                         ctx.at([*spath, "set", key], key=True), "DV066",
                         f"this sets the seat variable '{key}' of current (a `set` without `seat:` is the current "
                         f"seat's), not of '{name}' the loop is at: write set: {{seat: {name}, {key}: ...}}",
