@@ -1155,8 +1155,8 @@ class Session:
             # "Ann guessed ...: wrong"), else as the action ("Ann: place hand.2.6 0,-1").
             name, before = self.seats[seat].name, len(self.transcript)
             self.apply_move(seat, action)
-            # Every line the move logged that the watcher may read ("Ann reads a Codex card to Bo
-            # alone", "The final challenge is Rose"): a challenge that follows does not show them.
+            # Every line the move logged that the watcher may read ("Ann reads a card to Bo alone",
+            # "The round's theme is blue"): a challenge that follows does not show them.
             said = [text for to, text in self.transcript[before:] if sees(to, self.viewer)
                     and text != action_line(name, action)]
             if not said or (action.args and not any(str(arg) in text for text in said for arg in action.args)):
