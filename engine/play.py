@@ -1007,22 +1007,45 @@ class Session:
 
     def show_help(self, legal: Sequence[Any], seat: int) -> None:
         mod = screen_module(self.game.id)
+        parts: list[str] = []
         about = " ".join(self.game.definition.description.split())
         if about:
-            self.console.print(f"[bold]{esc(self.game.name)}[/bold]: {esc(about)}")
+            parts.append(f"[bold]{esc(self.game.name)}[/bold]: {esc(about)}")
         if mod is not None and callable(getattr(mod, "help_text", None)):  # help that follows the settings
             # Examples in the reader's own numbers (`hand.2.3` for the second seat).
-            self.console.print(mod.help_text(self.state.view(None)["settings"], seat=seat + 1))
+            parts.append(mod.help_text(self.state.view(None)["settings"], seat=seat + 1))
         elif mod is not None and getattr(mod, "HELP", None):
-            self.console.print(mod.HELP)
+            parts.append(mod.HELP)
         else:
-            self.console.print("Pieces show their name or their fields (red/5); ? marks fields hidden from you, "
-                               "and * a piece turned face up, which every player sees.")
-        self.console.print(
+            parts.append("Pieces show their name or their fields (red/5); ? marks fields hidden from you, "
+                         "and * a piece turned face up, which every player sees.")
+        parts.append(
             "Type the number of an action or the action itself. 'list' shows every action, 'history' the "
             "latest events ('history all': all of them), 'save' saves (to --save's file, or 'save FILE'), 'quit' stops. "
             f"Actions now: {esc(', '.join(self.verb_form(v) for v in sorted({a.verb for a in legal})))}"
         )
+        self.paged("\n".join(parts))
+
+    def paged(self, markup: str) -> None:
+        """Print `markup`; on a terminal too short for it, a screenful at a time (Enter for more,
+        q to stop): the help of a long game scrolled its first lines away before anyone read them."""
+        if not self.console.is_terminal:
+            self.console.print(markup)
+            return
+        with self.console.capture() as captured:
+            self.console.print(markup)
+        lines = captured.get().splitlines()
+        room = max(5, self.console.height - 2)
+        for start in range(0, len(lines), room):
+            self.console.file.write("\n".join(lines[start:start + room]) + "\n")
+            self.console.file.flush()
+            if start + room < len(lines):
+                try:
+                    more = self.input_fn(f"-- more ({start + room} of {len(lines)} lines): Enter, or q to stop -- ")
+                except EOFError:
+                    return
+                if more.strip().lower() in ("q", *STOP_WORDS):
+                    return
 
     def show_card(self, card: dict[str, Any], wait: bool = True, timed: bool = True) -> str:
         """Show a challenge card; a two-step card (anagram) waits for Enter before the rest, unless

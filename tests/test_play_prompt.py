@@ -244,3 +244,22 @@ def test_a_log_further_on_is_kept_even_when_its_game_is_finished(tmp_path: Path)
            json.dumps(doc["settings_override"], sort_keys=True, default=str))
     with pytest.raises(SaveError, match="holds this game further on .*replay it with: davinci replay"):
         check_write_target(str(log), "log", (key, [tuple(a) for a in doc["actions"][:1]]))
+
+
+def test_help_longer_than_the_terminal_comes_a_screenful_at_a_time() -> None:
+    # The Da Vinci Game's `?` (about 50 lines) scrolled its rules away on a 24-row terminal.
+    game = load_game("da-vinci-game")
+    console = Console(file=io.StringIO(), width=80, height=24, force_terminal=True, color_system=None)
+    asked: list[str] = []
+    feed = iter(["?", "", "q"])
+
+    def player(prompt: str) -> str:
+        asked.append(prompt)
+        try:
+            return next(feed)
+        except StopIteration:
+            raise EOFError from None
+
+    run_play(game, parse_seats("human:A,random,random", game), 3, {}, console, player, clear=False, timer=False)
+    pauses = [p for p in asked if p.startswith("-- more (")]
+    assert len(pauses) == 2 and pauses[0].startswith("-- more (22 of ")
