@@ -742,6 +742,11 @@ def test_a_qualified_team_needs_no_exact_throw_to_reach_the_ankh() -> None:
     t.put(1, "k21")
     t.start_turn(1, 4)
     assert "ankh" in t.goes(1)
+    # It is told once that the Ankh awaits (nothing said so); not again on its next turn.
+    told = "holds the four Treasures and a token of each category: the Ankh and the final challenge await"
+    assert said(t, told)
+    t.start_turn(1, 4)
+    assert sum(told in e for e in events(t)) == 1
     t2 = Table()
     t2.put(1, "k21")
     t2.start_turn(1, 4)
