@@ -763,6 +763,7 @@ def test_the_final_challenge_die_table(die: int, category: str) -> None:
     pend = t.view()["pending"]
     assert pend["type"] == "respond" and pend["seats"] == [1]
     assert pend["card"]["category"] == category
+    assert t.view()["vars"]["die"] == die  # the header's die is the throw that picked the category
 
 
 def test_a_team_at_the_final_challenge_reveals_its_tokens() -> None:
