@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,29 @@ def play(game_id: str, players: str, lines: list[str], seed: int = 1, **kw: obje
     code = run_play(game, parse_seats(players, game), seed, {}, console, typed(lines), clear=False, timer=False,
                     **kw)  # type: ignore[arg-type]
     return code, console.file.getvalue()  # type: ignore[attr-defined]
+
+
+GUESSES = ["guess row.2.1 3", "guess row.2.1 4", "guess row.2.2 5"]
+
+
+def play_meddled(meddle: Callable[[], None], lines: list[str] = GUESSES, **kw: object) -> str:
+    """Da Vinci Code (seed 4) against a random bot, typing `lines`, with `meddle()` run before each
+    move prompt (another program at work on the game's files); the screen, on one line."""
+    asked = iter(lines)
+
+    def player(prompt: str) -> str:
+        if prompt == "> ":
+            meddle()
+        try:
+            return next(asked)
+        except StopIteration:
+            raise EOFError from None
+
+    game = load_game("da-vinci-code")
+    console = Console(file=io.StringIO(), width=120)
+    assert run_play(game, parse_seats("human,random", game), 4, {}, console, player, clear=False, timer=False,
+                    **kw) == 0  # type: ignore[arg-type]
+    return " ".join(console.file.getvalue().split())  # type: ignore[attr-defined]
 
 
 def test_a_verb_may_be_shortened_to_a_prefix_only_one_offered_verb_has(tmp_path: Path) -> None:
@@ -112,27 +136,16 @@ def test_input_ending_without_a_terminal_says_the_game_was_not_saved() -> None:
 
 def test_a_save_another_session_rewrote_is_not_overwritten(tmp_path: Path) -> None:
     # Two sessions resuming one save: the last to write silently wiped the other's moves.
-    save = tmp_path / "g.json"
-    log = tmp_path / "g.log"
-    asked = iter(["guess row.2.1 3", "guess row.2.1 4", "guess row.2.2 5"])
+    save, log = tmp_path / "g.json", tmp_path / "g.log"
     other = '{"davinci_save": 1, "other session": true}'
 
-    def player(prompt: str) -> str:
-        if prompt == "> " and save.exists() and "other session" not in save.read_text():
+    def another_session() -> None:
+        if save.exists() and "other session" not in save.read_text():
             save.write_text(other)  # another davinci resumed the same save and wrote it
-        try:
-            return next(asked)
-        except StopIteration:
-            raise EOFError from None
 
-    game = load_game("da-vinci-code")
-    console = Console(file=io.StringIO(), width=120)
-    code = run_play(game, parse_seats("human,random", game), 4, {}, console, player, clear=False, timer=False,
-                    save_path=str(save), log_path=str(log))
-    out = console.file.getvalue()  # type: ignore[attr-defined]
-    assert code == 0
+    out = play_meddled(another_session, save_path=str(save), log_path=str(log))
     assert save.read_text() == other  # the other session's moves are kept
-    assert "was changed by another program since this game last wrote it" in " ".join(out.split())
+    assert "was changed by another program since this game last wrote it" in out
     assert "The game goes on, no longer saved to" in out
     # The log is this session's own: it is still written, with every move.
     assert len(json.loads(log.read_text())["actions"]) >= 2
@@ -164,22 +177,13 @@ def test_a_save_name_moved_to_another_file_is_not_followed(tmp_path: Path) -> No
     victim.write_text("precious")
     link = tmp_path / "cur.json"
     os.symlink(first, link)
-    asked = iter(["guess row.2.1 3", "guess row.2.1 4", "guess row.2.2 5"])
 
-    def player(prompt: str) -> str:
-        if prompt == "> " and first.exists() and os.readlink(link) == str(first):
+    def move_the_link() -> None:
+        if first.exists() and os.readlink(link) == str(first):
             link.unlink()
             os.symlink(victim, link)  # the name now leads elsewhere
-        try:
-            return next(asked)
-        except StopIteration:
-            raise EOFError from None
 
-    game = load_game("da-vinci-code")
-    console = Console(file=io.StringIO(), width=120)
-    run_play(game, parse_seats("human,random", game), 4, {}, console, player, clear=False, timer=False,
-             save_path=str(link))
-    out = " ".join(console.file.getvalue().split())  # type: ignore[attr-defined]
+    out = play_meddled(move_the_link, save_path=str(link))
     assert victim.read_text() == "precious" and "now leads to" in out
     assert "Not saved: the --save file was given up during the game" in out
 
@@ -189,21 +193,9 @@ def test_a_save_touched_but_not_changed_is_still_this_games(tmp_path: Path) -> N
     import os
 
     save = tmp_path / "g.json"
-    asked = iter(["guess row.2.1 3", "guess row.2.1 4"])
-
-    def player(prompt: str) -> str:
-        if prompt == "> " and save.exists():
-            os.utime(save, ns=(1, 1))
-        try:
-            return next(asked)
-        except StopIteration:
-            raise EOFError from None
-
-    game = load_game("da-vinci-code")
-    console = Console(file=io.StringIO(), width=120)
-    run_play(game, parse_seats("human,random", game), 4, {}, console, player, clear=False, timer=False,
-             save_path=str(save))
-    assert "changed by another program" not in console.file.getvalue()  # type: ignore[attr-defined]
+    out = play_meddled(lambda: os.utime(save, ns=(1, 1)) if save.exists() else None, GUESSES[:2],
+                       save_path=str(save))
+    assert "changed by another program" not in out
     assert len(json.loads(save.read_text())["saved"]["state"]["history"]) >= 2
 
 
