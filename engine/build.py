@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -36,6 +35,8 @@ from davinci.engine.errors import (
     SourceLocation,
     did_you_mean,
     quoted,
+    retell,
+    unknown_name,
 )
 from davinci.engine.expr.types import ANY, BOOL, INT, STR, ListType, RecordType, Type
 from davinci.engine.flow import SPLIT_BY_COMMA, FlowCompiler, Program
@@ -199,19 +200,17 @@ class Builder:
     def _out_of_block(self, e: ExprSyntaxError | ExprTypeError, scope: Mapping[str, Type]) -> None:
         """An unknown name that a step set or bound earlier, in a block that has ended (or in a
         procedure): said so, with the way to carry a value further, instead of a guess."""
-        m = re.match(r"unknown name '([^']+)'", e.message)
-        if m is None or m.group(1) in scope:
+        name = unknown_name(e.message)
+        if name is None or name in scope:
             return
-        at = self.bound_at.get(m.group(1))
+        at = self.bound_at.get(name)
         if at is None:
             return
-        name = m.group(1)
         self.names_read.add(name)  # (read, too early or too late: no "never read" warning beside this one)
         where = f"line {at.line}" if at.path == getattr(e.location, "path", None) else str(at)
-        first, nl, rest = e.message.partition("\n")
-        e.message = (f"unknown name '{name}': the local '{name}' ({where}) does not reach here (a local lasts to the "
-                     f"end of the block that sets it, and a procedure's are its own); to carry its value further, "
-                     f"declare '{name}' under turn_vars{nl}{rest}")
+        retell(e, f"unknown name '{name}': the local '{name}' ({where}) does not reach here (a local lasts to the "
+                  f"end of the block that sets it, and a procedure's are its own); to carry its value further, "
+                  f"declare '{name}' under turn_vars")
 
     def _cut_by_comma(self, path: Path, src: str) -> bool:
         """Whether the YAML scalar at `path` is a plain value that a comma of a `{...}` mapping
@@ -1114,16 +1113,15 @@ def build_game(
 def _set_later(b: Builder, e: DavinciError) -> None:
     """An unknown name that a step sets further down the same file: said so (a `log` naming
     `second` one line before `set: {second: ...}`), since a name exists only from its step on."""
-    m = re.match(r"unknown name '([^']+)'", e.message)
-    at = b.bound_at.get(m.group(1)) if m else None
+    name = unknown_name(e.message)
+    at = b.bound_at.get(name) if name else None
     where = getattr(e, "location", None)
-    if m is None or at is None or "does not reach here" in e.message or "a definition reads only" in e.message \
+    if name is None or at is None or "does not reach here" in e.message or "a definition reads only" in e.message \
             or not isinstance(where, SourceLocation) \
             or at.path != where.path or (at.line, at.col) <= (where.line, where.col):
         return
-    _first, nl, rest = e.message.partition("\n")
-    e.message = (f"unknown name '{m.group(1)}': it is set later, at line {at.line} (a local exists from the step "
-                 f"that sets it on: move this after it, or declare '{m.group(1)}' under turn_vars){nl}{rest}")
+    retell(e, f"unknown name '{name}': it is set later, at line {at.line} (a local exists from the step that sets it "
+              f"on: move this after it, or declare '{name}' under turn_vars)")
 
 
 def _build_game(

@@ -229,6 +229,21 @@ def hides_text(c: str) -> bool:
     return unicodedata.category(c) in ("Cf", "Zl", "Zp")
 
 
+_UNKNOWN_NAME = re.compile(r"unknown name '([^']+)'")
+
+
+def unknown_name(message: str) -> str | None:
+    """The name an expression check's "unknown name 'X'..." message is about, else None."""
+    m = _UNKNOWN_NAME.match(message)
+    return m.group(1) if m else None
+
+
+def retell(error: DavinciError, first_line: str) -> None:
+    """Say an error's first line better, keeping the lines under it (the expression and its caret)."""
+    _first, nl, rest = error.message.partition("\n")
+    error.message = f"{first_line}{nl}{rest}"
+
+
 def message_text(message: str) -> str:
     """A message as a terminal or a CI log shows it: control characters escaped, a line feed kept
     only before a line indented by four spaces (the expression and its caret that davinci shows

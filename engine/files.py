@@ -7,7 +7,6 @@ or a folder. Only regular files are read, and only regular files (or nothing) ar
 
 from __future__ import annotations
 
-import itertools
 import os
 import re
 import stat
@@ -102,14 +101,7 @@ def davinci_files(folder: Path, limit: int = 1000, ident: str | None = None) -> 
     of thousands, or a file of gigabytes, costs no more. Nothing is parsed."""
     id_re = re.compile(rf"^id:\s*['\"]?{re.escape(ident)}['\"]?\s*(#.*)?$", re.M) if ident is not None else None
     found = []
-    try:
-        entries = sorted(itertools.islice(folder.iterdir(), limit))
-    except OSError:
-        return []
-    for f in entries:
-        # (A link loop is no file: is_file is false.)
-        if f.suffix not in (".yaml", ".yml") or f.name.startswith(".") or not f.is_file():
-            continue
+    for f in yaml_files(folder, limit)[0]:  # (a link loop is no file: it is not listed)
         try:
             with f.open("r", encoding="utf-8", errors="replace") as fh:
                 head = fh.read(65536)

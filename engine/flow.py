@@ -187,6 +187,11 @@ def step(name: str, keys: Iterable[str] | None = None) -> Callable[[StepCompiler
     return deco
 
 
+# The steps that always leave where they stand (written `STEP: true`), and what each leaves.
+LEAVING_STEPS = {"break": "leaves the loop", "return": "leaves the procedure", "end_turn": "ends the turn",
+                 "end_game": "ends the game"}
+
+
 class FlowCompiler:
     """Compiles the step lists of one game; one instance per program being built."""
 
@@ -261,7 +266,7 @@ class FlowCompiler:
             if isinstance(st, str) and (st in STEP_KINDS or st in ("if", "while", "for_each", "break", "call", "return")):
                 raise DefinitionError(
                     f"a step is a mapping with one step kind: write '{st}: true' (a bare '{st}' is a text)"
-                    if st in ("break", "return", "end_turn", "end_game")
+                    if st in LEAVING_STEPS
                     else f"a step is a mapping with one step kind: '{st}' needs its settings ('{st}: ...')",
                     self.b.loc.loc(path),
                 )
@@ -309,9 +314,8 @@ class FlowCompiler:
             allowed = STEP_KEYS.get(kind)
             if allowed is not None and isinstance(st[kind], dict):
                 self.check_keys(st[kind], allowed, (*path, kind), f"the '{kind}' step")
-        if kind in ("break", "return", "end_turn", "end_game") and st[kind] is not True:
-            doing = {"break": "leaves the loop", "return": "leaves the procedure", "end_turn": "ends the turn",
-                     "end_game": "ends the game"}[kind]
+        if kind in LEAVING_STEPS and st[kind] is not True:
+            doing = LEAVING_STEPS[kind]
             raise DefinitionError(f"'{kind}' takes true, got {st[kind]!r}: the step always {doing} (for a "
                                   "condition, put it under an 'if')", self.b.loc.loc((*path, kind)), code="DV050")
         if kind in ("if",):

@@ -238,12 +238,13 @@ def check_write_target(path: str, what: str, mine: GameId | None = None) -> None
     held = game_identity(doc, what)
     # Only the same game, whose moves so far begin with the file's, may replace an unfinished one
     # (a resumed game over its own save); a new game never does, even with the same seed and seats.
-    ours = mine is not None and held is not None and held[0] == mine[0] and mine[1][:len(held[1])] == held[1]
-    if held is not None and mine is not None and held[0] == mine[0] and len(held[1]) > len(mine[1]) \
-            and held[1][:len(mine[1])] == mine[1]:
+    same = mine is not None and held is not None and held[0] == mine[0]
+    theirs, ours_so_far = (held[1] if held else []), (mine[1] if mine else [])
+    ours = same and ours_so_far[:len(theirs)] == theirs
+    if same and len(theirs) > len(ours_so_far) and theirs[:len(ours_so_far)] == ours_so_far:
         # The same game, further on (finished or not): an older save resumed would cut it back.
         again = f"resume it with: davinci play --resume {path}" if what == "save" else f"replay it with: davinci replay {path}"
-        raise SaveError(f"{path} holds this game further on ({len(held[1])} moves, this one {len(mine[1])}), so "
+        raise SaveError(f"{path} holds this game further on ({len(theirs)} moves, this one {len(ours_so_far)}), so "
                         f"it is not overwritten ({again}); choose another file name, or move or delete that file first")
     if _unfinished(doc, what) and not ours:
         game = held[0][0] if held and isinstance(held[0][0], str) else "a game"
@@ -617,6 +618,10 @@ class Session:
                json.dumps(self.settings, sort_keys=True, default=str))
         return key, [(s, a) for s, a in self.state.history]
 
+    def resume_hint(self, path: str) -> str:
+        """The command that resumes this game from the save at `path` (escaped for the console)."""
+        return esc(resume_command(self.game.id, path, self.packs, self.log_path))
+
     def save_due(self) -> bool:
         """Whether a turn that just ended is saved: when a human is to act next (so the save
         holds every move a person made), else every AUTOSAVE_TURNS turns. Bots' turns in
@@ -720,7 +725,7 @@ class Session:
             return
         again = "" if path == self.save_path else " (and autosaved there from now on)"
         self.save_path = path
-        self.console.print(f"saved to {esc(path)}{again}; resume with: {esc(resume_command(self.game.id, path, self.packs, self.log_path))}",
+        self.console.print(f"saved to {esc(path)}{again}; resume with: {self.resume_hint(path)}",
                            soft_wrap=True)
 
     def write_log(self) -> None:
@@ -916,11 +921,12 @@ class Session:
                 self.console.print(f"[red]there is no action {esc(quoted(text, 20))}: type a number from 1 to "
                                    f"{len(numbered)}[/red]")
                 continue
+            whole = _whole_verb(text, verbs)
             if expand is not None:
                 try:
                     full = expand(text, st.view(seat))
-                    if not full and _whole_verb(text, verbs) != text:  # `r 3`: the short form `return 3`
-                        full = expand(_whole_verb(text, verbs), st.view(seat))
+                    if not full and whole != text:  # `r 3`: the short form `return 3`
+                        full = expand(whole, st.view(seat))
                 except ShortFormError as e:  # a short form the screen knows, written wrong: its own words
                     self.console.print(f"[red]could not read '{esc(text)}': {esc(str(e))}[/red] - type ? for help")
                     continue
@@ -1311,23 +1317,27 @@ def _digest_of(path: str) -> str:
     return h.hexdigest()
 
 
+def _verbs_begun(text: str, verbs: Sequence[str]) -> list[str]:
+    """The offered `verbs` that `text`'s first word begins, when it is none of them."""
+    low = text.partition(" ")[0].lower()
+    return [v for v in verbs if v.startswith(low)] if low and low not in verbs else []
+
+
 def _whole_verb(text: str, verbs: Sequence[str]) -> str:
     """`text` with its first word written out when it begins exactly one of the `verbs` offered
     now (`st` for `stop`, `tok 1` for `token 1`); as typed otherwise. One letter is too little
     (a `q` meant as quit played a verb starting with q), unless a single verb is offered."""
     first, _, rest = text.partition(" ")
-    low = first.lower()
-    if low in verbs or (len(low) < 2 and len(verbs) > 1):
+    begun = _verbs_begun(text, verbs)
+    if len(begun) != 1 or (len(first) < 2 and len(verbs) > 1):
         return text
-    starting = [v for v in verbs if v.startswith(low)]
-    return f"{starting[0]} {rest}".rstrip() if len(starting) == 1 else text
+    return f"{begun[0]} {rest}".rstrip()
 
 
 def _several_verbs(text: str, verbs: Sequence[str]) -> list[str]:
     """The offered verbs `text`'s first word begins, when it begins more than one (and is none)."""
-    low = text.partition(" ")[0].lower()
-    starting = [v for v in verbs if v.startswith(low)] if low and low not in verbs else []
-    return starting if len(starting) > 1 else []
+    begun = _verbs_begun(text, verbs)
+    return begun if len(begun) > 1 else []
 
 
 def _at_terminal() -> bool:
@@ -1584,7 +1594,7 @@ def run_play(
             except SaveError as e:
                 console.print(f"[red]{esc(e.message)}[/red]")
         if path:
-            console.print(f"Saved to {esc(path)}; resume with: {esc(resume_command(game.id, path, packs, session.log_path))}",
+            console.print(f"Saved to {esc(path)}; resume with: {session.resume_hint(path)}",
                           soft_wrap=True)
         elif "save" in session.given_up:
             console.print("[yellow]Not saved[/yellow]: the --save file was given up during the game (see above)")
@@ -1609,7 +1619,7 @@ def run_play(
             path = None
         if path:
             console.print(f"The game is saved in {esc(path)}; once the bot is mended, resume with: "
-                          f"{esc(resume_command(game.id, path, packs, session.log_path))}", soft_wrap=True)
+                          f"{session.resume_hint(path)}", soft_wrap=True)
         else:
             console.print("[yellow]The game was not saved[/yellow]" + ("" if _at_terminal() else
                           " (input is not a terminal, so no file name was asked: give --save FILE to keep it)"))
@@ -1634,7 +1644,7 @@ def run_play(
         if path:
             # soft_wrap: the command stays on one line, ready to copy.
             try:
-                console.print(f"Saved to {esc(path)}; resume with: {esc(resume_command(game.id, path, packs, session.log_path))}",
+                console.print(f"Saved to {esc(path)}; resume with: {session.resume_hint(path)}",
                               soft_wrap=True)
             except OSError:  # no terminal left to say it to
                 pass

@@ -880,8 +880,8 @@ class State:
         """Each seat's place in a finished game, from 1; seats that nothing in the rules tells apart
         (winning, score and tie-break alike) share one (1, 2, 2, 4), as the result's ranking, which
         lists them by seat, does not say."""
-        ranking = self.result()["ranking"]
         keys = self._standing()[2]
+        ranking = self._ranked(keys)
         places = [0] * len(ranking)
         for pos, seat in enumerate(ranking):
             prev = ranking[pos - 1] if pos else None
@@ -891,20 +891,23 @@ class State:
     def result(self) -> dict[str, Any]:
         """Winners (seat indices), per-seat scores and the ranking; only for a finished game."""
         winners, scores, keys = self._standing()
-        try:
-            ranking = sorted(range(len(keys)), key=lambda i: (keys[i], i))
-        except TypeError:  # lists that hold values of different kinds (`[1]` against `['x']`)
-            ties = [k[2] for k in keys]
-            raise self.game.end.tie_break.error(f"the tie-breaks are {_shown_value(ties)}: values of one kind that "
-                                                "order (numbers, texts, or lists of them) are needed") from None
         return {
             "winners": winners,
             "scores": scores,
-            "ranking": ranking,
+            "ranking": self._ranked(keys),
             "reason": self.reason,
             "turns": self.turns_played(),
             "actions": len(self.history),
         }
+
+    def _ranked(self, keys: list[tuple[Any, ...]]) -> list[int]:
+        """The seats in ranking order by their sort keys (`_standing`), equal keys by seat."""
+        try:
+            return sorted(range(len(keys)), key=lambda i: (keys[i], i))
+        except TypeError:  # lists that hold values of different kinds (`[1]` against `['x']`)
+            ties = [k[2] for k in keys]
+            raise self.game.end.tie_break.error(f"the tie-breaks are {_shown_value(ties)}: values of one kind that "
+                                                "order (numbers, texts, or lists of them) are needed") from None
 
     def _standing(self) -> tuple[list[int], list[Any], list[tuple[Any, ...]]]:
         """A finished game's winners, scores, and each seat's sort key (winning, score, tie-break)."""

@@ -11,6 +11,7 @@ from typing import Any
 
 from davinci.engine.errors import DavinciError, SourceLocation, did_you_mean
 from davinci.engine.expr import budget
+from davinci.engine.flow import LEAVING_STEPS
 from davinci.engine.lint.context import LintContext
 from davinci.engine.lint.registry import Problem, Rule, get_rule, register, rule
 
@@ -746,10 +747,8 @@ def _leaves(st: Any, memo: dict[int, str]) -> str:
 
 def _leaves_now(st: dict[str, Any], memo: dict[int, str]) -> str:
     kind = next(iter(st))
-    doing = {"break": "leaves the loop", "return": "leaves the procedure", "end_turn": "ends the turn",
-             "end_game": "ends the game"}
-    if kind in doing and st[kind] is True:
-        return "always " + doing[kind]
+    if kind in LEAVING_STEPS and st[kind] is True:
+        return "always " + LEAVING_STEPS[kind]
     if kind == "if":
         then, other = st.get("then"), st.get("else")
         if isinstance(then, list) and isinstance(other, list) and then and other and _block_leaves(then, memo) \

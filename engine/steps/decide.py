@@ -4,12 +4,11 @@
 from __future__ import annotations
 
 import itertools
-import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from davinci.engine.actions import Action
-from davinci.engine.errors import DefinitionError, EvalError
+from davinci.engine.errors import DavinciError, DefinitionError, EvalError, retell, unknown_name
 from davinci.engine.expr.budget import step_charge
 from davinci.engine.expr.types import ANY, BOOL, INT, STR, ListType, Type
 from davinci.engine.flow import FlowCompiler, Instr, Jump, Path, step
@@ -193,13 +192,11 @@ def _if_before_args(avail: Any, names: list[str]) -> None:
     """An option's `if` that names one of its arguments: said why (the arguments do not exist when
     `if` is checked) and what to write instead, in place of the general unknown-name advice."""
     error = getattr(avail, "error", None)
-    m = re.match(r"unknown name '([^']+)'", getattr(error, "message", ""))
-    if error is None or m is None or m.group(1) not in names:
+    name = unknown_name(error.message) if isinstance(error, DavinciError) else None
+    if error is None or name is None or name not in names:
         return
-    rest = error.message.partition("\n")[2]
-    error.message = (f"unknown name '{m.group(1)}': an option's 'if' is checked before its arguments are chosen, "
-                     f"so it cannot read '{m.group(1)}'; to filter the argument values, write this condition under "
-                     f"'when'" + (f"\n{rest}" if rest else ""))
+    retell(error, f"unknown name '{name}': an option's 'if' is checked before its arguments are chosen, so it "
+                  f"cannot read '{name}'; to filter the argument values, write this condition under 'when'")
 
 
 Labelled = tuple[Sequence[Any], Sequence[str]]  # an argument list: stored values, and their labels
