@@ -13,8 +13,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from davinci.engine.answers import answer_matches
-from davinci.engine.errors import EvalError, did_you_mean
+from davinci.engine.errors import EvalError, ExprTypeError, did_you_mean
 from davinci.engine.expr import ANY, BOOL, BUILTINS, INT, STR, Function, ListType, RecordType, Type, budget
+from davinci.engine.expr.types import assignable, describe
 from davinci.engine.values import CellV, PieceV, SpaceV, ZoneV, display
 
 # Spaces one walk search may visit. The number of walks grows exponentially with their length on a
@@ -350,6 +351,17 @@ def _space_t() -> Type:
 
 def engine_functions(types: Any) -> Any:
     """The function library for one game, typed with that game's record types."""
+
+    def _places(fname: str, args: list[Type], which: tuple[int, ...], result: Type) -> Type:
+        """`result`, once the arguments at `which` are spaces or pieces (or not known until run)."""
+        for i in which:
+            t = args[i]
+            if not (t is ANY or assignable(t, types.piece) or assignable(t, types.space)):
+                wrong = ExprTypeError(f"argument {i + 1} of {fname}() must be a space or a piece on the board, got {describe(t)}")
+                wrong.arg = i  # type: ignore[attr-defined]
+                raise wrong
+        return result
+
     return BUILTINS.extend(
         [
             Function(
@@ -386,15 +398,16 @@ def engine_functions(types: Any) -> Any:
                 "-1 when unreachable.",
                 ("distance(pawn, target) <= 6",),
                 (ANY, ANY),
-                INT,
+                lambda args: _places("distance", args, (0, 1), INT),
                 distance,
             ),
             Function(
                 "reachable",
-                "Spaces a piece can end on moving N spaces (exact=true) or 1..N spaces (exact=false).",
+                "Spaces a piece (or a move from a space) can end on moving N spaces (exact=true) or 1..N "
+                "spaces (exact=false).",
                 ("reachable(pawn, roll, roll != 5)",),
-                (types.piece, INT, BOOL),
-                lambda args: ListType(types.space),
+                (ANY, INT, BOOL),
+                lambda args: _places("reachable", args, (0,), ListType(types.space)),
                 reachable,
                 min_args=2,
                 max_args=3,

@@ -183,3 +183,32 @@ def test_a_one_way_track_is_walked_only_in_its_order(tmp_path: Path, one_way: st
     assert lint_paths([pack]) == []
     lines = _lines(load_game("fork", packs=[pack]).new_state(2, seed=1))
     assert f"two: {two}" in lines and f"up to three: {up_to_three}" in lines
+
+
+def test_reachable_from_a_space_ignores_every_trail(tmp_path: Path) -> None:
+    # docs/expressions.md: "From a space (`reachable(space, n)`) no trail applies". Lint refused a
+    # space as its first argument although the function took one.
+    from davinci.engine.lint.runner import lint_paths
+
+    game = GAME.replace('- log: "a after: {{reachable(a, 2, false)}}"'.replace("{{", "{").replace("}}", "}"),
+                        "- log: \"from s13: {reachable(space(board, 's13'), 2, false)}\"")
+    assert game != GAME
+    pack = write_game_pack(tmp_path, "trail-probe", game)
+    assert lint_paths([pack]) == []
+    # a's own trail (s13..s19, s0) would bar s14 and s12 is free either way: from the space, both ways.
+    assert "from s13: s11, s12, s14, s15" in _lines(load_game("trail-probe", packs=[pack]).new_state(2, seed=1))
+
+
+@pytest.mark.parametrize(("call", "what"), [
+    ("reachable('s3', 2)", "argument 1 of reachable() must be a space or a piece on the board, got a str\n"
+                           "    reachable('s3', 2)\n              ^"),
+    ("distance(a, 3)", "argument 2 of distance() must be a space or a piece on the board, got an int\n"
+                       "    distance(a, 3)\n                ^"),
+])
+def test_a_board_walk_takes_a_space_or_a_piece(tmp_path: Path, call: str, what: str) -> None:
+    from davinci.engine.lint.runner import lint_paths
+
+    game = GAME.replace("b after: {reachable(b, 3)}", f"b after: {{{call}}}")
+    assert game != GAME
+    [problem] = lint_paths([write_game_pack(tmp_path, "trail-probe", game)])
+    assert (problem.code, problem.message) == ("DV041", what)

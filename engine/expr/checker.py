@@ -296,8 +296,9 @@ class _Checker:
             arg_types.append(t)
         try:
             result = fn.result_type(arg_types)
-        except ExprTypeError as exc:
-            raise self.fail(exc.message, node.pos) from None
+        except ExprTypeError as exc:  # (one argument's fault: `arg` names it, and the caret goes under it)
+            arg_at = getattr(exc, "arg", None)
+            raise self.fail(exc.message, node.pos if arg_at is None else node.args[arg_at].start) from None
         self.out.calls[id(node)] = fn
         if fn.with_env:  # a function the game defines: read like a name (lint finds unused ones)
             self.out.names.add(fn.name)
