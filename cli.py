@@ -28,12 +28,14 @@ class _SeedType(click.IntRange):
 SEED = _SeedType(0, 2**64 - 1)
 
 
-def _fail(message: str, code: int = 1) -> None:
-    from davinci.engine.errors import message_text
+def _fail(message: str, code: int = 1, notes: Sequence[str] = ()) -> None:
+    from davinci.engine.errors import message_text, printable
 
     # A message may quote a file or the command line: their control characters and line feeds are
-    # shown as escapes (a save's field printed a fake "verified" line).
-    click.echo(f"davinci: {message_text(message)}", err=True)
+    # shown as escapes (a save's field printed a fake "verified" line). Notes are davinci's own
+    # lines under it, each on its own line.
+    lines = [f"davinci: {message_text(message)}", *(printable(n, one_line=True) for n in notes)]
+    click.echo("\n".join(lines), err=True)
     sys.exit(code)
 
 
@@ -70,7 +72,7 @@ def guarded(fn: F) -> F:
             from davinci.engine.errors import debug_trace
 
             sys.stderr.write(debug_trace(e))  # with DAVINCI_DEBUG: what caused it (a bot's traceback)
-            _fail(str(e), 1)
+            _fail(e.headline(), 1, e.notes)
         except RecursionError:
             _fail("input is nested too deeply", 1)
         except MemoryError:

@@ -34,6 +34,9 @@ class DavinciError(Exception):
     """Root of every error a user can cause."""
 
     code: str = "DV000"
+    # Lines davinci writes under the message (what else to know, where the log went): each shown
+    # on a line of its own, unlike a line feed inside the message, which may come from a file.
+    notes: tuple[str, ...] = ()
 
     def __init__(
         self,
@@ -48,9 +51,17 @@ class DavinciError(Exception):
             self.code = code
 
     def __str__(self) -> str:
+        return "\n".join((self.headline(), *self.notes))
+
+    def headline(self) -> str:
+        """The error without its notes: `path:line:col: CODE message`."""
         if self.location is not None:
             return f"{self.location}: {self.code} {self.message}"
         return f"{self.code} {self.message}"
+
+    def add_note(self, text: str) -> None:
+        """Add a line under the message."""
+        self.notes = (*self.notes, text)
 
 
 class BuildErrors(DavinciError):
@@ -63,8 +74,10 @@ class BuildErrors(DavinciError):
     def __init__(self, problems: list[DavinciError]) -> None:
         first = problems[0]
         more = len(problems) - 1
-        extra = f"\n(and {more} more problem{'s' if more > 1 else ''}: `davinci lint` lists them all)" if more else ""
-        super().__init__(first.message + extra, first.location, first.code)
+        super().__init__(first.message, first.location, first.code)
+        self.notes = first.notes
+        if more:
+            self.add_note(f"(and {more} more problem{'s' if more > 1 else ''}: `davinci lint` lists them all)")
         self.problems = problems
 
 

@@ -734,23 +734,27 @@ class Session:
         try:
             doc = log_document(self.game, self.seats, self.seed, self.settings, self.state, self.packs)
         except DavinciError as e:  # the game's end (winners, score...) fails: keep every action
-            self.write_failure_log(None, e)
+            self.write_failure_log(None, e, "result")
             raise
         text = json.dumps(doc, indent=1)
         if self.fits(text, "log", self.log_path):
             self.write_own(self.log_path, text)
 
-    def write_failure_log(self, failed: tuple[int, str] | None, e: DavinciError) -> None:
+    def write_failure_log(self, failed: tuple[int, str] | None, e: DavinciError, where: str = "action") -> None:
         """The game's rules failed: write the log with every action up to the failure (`failed`,
         the action being applied, is added if the engine refused it before recording it), so
-        that `davinci replay` shows the failure; say so in the error's message."""
+        that `davinci replay` shows the failure; say so in the error's message. `where` is "action"
+        (applying the last action failed) or "result" (working out the result after it)."""
         if not self.log_path:
             return
         doc = log_document(self.game, self.seats, self.seed, self.settings, self.state, self.packs, with_result=False)
         if failed is not None:
             doc["actions"].append(list(failed))
+        # Where the rules failed and with which code, so that `replay --verify` can confirm a
+        # replay fails the same way (the last action, or the result after it).
+        doc["failure"] = {"where": where, "action": len(doc["actions"]), "code": e.code}
         self.write_own(self.log_path, json.dumps(doc, indent=1))
-        e.message += f"\n(the log {self.log_path} ends with the action that failed; `davinci replay` shows it)"
+        e.add_note(f"(the log {self.log_path} ends with the action that failed; `davinci replay` shows it)")
 
     def render(self, seat: int | None) -> None:
         view = self.state.view(seat)

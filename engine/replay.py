@@ -12,6 +12,7 @@ from davinci.engine.errors import (
     ReplayMismatch,
     SaveError,
     UsageError,
+    message_text,
     printable,
     quoted,
 )
@@ -97,12 +98,27 @@ def replay_log(
             echo(f"{i:>4}. {action_line(names[seat], text)}")
             if events:
                 _show_new_events(st, before, action_line(names[seat], text), echo)
+            if verify and i == len(actions) and _failed_as_logged(doc, "action", i, e):
+                echo(f"verified: {_actions(i)} replay to the failure the log recorded (action {i} fails):")
+                echo(message_text(str(e)))
+                return 0
             raise ReplayMismatch(f"{path}: action {i} ('{shown}' by seat {seat + 1}) fails: {e}") from None
         echo(f"{i:>4}. {action_line(names[seat], text)}")
         if events:
             _show_new_events(st, before, action_line(names[seat], st.history[-1][1]), echo)
-    result = st.result() if st.is_terminal() else None
+    try:
+        result = st.result() if st.is_terminal() else None
+    except DavinciError as e:
+        if verify and _failed_as_logged(doc, "result", len(actions), e):
+            echo(f"verified: {_actions(len(actions))} replay to the failure the log recorded (working out the result):")
+            echo(message_text(str(e)))
+            return 0
+        raise
     if verify:
+        failure = doc.get("failure")
+        if failure is not None:
+            said = quoted(json.dumps(failure), 120)
+            raise ReplayMismatch(f"{path}: the log records that the game's rules failed ({said}), but the replay does not fail")
         logged = doc.get("result")
         if not same_json(logged, result) and not _old_turn_limit_count(logged, result):
             raise ReplayMismatch(f"{path}: {_difference(result, logged, names)}")
@@ -113,6 +129,12 @@ def replay_log(
     elif result is not None:
         echo(f"result: {_ending(result, names)}")
     return 0
+
+
+def _failed_as_logged(doc: dict[str, Any], where: str, action: int, e: DavinciError) -> bool:
+    """Whether the log records that the game's rules failed here (`where` is "action" or
+    "result", after `action` actions) with the code of `e`."""
+    return same_json(doc.get("failure"), {"where": where, "action": action, "code": e.code})
 
 
 def _old_turn_limit_count(logged: Any, result: Any) -> bool:

@@ -587,11 +587,28 @@ def test_a_game_whose_rules_fail_mid_play_leaves_a_log_that_replays_to_the_failu
     broken = ONE_WAY.replace('args: {to: "[steps + 1]"}', 'args: {to: "[steps + 1] if steps < 2 else []"}')
     code, out, log = _bots_play_logged(tmp_path, broken)
     assert code == 1
-    assert "DV044 no legal option" in out and f"the log {log} ends with the action that failed" in out
-    assert [a for _, a in json.loads(log.read_text())["actions"]] == ["walk 1", "walk 2"]
+    # The note is a line of its own (it read "^\n(the log ..." after the expression's caret).
+    assert "DV044 no legal option" in out and f"\n(the log {log} ends with the action that failed" in out
+    doc = json.loads(log.read_text())
+    assert [a for _, a in doc["actions"]] == ["walk 1", "walk 2"]
+    assert doc["failure"] == {"where": "action", "action": 2, "code": "DV044"}
     code, out = cli("replay", str(log))
     assert code == 1
     assert re.search(r"action 2 \('walk 2' by seat \d\) fails: .*one-way.yaml:\d+:\d+: DV044 no legal option", out)
+    # --verify confirms the replay fails where and as the log says; a log whose failure record
+    # was changed, or removed, does not verify.
+    code, out = cli("replay", str(log), "--verify")
+    assert code == 0 and "verified: 2 actions replay to the failure the log recorded (action 2 fails):" in out
+    for failure in ({"where": "action", "action": 2, "code": "DV042"}, None):
+        doc["failure"] = failure
+        log.write_text(json.dumps(doc))
+        code, out = cli("replay", str(log), "--verify")
+        assert code == 1 and "fails:" in out
+    doc["actions"].pop()
+    doc["failure"] = {"where": "action", "action": 2, "code": "DV044"}
+    log.write_text(json.dumps(doc))
+    code, out = cli("replay", str(log), "--verify")
+    assert code == 1 and "the log records that the game's rules failed" in out and "but the replay does not fail" in out
 
 
 def test_replay_events_shows_what_the_failing_action_logged_before_it_failed(tmp_path: Path) -> None:
@@ -633,7 +650,7 @@ def test_a_turn_over_the_decision_limit_leaves_the_refused_action_in_the_log(
     with pytest.raises(DavinciError) as info:
         run_play(loaded, parse_seats("random,random", loaded), 1, {}, Console(file=io.StringIO()), typed([]),
                  clear=False, timer=False, log_path=str(log))
-    assert info.value.code == "DV043" and f"the log {log} ends with the action that failed" in info.value.message
+    assert info.value.code == "DV043" and f"the log {log} ends with the action that failed" in str(info.value)
     assert [a for _, a in json.loads(log.read_text())["actions"]] == expected
 
 
@@ -644,8 +661,10 @@ def test_a_game_whose_score_fails_at_the_end_keeps_every_action_in_its_log(tmp_p
     assert f"the log {log} ends with the action that failed" in out
     doc = json.loads(log.read_text())
     assert [a for _, a in doc["actions"]] == ["walk 1", "walk 2", "walk 3"] and doc["result"] is None
+    assert doc["failure"] == {"where": "result", "action": 3, "code": "DV042"}
     code, out = cli("replay", str(log), "--verify")
-    assert code == 1 and "division by zero" in out
+    assert code == 0 and "verified: 3 actions replay to the failure the log recorded (working out the result):" in out
+    assert "division by zero" in out
 
 
 def test_actions_are_lower_case_words_that_are_not_prompt_commands(tmp_path: Path) -> None:
