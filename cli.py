@@ -418,6 +418,11 @@ def list_(as_json: bool, packs: tuple[str, ...]) -> None:
     console.print(d)
     console.print(escape(f"Bots installed: {', '.join(bots)} (the bots column lists those each game names)"))
     for g in games:
+        if g["variant_details"]:
+            console.print(f"\n[bold]{g['id']}[/bold] variants:")
+            for v in g["variant_details"]:
+                about = " ".join(v["description"].split())
+                console.print(escape(f"  {v['id']} ({v['name']})" + (f": {about}" if about else "")))
         if not g["settings"]:
             continue  # (a heading with nothing under it)
         console.print(f"\n[bold]{g['id']}[/bold] settings:")

@@ -93,6 +93,8 @@ class GameDef:
     deck_sources: dict[str, str] = field(default_factory=dict)
     display: dict[str, Any] = field(default_factory=dict)
     variants: tuple[str, ...] = ()
+    variant_name: str = ""  # the variant's own name and description (help shows them), "" without one
+    variant_description: str = ""
     piece_cache: dict[Any, Any] = field(default_factory=dict)  # per-piece sort keys / free flags
     grid_zone: str | None = None  # the grid zone's name, if the game has one
     unread_locals: tuple[tuple[str, SourceLocation], ...] = ()  # `set` locals no expression reads (lint)

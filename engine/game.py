@@ -379,6 +379,11 @@ def build_from_source(
     gdef = build_game(
         data, Locator(docs), decks=decks, settings=settings, variant=variant, variants=tuple(sorted(src.variants))
     )
+    if variant:
+        own = chain[0].data
+        gdef.variant_name = str(own.get("name") or variant)
+        about = own.get("description")  # (the YAML loader refuses control and direction characters)
+        gdef.variant_description = about if isinstance(about, str) else ""
     h = hashlib.sha256()
     for doc in docs:
         h.update(json.dumps(_rules_of(doc.data), sort_keys=True, default=str).encode("utf-8"))
@@ -406,9 +411,14 @@ def catalogue(packs: Sequence[str] = ()) -> list[dict[str, Any]]:
                 "description": data.get("description", ""),
                 "players": {"min": (data.get("players") or {}).get("min"), "max": (data.get("players") or {}).get("max")},
                 "variants": sorted(src.variants),
+                "variant_details": [
+                    {"id": vid, "name": str(vdata.get("name") or vid), "description": str(vdata.get("description") or "")}
+                    for vid, vdata in ((v, src.variants[v].data if isinstance(src.variants[v].data, dict) else {})
+                                       for v in sorted(src.variants))
+                ],
                 "bots": list(data.get("bots") or ["random"]),
                 "settings": settings,
-                "packs": list(src.pack_ids),
+                "packs": list(dict.fromkeys(src.pack_ids)),  # (one entry per file: a pack once)
             }
         )
     return out

@@ -779,7 +779,9 @@ class Session:
             except Exception as e:  # a broken screen must not lose the game
                 self.console.print(f"[dim](screen failed: {type(e).__name__}: {esc(str(e))}; showing the plain view)[/dim]")
         hide = (self.game.definition.display or {}).get("hide") or ()
-        plain = printable(generic_render(view, frozenset(hide), self.game.definition.name))  # its name, not its id
+        d = self.game.definition
+        title = d.name + (f" ({d.variant})" if d.variant else "")  # its name, not its id; the variant as the game screens show it
+        plain = printable(generic_render(view, frozenset(hide), title))
         self.console.print(plain, markup=False)
         self.screen_lines = plain.count("\n") + 1
 
@@ -1018,9 +1020,13 @@ class Session:
     def show_help(self, legal: Sequence[Any], seat: int) -> None:
         mod = screen_module(self.game.id)
         parts: list[str] = []
-        about = " ".join(self.game.definition.description.split())
+        d = self.game.definition
+        about = " ".join(d.description.split())
         if about:
             parts.append(f"[bold]{esc(self.game.name)}[/bold]: {esc(about)}")
+        if d.variant:  # what the variant changes, after the game it changes
+            changes = " ".join(d.variant_description.split())
+            parts.append(f"[bold]Variant: {esc(d.variant_name)}[/bold] ({esc(d.variant)})" + (f": {esc(changes)}" if changes else ""))
         if mod is not None and callable(getattr(mod, "help_text", None)):  # help that follows the settings
             # Examples in the reader's own numbers (`hand.2.3` for the second seat).
             parts.append(mod.help_text(self.state.view(None)["settings"], seat=seat + 1))

@@ -1076,6 +1076,30 @@ def test_the_generic_screen_is_titled_with_the_games_name() -> None:
     assert "Pig - turn " in console.file.getvalue() and "pig - turn" not in console.file.getvalue()
 
 
+def test_help_header_and_list_name_the_variant_and_what_it_changes() -> None:
+    # A variant's name and description were shown nowhere: `?` described the base game alone.
+    code, out = _screen("da-vinci-code", "human,random", ["?"], seed=1)
+    assert code == 0 and "Variant:" not in out
+    game = load_game("da-vinci-code", variant="advanced")
+    console = Console(file=io.StringIO(), width=200)
+    run_play(game, parse_seats("human,random", game), 1, {}, console, typed(["?"]), clear=False, timer=False)
+    assert ("Variant: Advanced rules (jokers) (advanced): Adds the two jokers; a joker's owner places it anywhere "
+            "in the row and it never moves.") in console.file.getvalue()
+    pack = str(Path(__file__).parent / "packs" / "tutorial")
+    game = load_game("pig", variant="short", packs=[pack])
+    console = Console(file=io.StringIO(), width=200)
+    run_play(game, parse_seats("human,random", game), 1, {}, console, typed(["?"]), clear=False, timer=False)
+    out = console.file.getvalue()
+    assert "Pig (short) - turn " in out and "Variant: Short game (short)\n" in out  # (it has no description)
+    code, out = cli("list", "--pack", pack, "--json")
+    [pig] = [g for g in json.loads(out)["games"] if g["id"] == "pig"]
+    # One entry per pack (it was one per file: ["tutorial", "tutorial"]).
+    assert pig["packs"] == ["tutorial"] and pig["variants"] == ["short"]
+    assert pig["variant_details"] == [{"id": "short", "name": "Short game", "description": ""}]
+    code, out = cli("list")
+    assert code == 0 and "diagonals (Diagonal lines): Three cards sharing a symbol" in " ".join(out.split())
+
+
 def test_list_shows_a_settings_bounds_and_no_empty_headings(tmp_path: Path) -> None:
     code, out = cli("list")
     assert code == 0 and "key_copies (int, default 3, min 1, max 5)" in " ".join(out.split())
