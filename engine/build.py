@@ -628,6 +628,7 @@ class Types:
         settings: RecordType,
     ) -> None:
         self.settings = settings
+        self.component_fields = frozenset(piece_fields)  # the fields components declare (not `owner`, `zone`...)
         self.piece = RecordType("piece", lambda: self._piece_fields(piece_fields), "a component instance")
         self.seat = RecordType("seat", lambda: self._seat_fields(zones, seat_vars), "a seat (player or team)")
         self.cell = RecordType(
@@ -1066,21 +1067,24 @@ MAX_DOMAIN = 200  # a text field with more values than this (card answers...) is
 def _piece_domains(b: Builder, comps: Mapping[str, ComponentDef], pieces: Sequence[PieceDef],
                    zones: Mapping[str, ZoneDef]) -> dict[str, frozenset[str]]:
     """The values each text field of the pieces can hold (see RecordType.domains), with `kind`
-    and `zone`. A field of a component a setting can leave out (`include_if`) has none: that
-    component's pieces may not be built, so its values are not all known."""
+    and `zone`; for a list of texts, the texts it can hold. A field of a component a setting can
+    leave out (`include_if`) has none: that component's pieces may not be built, so its values
+    are not all known."""
     out: dict[str, frozenset[str]] = {"kind": frozenset(comps), "zone": frozenset(zones)}
     partial = {f for name, spec in (b.data.get("components") or {}).items()
                if spec.get("include_if") is not None for f in (spec.get("fields") or {})}
     values: dict[str, set[str]] = {}
     for c in comps.values():
         for f, t in c.fields.items():
-            if t == "str" and f not in partial:
+            if t in ("str", "list[str]") and f not in partial:
                 values.setdefault(f, set())
     for p in pieces:
         for f, seen in values.items():
             v = p.attrs.get(f)
             if isinstance(v, str):
                 seen.add(v)
+            elif isinstance(v, (list, tuple)):
+                seen.update(x for x in v if isinstance(x, str))
     out.update({f: frozenset(v) for f, v in values.items() if 0 < len(v) <= MAX_DOMAIN})
     return out
 

@@ -381,6 +381,7 @@ def engine_functions(types: Any) -> Any:
                 lines,
                 min_args=4,
                 max_args=5,
+                field_args=(types.piece, types.component_fields, 2, 3),
             ),
             Function(
                 "lines_through",
@@ -391,6 +392,7 @@ def engine_functions(types: Any) -> Any:
                 lines_through,
                 min_args=5,
                 max_args=6,
+                field_args=(types.piece, types.component_fields, 3, 4),
             ),
             Function(
                 "distance",

@@ -284,7 +284,14 @@ class _Checker:
             raise self.fail(f"{fn.name}() takes {want}, got {n}", node.pos)
         arg_types: list[Type] = []
         for i, arg in enumerate(node.args):
-            t = self.check(arg, frames)
+            try:
+                t = self.check(arg, frames)
+            except ExprTypeError:
+                fa = fn.field_args
+                if fa is not None and i == fa[2] and isinstance(arg, Name) and arg.name in fa[1]:
+                    raise self.fail(f"argument {i + 1} of {fn.name}() is a field's name, written as a text: "
+                                    f"'{arg.name}'", arg.start) from None
+                raise
             want_t = fn.param_type(i)
             if not assignable(t, want_t):
                 # Only grid and board zones are zones in expressions; the others are piece lists.
@@ -299,6 +306,8 @@ class _Checker:
         except ExprTypeError as exc:  # (one argument's fault: `arg` names it, and the caret goes under it)
             arg_at = getattr(exc, "arg", None)
             raise self.fail(exc.message, node.pos if arg_at is None else node.args[arg_at].start) from None
+        if fn.field_args is not None:
+            self.field_arguments(fn, node)
         self.out.calls[id(node)] = fn
         if fn.with_env:  # a function the game defines: read like a name (lint finds unused ones)
             self.out.names.add(fn.name)
@@ -377,6 +386,26 @@ class _Checker:
             near = _suggest(other.value, domain)
             raise self.fail(f"'{other.value}' is no {record.name}'s {name} in this game{near} (its values: {shown})",
                             other.pos)
+
+    def field_arguments(self, fn: Function, node: Call) -> None:
+        """A function's argument that names a field of a record type, written as a text, must be
+        one of its fields, and the text value to look for one that field can hold."""
+        record, allowed, fi, vi = fn.field_args  # type: ignore[misc]
+        named = node.args[fi]
+        if not isinstance(named, StrLit) or not isinstance(record, RecordType):
+            return
+        if named.value not in allowed:
+            known = sorted(allowed)
+            listed = f" (fields: {', '.join(known)})" if known else " (the components declare no fields)"
+            raise self.fail(f"argument {fi + 1} of {fn.name}() names a field of the components; none has "
+                            f"'{named.value}'{_suggest(named.value, known)}{listed}", named.pos)
+        value = node.args[vi] if vi < len(node.args) else None
+        domain = record.domains.get(named.value)
+        if isinstance(value, StrLit) and domain is not None and value.value not in domain:
+            shown = ", ".join(f"'{v}'" for v in sorted(domain)[:12]) + (", ..." if len(domain) > 12 else "")
+            what = (f"no {record.name}'s {named.value} hold '{value.value}'" if isinstance(record.fields[named.value], ListType)
+                    else f"'{value.value}' is no {record.name}'s {named.value}")
+            raise self.fail(f"{what} in this game{_suggest(value.value, domain)} (its values: {shown})", value.pos)
 
     def membership(self, item: Type, container: Type, op: str, at: int) -> None:
         if container is ANY:

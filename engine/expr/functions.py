@@ -56,6 +56,10 @@ class Function:
     max_args: int | None = None
     variadic: bool = False
     with_env: bool = False  # `impl(env, *args)`: a game's own function (`define`), evaluated in the state
+    # (record type, its fields allowed, i, j): argument i, written as a text, names one of those
+    # fields, and argument j, a text, must be a value the field can hold (`lines(grid, 5,
+    # "colour", "blak")` never counts).
+    field_args: tuple[Any, frozenset[str], int, int] | None = None
 
     @property
     def arity_min(self) -> int:
