@@ -292,7 +292,7 @@ def build_settings(b: Builder) -> tuple[dict[str, SettingDef], dict[str, Any]]:
             raise b.fail(f"setting '{name}' has min {lo} above its max {hi}: no value could be given",
                          (*path, "min"), code="DV053")
         try:
-            values[name] = sd.coerce(sd.default, "default of setting")
+            values[name] = sd.coerce(sd.default, "default of setting", from_text=False)
         except DavinciError as e:
             raise b.fail(e.message, (*path, "default"), code="DV053") from None
         defs[name] = sd
@@ -1064,6 +1064,16 @@ def _own_sets(programs: Mapping[str, Program]) -> tuple[tuple[str, str, SourceLo
 MAX_DOMAIN = 200  # a text field with more values than this (card answers...) is not checked against them
 
 
+def _seat_only_in_scores(expr: Any, key: str) -> None:
+    """`end.winners` or `end.when` reading `seat`, the name `score` and `tie_break` bind: said why
+    it is unknown there and what to write."""
+    error = getattr(expr, "error", None)
+    if isinstance(error, DavinciError) and unknown_name(error.message) == "seat":
+        retell(error, f"unknown name 'seat': only end.score and end.tie_break are worked out for each seat; "
+                      f"end.{key} is one expression over the whole table: inside `seats where ...` a seat's own variables "
+                      "are read by their names (`seats where banked >= 100`)")
+
+
 def _piece_domains(b: Builder, comps: Mapping[str, ComponentDef], pieces: Sequence[PieceDef],
                    zones: Mapping[str, ZoneDef]) -> dict[str, frozenset[str]]:
     """The values each text field of the pieces can hold (see RecordType.domains), with `kind`
@@ -1221,6 +1231,8 @@ def _build_game(
         max_turns_given="max_turns" in end,
         lower_is_better=end.get("lower_is_better") is True,
     )
+    for key in ("when", "winners"):
+        _seat_only_in_scores(getattr(end_def, key), key)
     order = data.get("turn_order") or {}
     first = order.get("first", "random")
     if isinstance(first, str) and first.strip() not in ("random", "") and did_you_mean(first.strip(), ["random"]) \

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from davinci.engine.errors import DavinciError, SourceLocation, did_you_mean, line_text_problem
+from davinci.engine.errors import DavinciError, SourceLocation, did_you_mean, line_text_problem, quoted
 from davinci.engine.expr.compiler import MAX_INT
 from davinci.engine.expr.types import ANY, BOOL, INT, NONE, STR, ListType, Type
 
@@ -85,10 +85,14 @@ class SettingDef:
     def expr_type(self) -> Type:
         return {"int": INT, "bool": BOOL, "str": STR, "list": ListType(INT)}.get(self.type, ANY)
 
-    def coerce(self, value: Any, where: str = "setting") -> Any:
-        """Check (and convert from text) a value for this setting; DavinciError when invalid."""
+    def coerce(self, value: Any, where: str = "setting", from_text: bool = True) -> Any:
+        """Check (and, with `from_text`, convert from text: `--setting`) a value for this setting;
+        DavinciError when invalid."""
         v = value
         if isinstance(v, str) and self.type != "str":
+            if not from_text:  # a YAML default: "no" in quotes is a text, as on every other key
+                raise DavinciError(f"{where} '{self.name}' must be {_TYPE_WORDS[self.type]}, got the text {quoted(v)!r} "
+                                   "(write the value without quotes)", code="DV081")
             v = _parse_setting_text(v, self.type, self.name)
         ok = {
             "int": isinstance(v, int) and not isinstance(v, bool),

@@ -54,6 +54,12 @@ CASES = [
     ("winners that fail only when a game ends", 'winners: "seats where banked >= settings.target"',
      'winners: "seats where banked == max(seats where banked > 9999 select banked)"',
      "DV042", 45, 35, "max() of an empty list"),
+    ("a setting's default in quotes (a bool's \"no\" was quietly false)", "    default: 50\n", '    default: "50"\n',
+     "DV053", 12, 14, "default of setting 'target' must be a whole number, got the text '50' (write the value without quotes)"),
+    ("winners written over `seat`, as score is", 'winners: "seats where banked >= settings.target"',
+     'winners: "seats where seat.banked >= settings.target"',
+     "DV041", 45, 25, "unknown name 'seat': only end.score and end.tie_break are worked out for each seat; end.winners "
+     "is one expression over the whole table: inside `seats where ...` a seat's own variables are read by their names"),
     ("a misspelt variable in set (a new local nobody reads)", "set: {pot: pot + die}", "set: {pto: pot + die}",
      "DV058", 31, 17, "'pto' is set here but never read: a misspelt variable; did you mean 'pot'?"),
     ("a misspelt seat variable", "set: {seat: current, banked: current.banked + pot}",
