@@ -531,7 +531,8 @@ def build_board(b: Builder) -> BoardDef:
                 neighbours[c].append((a, tid, -1))
     start = spec.get("start")
     if start is not None and str(start) not in spaces:
-        raise b.fail(f"start space '{start}' is not a space", ("board", "start"), code="DV020")
+        raise b.fail(f"start space '{start}' is not a space{did_you_mean(str(start), list(spaces))}",
+                     ("board", "start"), code="DV020")
     return BoardDef(
         spaces,
         {k: tuple(v) for k, v in neighbours.items()},

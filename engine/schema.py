@@ -757,6 +757,12 @@ def _translate(doc: Located, error: ValidationError) -> Iterable[SchemaError]:
         if names == ["integer"] and isinstance(value, str) and any(c.isalpha() or c in "(." for c in value):
             # `copies: settings.copies`: a field read before any game runs takes no expression.
             got += "; this field takes a plain number, not an expression"
+        if names == ["object"] and len(path) == 2 and path[0] == "settings" and not isinstance(value, (dict, list)):
+            # `dice: 2` under settings: a setting is declared (or changed) by its keys.
+            shown = json.dumps(value) if value is not None else "..."
+            typ = "bool" if isinstance(value, bool) else "int" if isinstance(value, int) else "str"
+            declare = f"type: {typ}, " if getattr(doc, "kind", None) == "game" else ""
+            got += f"; write `{path[1]}: {{{declare}default: {shown}}}` to set its default value"
         yield SchemaError(f"{where} must be {wanted}, got {got}", loc, WRONG_TYPE)
         return
     if kind == "enum":

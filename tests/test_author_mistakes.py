@@ -203,6 +203,24 @@ def test_a_variant_changing_a_setting_its_game_lacks_is_reported(tmp_path: Path)
     assert_one_problem(problems, "pig-short.yaml", "DV056", 7, 3, "'pig' has no setting 'targte'; did you mean 'target'?")
 
 
+def test_a_setting_given_a_bare_value_says_how_to_write_it(tmp_path: Path) -> None:
+    problems = lint_edited(tmp_path, PACK, "pig-short.yaml", "  target:\n    default: 20", "  target: 20")
+    assert_one_problem(problems, "pig-short.yaml", "DV012", 7, 11,
+                       "'target' must be a mapping, got a whole number 20; write `target: {default: 20}` to set its default value")
+    problems = lint_edited(tmp_path / "game", PACK, "pig.yaml", "  target:\n    type: int\n    default: 50\n",
+                           "  target: true\n  other:\n    type: int\n    default: 50\n")
+    problems = [p for p in problems if p.location.path.endswith("pig.yaml")]  # (its variant waits for it)
+    assert_one_problem(problems, "pig.yaml", "DV012", 10, 11, "'target' must be a mapping, got true/false true; "
+                       "write `target: {type: bool, default: true}` to set its default value")
+
+
+def test_a_misspelt_kind_gets_a_suggestion(tmp_path: Path) -> None:
+    problems = lint_edited(tmp_path, PACK, "pig-short.yaml", "kind: variant", "kind: varient")
+    assert [p.message for p in problems if p.code == "DV017"] == [
+        "cannot tell what this file is: 'kind' must be one of pack, game, variant, deck, deck-overlay (found "
+        "'varient'); did you mean 'variant'?"]
+
+
 def test_a_variant_offering_another_games_bot_is_reported(tmp_path: Path) -> None:
     # A variant's bots were not checked: `davinci play pig --variant short` then failed on the seat.
     problems = lint_edited(tmp_path, PACK, "pig-short.yaml", "extends: pig\n", "extends: pig\nbots: [random, deducer]\n")

@@ -212,3 +212,10 @@ def test_a_board_walk_takes_a_space_or_a_piece(tmp_path: Path, call: str, what: 
     assert game != GAME
     [problem] = lint_paths([write_game_pack(tmp_path, "trail-probe", game)])
     assert (problem.code, problem.message) == ("DV041", what)
+
+
+def test_a_misspelt_start_space_gets_a_suggestion(tmp_path: Path) -> None:
+    from davinci.engine.lint.runner import lint_paths
+
+    [problem] = lint_paths([write_game_pack(tmp_path, "trail-probe", GAME.replace("start: s0", "start: s00"))])
+    assert (problem.code, problem.message) == ("DV020", "start space 's00' is not a space (did you mean 's0'?)")

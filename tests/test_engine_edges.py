@@ -233,6 +233,24 @@ def test_not_now_goes_with_an_if(tmp_path: Path) -> None:
     assert e.value.location is not None and e.value.location.line == 10
 
 
+def test_not_now_fills_in_its_expressions(tmp_path: Path) -> None:
+    # `{n}` was said as written, and lint called `n` unread.
+    from davinci.engine.errors import IllegalAction
+    from davinci.engine.lint.runner import lint_paths
+
+    game = ("kind: game\nid: nn\nname: Nn\nplayers: {min: 2, max: 2}\nvars: {n: 0}\nflow:\n  turn:\n"
+            "    - set: {n: n + 1}\n    - choose:\n        options:\n          - action: stop\n"
+            "            if: n >= 3\n            not_now: 'only from the third turn: this is turn {n}'\n"
+            "            do: [{end_game: true}]\n          - action: wait\n            do: []\n"
+            "end:\n  when: 'false'\n  winners: seats\n  max_turns: 9\n")
+    pack = write_game_pack(tmp_path, "nn", game)
+    assert [p.code for p in lint_paths([pack])] == []
+    st = load_game("nn", packs=[pack]).new_state(2, seed=0)
+    with pytest.raises(IllegalAction) as e:
+        st.apply(st.current_seats[0], "stop")
+    assert "only from the third turn: this is turn 1" in e.value.message
+
+
 def test_end_turn_in_turn_end_is_refused_where_it_is_written(tmp_path: Path) -> None:
     # turn_end ran again and again until the step budget ran out (DV043 at another step).
     from davinci.engine.errors import DefinitionError

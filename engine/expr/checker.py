@@ -488,7 +488,7 @@ def check(
         if out.type is INT and getattr(expect, "name", "") == "seat":
             hint = " (seat number N is `first(seats where index == N)`; seats number from 1)"
         elif out.type is STR and getattr(expect, "name", "") == "space":
-            hint = " (a space by its id: `first(spaces(board) where id == 'ID')`)"
+            hint = " (a space by its id: `space(board, 'ID')`)"
         raise checker.fail(f"expected {describe(expect)} here, got {describe(out.type)}{hint}", node.start)
     return out
 

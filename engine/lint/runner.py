@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from davinci.engine.errors import DavinciError, SourceLocation, UsageError, quoted
+from davinci.engine.errors import DavinciError, SourceLocation, UsageError, did_you_mean, quoted
 from davinci.engine.files import yaml_files
 from davinci.engine.lint.context import SECTION_KINDS, LintContext, Project
 from davinci.engine.lint.registry import Problem, Rule, get_rule, rules_for
@@ -182,9 +182,10 @@ class _Linter:
         kind = doc.kind
         if kind is None or kind not in KINDS:
             got = f"'{kind}'" if kind else "none"
+            near = did_you_mean(str(kind), KINDS, aside=False) if isinstance(kind, str) and kind else ""
             self.problems.append(Problem(
                 doc.loc(["kind"]), FILE_KIND,
-                f"cannot tell what this file is: 'kind' must be one of {', '.join(KINDS)} (found {got})",
+                f"cannot tell what this file is: 'kind' must be one of {', '.join(KINDS)} (found {got}){near}",
                 _name(FILE_KIND)))
             return
         if expected is not None and kind not in expected:

@@ -33,9 +33,9 @@ class Option:
                  "not_now")
 
     def __init__(self, verb: str, names: list[str], lists: list[Any], when: Any, available: Any,
-                 private: bool = False, not_now: str = "") -> None:
+                 private: bool = False, not_now: str | list[Any] = "") -> None:
         self.verb = verb
-        self.not_now = not_now  # why the option (its `if`) or a combination (its `when`) is not offered
+        self.not_now = not_now  # (a compiled `template`) why the option (its `if`) or a combination (its `when`) is not offered
         self.private = private  # the action is told to its seat alone (a sealed bid)
         self.names = names
         self.lists = lists
@@ -98,7 +98,7 @@ class Choose(Instr):
                 for d, (fn, mode) in enumerate(zip(o.lists, o.modes)):
                     if mode != "combination" and (d >= len(args) or args[d] not in _labelled(state, fn(env), fn)[1]):
                         return ""
-            return o.not_now
+            return " ".join(fill(o.not_now, state).split())  # (a folded YAML text's line breaks)
         return ""
 
     def enumerate(self, state: State) -> LegalActions:
@@ -368,7 +368,10 @@ def _choose(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str
         if not isinstance(not_now, str) or ("not_now" in o and avail is None and when is None):
             raise DefinitionError("'not_now' is a text saying why the option is not offered: it goes with an 'if' "
                                   "or a 'when'", fc.b.loc.loc((*op, "not_now")))
-        options.append(Option(verb, names, lists, when, avail, private, " ".join(not_now.split())))
+        # `{expression}` parts are filled in as in a prompt, over the names the decision sees (not
+        # its arguments: the refused values are the player's own words).
+        said = template(fc, not_now, (*op, "not_now"), scope) if not_now else ""
+        options.append(Option(verb, names, lists, when, avail, private, said))
         inner_scopes.append(inner)
     instr = Choose(path, seat, options, fc.prog.name, fc.here, template(fc, spec.get("prompt", ""), (*p, "prompt"), scope))
     fc.emit(instr)
