@@ -395,3 +395,42 @@ def _shown(view: dict, seat: int, height: int | None) -> str:
     out = StringIO()
     Console(file=out, width=100, color_system=None).print(screen.render(view, seat, height=height, width=100))
     return out.getvalue()
+
+
+def test_a_variants_display_of_another_shape_leaves_the_defaults_standing() -> None:
+    # `display: {categories: 5}` in a pack's variant failed the screen every turn (TypeError).
+    t = Table()
+    for display in ({"categories": 5, "spaces": [1], "teams": 7}, {"categories": {"codex": "C"}, "teams": [3]}):
+        style = screen.Style(display)
+        assert style.cat("codex")["letter"] == "C" and style.team(1) == "bright_yellow"
+        assert "A" in screen.board_text(t.st.view(0), t.game.definition, style).plain
+
+
+def test_a_board_drawn_beyond_a_screens_size_is_not_drawn() -> None:
+    # `at: [1000000, 14]` built a canvas of a million columns: play hung with 400 MB.
+    import dataclasses
+    from types import SimpleNamespace
+
+    t = Table()
+    d = t.game.definition
+    spaces = dict(d.board.spaces)
+    spaces["ankh"] = dataclasses.replace(spaces["ankh"], pos=(400, 14))
+    far = SimpleNamespace(board=dataclasses.replace(d.board, spaces=spaces), display=d.display)
+    text = screen.board_text(t.st.view(0), far, screen.Style({})).plain
+    assert text == "(the board's drawing positions reach column 400, row 27: more than a screen draws, 300 x 150)"
+
+
+def test_drawing_positions_are_bounded_by_the_schema(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from helpers import write_game_pack
+
+    from davinci.engine.lint.runner import lint_paths
+
+    game = ("kind: game\nid: far\nname: Far\nplayers: {min: 2, max: 2}\nzones:\n  board: {kind: board}\n"
+            "board:\n  spaces:\n    - {id: a, type: plain, at: [1000000, 1]}\n    - {id: b, type: plain, at: [-1, 2]}\n"
+            "  tracks:\n    - {id: t, spaces: [a, b]}\nflow:\n  turn:\n    - choose:\n        options:\n"
+            "          - action: stop\n            do: [{end_game: true}]\nend:\n  when: 'false'\n  winners: seats\n")
+    problems = lint_paths([write_game_pack(tmp_path, "far", game)])
+    assert [(p.code, p.location.line, p.message) for p in problems] == [
+        ("DV016", 9, "item 1 of 'at' must be at most 500, got 1000000"),
+        ("DV016", 10, "item 1 of 'at' must be at least 0, got -1"),
+    ]

@@ -92,13 +92,28 @@ _DEFAULT_TEAMS = ("bright_yellow", "bright_cyan", "bright_magenta", "bright_gree
 CELL = 2  # characters per space on the board
 
 
+def _entries(section: Any) -> dict[str, dict[str, str]]:
+    """The entries of a `display` section that are mappings of texts (the rest are ignored)."""
+    if not isinstance(section, Mapping):
+        return {}
+    return {str(k): {str(a): str(b) for a, b in v.items()} for k, v in section.items() if isinstance(v, Mapping)}
+
+
+# The largest board drawing a terminal screen makes (columns, rows); a board placed beyond is listed, not drawn.
+MAX_DRAWING = (300, 150)
+
+
 class Style:
     """Colours and glyphs from the game's `display` section (with defaults)."""
 
     def __init__(self, display: Mapping[str, Any]) -> None:
-        self.cats = {**_DEFAULT_CATS, **(display.get("categories") or {})}
-        self.spaces = {**_DEFAULT_SPACES, **(display.get("spaces") or {})}
-        self.teams = tuple(display.get("teams") or _DEFAULT_TEAMS)
+        # Hints a pack's variant may change: an entry of another shape than these is left out
+        # (the defaults stand), never a failing screen.
+        self.cats = {**_DEFAULT_CATS, **_entries(display.get("categories"))}
+        self.spaces = {**_DEFAULT_SPACES, **_entries(display.get("spaces"))}
+        teams = display.get("teams")
+        ok = isinstance(teams, list) and teams and all(isinstance(t, str) for t in teams)
+        self.teams = tuple(teams) if ok else _DEFAULT_TEAMS  # type: ignore[arg-type]
 
     def cat(self, category: str) -> dict[str, str]:
         """Letter, name and colour of a category."""
@@ -167,6 +182,9 @@ def board_text(view: Mapping[str, Any], definition: Any, style: Style) -> Text:
         return Text("(this board has no drawing positions)")
     width = max(x for x, _ in placed.values()) + CELL + 1
     height = max(y for _, y in placed.values()) + 1
+    if width > MAX_DRAWING[0] or height > MAX_DRAWING[1] or min(min(p) for p in placed.values()) < 0:
+        return Text(f"(the board's drawing positions reach column {width - CELL - 1}, row {height - 1}: more than "
+                    f"a screen draws, {MAX_DRAWING[0]} x {MAX_DRAWING[1]})")
     canvas: list[list[tuple[str, str]]] = [[(" ", "")] * width for _ in range(height)]
     for x, y in _track_dots(board):
         if 0 <= y < height and 0 <= x < width:
