@@ -396,8 +396,11 @@ def list_(as_json: bool, packs: tuple[str, ...]) -> None:
         {"id": d.id, "name": d.name, "category": d.category, "cards": len(d.cards)}
         for d in load_decks(all_packs(packs)).values()
     ]
+    invalid = [g for g in games if "invalid" in g]
+    valid = [g for g in games if "invalid" not in g]
     if as_json:
         click.echo(json.dumps({"games": games, "decks": decks, "bots": bots}, indent=2))
+        _invalid_games(invalid)
         return
     from rich.markup import escape
     from rich.table import Table
@@ -406,9 +409,11 @@ def list_(as_json: bool, packs: tuple[str, ...]) -> None:
     t = Table(title="Games")
     for col in ("id", "name", "players", "variants", "bots"):
         t.add_column(col, no_wrap=col == "id")  # an id is copied onto the command line: never cut
-    for g in games:
+    for g in valid:
         t.add_row(g["id"], escape(g["name"]), seat_span(g["players"]["min"], g["players"]["max"]),
                   ", ".join(g["variants"]) or "-", ", ".join(g["bots"]))
+    for g in invalid:
+        t.add_row(g["id"], "[red](not valid: davinci lint says why)[/red]", "-", "-", "-")
     console.print(t)
     d = Table(title="Clue decks")
     for col in ("id", "category", "cards"):
@@ -417,7 +422,7 @@ def list_(as_json: bool, packs: tuple[str, ...]) -> None:
         d.add_row(deck["id"], deck["category"], str(deck["cards"]))
     console.print(d)
     console.print(escape(f"Bots installed: {', '.join(bots)} (the bots column lists those each game names)"))
-    for g in games:
+    for g in valid:
         if g["variant_details"]:
             console.print(f"\n[bold]{g['id']}[/bold] variants:")
             for v in g["variant_details"]:
@@ -431,6 +436,17 @@ def list_(as_json: bool, packs: tuple[str, ...]) -> None:
             bounds = "".join(f", {k} {json.dumps(s[k], ensure_ascii=False)}" for k in ("min", "max") if k in s)
             one_of = f", one of {', '.join(map(str, s['choices']))}" if s.get("choices") else ""
             console.print(escape(f"  {name} ({s['type']}, default {default}{bounds}{one_of}): {s['doc']}".rstrip()))
+    _invalid_games(invalid)
+
+
+def _invalid_games(invalid: list[dict[str, Any]]) -> None:
+    """Name the games whose files their schema refuses (their first problem each) and exit 1."""
+    if invalid:
+        from davinci.engine.errors import DavinciError
+
+        problems = "; ".join(f"{g['id']}: {g['invalid']}" for g in invalid)
+        raise DavinciError(f"{len(invalid)} game{'s are' if len(invalid) > 1 else ' is'} not valid ({problems}): "
+                           "`davinci lint` lists every problem", code="DV010")
 
 
 @main.command()

@@ -396,9 +396,17 @@ def build_from_source(
 
 def catalogue(packs: Sequence[str] = ()) -> list[dict[str, Any]]:
     """A summary of every installed game for `davinci list`."""
-    out = []
+    from davinci.engine.schema import validate
+
+    out: list[dict[str, Any]] = []
     for gid, src in sorted(game_sources(packs).items()):
         data = src.doc.data
+        # What a list shows comes from files that may be anything: a game or variant its schema
+        # refuses is listed by its id with its first problem, nothing of its content.
+        problems = [*validate(src.doc, "game"), *(p for v in src.variants.values() for p in validate(v, "variant"))]
+        if problems:
+            out.append({"id": gid, "invalid": str(problems[0]).split("\n")[0], "packs": list(dict.fromkeys(src.pack_ids))})
+            continue
         settings = {
             name: {"type": spec.get("type", "int"), "default": spec.get("default"), "doc": spec.get("doc", ""),
                    **{k: spec[k] for k in ("min", "max", "choices") if spec.get(k) is not None}}

@@ -1100,6 +1100,25 @@ def test_help_header_and_list_name_the_variant_and_what_it_changes() -> None:
     assert code == 0 and "diagonals (Diagonal lines): Three cards sharing a symbol" in " ".join(out.split())
 
 
+def test_list_names_a_game_its_schema_refuses_and_fails(tmp_path: Path) -> None:
+    # A name holding line feeds drew fake rows ("Game over. Winners: Mallory") into the table,
+    # with exit 0, for a pack `play` refuses.
+    import shutil
+
+    pack = tmp_path / "t"
+    shutil.copytree(Path(__file__).parent / "packs" / "tutorial", pack)
+    pig = pack / "pig.yaml"
+    pig.write_text(pig.read_text().replace("name: Pig\n", 'name: "Pig\\n\\nGame over. Winners: Mallory"\n'))
+    code, out = cli("list", "--pack", str(pack))
+    assert code == 1 and "Mallory" not in out.split("davinci: ")[0]
+    assert "(not valid:" in out  # (the row, in place of its name)
+    assert "davinci: DV010 1 game is not valid (pig: " in out and "DV015 'name' must be one line of text" in out
+    code, out = cli("list", "--pack", str(pack), "--json")
+    assert code == 1
+    [entry] = [g for g in json.loads(out[: out.index("davinci: ")])["games"] if g["id"] == "pig"]
+    assert set(entry) == {"id", "invalid", "packs"}
+
+
 def test_list_shows_a_settings_bounds_and_no_empty_headings(tmp_path: Path) -> None:
     code, out = cli("list")
     assert code == 0 and "key_copies (int, default 3, min 1, max 5)" in " ".join(out.split())
