@@ -503,7 +503,13 @@ end:
 """
     problems = lint_paths([write_game_pack(tmp_path / "auto", "auto", game)])
     assert [(p.code, p.severity) for p in problems] == [("DV055", "warning")]
-    assert "no seat decided anything in" in problems[0].message
+    assert "no seat decided anything in" in problems[0].message and "never asks for a decision" in problems[0].message
+    # A flow that asks, under an end that holds from the start: the end is to blame, not the flow.
+    over = game.replace("    - set: {count: count + 1}\n", "    - choose:\n        options:\n          - action: go\n"
+                        "            do: [{set: {count: count + 1}}]\n").replace('"count >= 10"', '"count >= 0"')
+    problems = lint_paths([write_game_pack(tmp_path / "over", "auto", over)])
+    assert [(p.code, p.severity, p.location.line) for p in problems] == [("DV055", "warning", 14)]
+    assert "`end.when` already held when the first decision came" in problems[0].message
 
 
 @pytest.mark.parametrize(("old", "new", "col", "words"), [

@@ -944,6 +944,7 @@ def _playouts(ctx: LintContext, gdef: Any) -> Iterator[Problem]:
             return
     limited = 0  # games stopped by the turn limit rather than by `end.when`
     decided = 0  # decisions the test games asked for
+    at_once = 0  # test games `end.when` ended before anyone decided anything
     for seed in range(PLAYOUTS):
         n = gdef.min_players + seed % (gdef.max_players - gdef.min_players + 1)
         try:
@@ -986,11 +987,27 @@ def _playouts(ctx: LintContext, gdef: Any) -> Iterator[Problem]:
                 return
             st.result()  # the winners, scores and tie-breaks are expressions too
             limited += st.reason == "turn-limit"
+            at_once += st.reason == "end" and actions == 0
             decided += actions
         except DavinciError as e:
             yield _in_test_game(_as_problem(e, ctx.at(["flow"])), f"in a random test game of {n} seats, seed {seed}")
             return
-    if decided == 0 and ctx.doc.data.get("kind") != "variant":
+    # A variant that leaves `end` alone inherits its game's ending, reported on the game.
+    own_end = ctx.doc.data.get("kind") != "variant" or "end" in ctx.doc.data
+    from davinci.engine.steps.decide import Choose, Respond
+
+    asks = any(isinstance(i, (Choose, Respond)) for prog in gdef.programs.values() for i in prog.code)
+    if decided == 0 and at_once == PLAYOUTS and asks:
+        yield Problem(
+                ctx.at(["end", "when"] if own_end else []),
+                "DV055",
+                f"no seat decided anything in {PLAYOUTS} random test games: `end.when` already held when the first "
+                "decision came (it is checked at each decision and after each turn), so every game was over before "
+                "it began",
+                "game-builds",
+                "warning",
+            )
+    elif decided == 0 and ctx.doc.data.get("kind") != "variant":
         yield Problem(
             ctx.at(["flow"]),
             "DV055",
@@ -999,8 +1016,6 @@ def _playouts(ctx: LintContext, gdef: Any) -> Iterator[Problem]:
             "game-builds",
             "warning",
         )
-    # A variant that leaves `end` alone inherits its game's ending, reported on the game.
-    own_end = ctx.doc.data.get("kind") != "variant" or "end" in ctx.doc.data
     if limited == PLAYOUTS and not gdef.end.max_turns_given and own_end:
         yield Problem(
             ctx.at(["end"]),
