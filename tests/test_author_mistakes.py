@@ -508,7 +508,7 @@ end:
     over = game.replace("    - set: {count: count + 1}\n", "    - choose:\n        options:\n          - action: go\n"
                         "            do: [{set: {count: count + 1}}]\n").replace('"count >= 10"', '"count >= 0"')
     problems = lint_paths([write_game_pack(tmp_path / "over", "auto", over)])
-    assert [(p.code, p.severity, p.location.line) for p in problems] == [("DV055", "warning", 14)]
+    assert [(p.code, p.severity, p.location.line) for p in problems] == [("DV055", "warning", 13)]
     assert "`end.when` already held when the first decision came" in problems[0].message
 
 
