@@ -94,6 +94,8 @@ def parse_seats(spec: str | None, game: Any) -> list[SeatSpec]:
         if "" in parts:  # `random,,random`: dropping the gap would silently seat fewer players
             raise UsageError(f"--players '{spec}': seat {parts.index('') + 1} is empty; "
                              "name a player or bot for every seat, separated by single commas")
+    if not d.min_players <= len(parts) <= d.max_players:  # first: each seat's checks read the seats before it
+        raise UsageError(f"{d.name} takes {seat_range(d.min_players, d.max_players)} players, got {len(parts)}")
     seats: list[SeatSpec] = []
     from davinci.engine.bots import bot_names
 
@@ -109,8 +111,6 @@ def parse_seats(spec: str | None, game: Any) -> list[SeatSpec]:
         if problem is not None:
             raise UsageError(f"--players: {problem}")
         seats.append(SeatSpec(kind, label))
-    if not d.min_players <= len(seats) <= d.max_players:
-        raise UsageError(f"{d.name} takes {seat_range(d.min_players, d.max_players)} players, got {len(seats)}")
     from davinci.engine.bots import make_bot
 
     for kind in {s.kind for s in seats} - {"human"}:  # a bot that plays other games only: refused here

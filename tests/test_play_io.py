@@ -1137,3 +1137,13 @@ def test_the_header_names_the_seat_deciding_when_it_is_not_the_one_whose_turn_it
     assert turn_text(view, "Ana") == "turn 3 (Ana's), Ben to decide"
     assert turn_text({**view, "to_act": [1]}, "Ana") == "turn 3, Ana to play"
     assert turn_text({**view, "to_act": [1, 2]}, "Ana") == "turn 3, Ana to play"  # all answering at once
+
+
+def test_players_are_counted_before_each_seat_is_checked() -> None:
+    # 5,000 seats took 53 s to be refused (each seat's name was checked against those before it).
+    from davinci.engine.errors import UsageError
+
+    game = load_game(GAME)
+    with pytest.raises(UsageError) as info:
+        parse_seats(",".join(["random"] * 4 + ["nobot"]), game)
+    assert info.value.message == "Da Vinci Code takes 2-4 players, got 5"
