@@ -173,12 +173,14 @@ def resolve_listed(pack: Pack, relpath: str | os.PathLike[str]) -> Path:
 def missing_listed(pack: Pack, relpath: str | os.PathLike[str], real: Path) -> str:
     """DV022's message for a listed file that is not there, naming a YAML file beside it whose
     name is close (`dropfor.yaml` for `dropfour.yaml`)."""
-    what = "does not exist" if not real.exists() else "is not a file"
+    if real.exists():  # there, but no regular file: say what it is (no other name is meant)
+        what = "a folder" if real.is_dir() else "a named pipe" if real.is_fifo() else "a device or socket"
+        return f"pack '{pack.id}' lists {Path(relpath).as_posix()}, which is {what}, not a regular file"
     try:
         near = [f.name for f in real.parent.iterdir() if f.suffix in (".yaml", ".yml") and f.is_file()]
     except OSError:
         near = []
-    return f"pack '{pack.id}' lists {Path(relpath).as_posix()}, which {what}{did_you_mean(real.name, near)}"
+    return f"pack '{pack.id}' lists {Path(relpath).as_posix()}, which does not exist{did_you_mean(real.name, near)}"
 
 
 def read_doc(pack: Pack, relpath: str | os.PathLike[str]) -> Doc:

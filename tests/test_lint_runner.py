@@ -399,6 +399,16 @@ def test_a_listed_file_that_is_not_there_suggests_the_file_beside_it(tmp_path: P
     assert missing.message == "pack 'p' lists dropfor.yaml, which does not exist (did you mean 'dropfour.yaml'?)"
 
 
+def test_a_listed_pipe_or_folder_is_named_for_what_it_is(tmp_path: Path) -> None:
+    # Both read "which is not a file (did you mean 'pack.yaml'?)".
+    import os
+
+    root = make_pack(tmp_path / "p", {"pipe.yaml": ""})
+    os.mkfifo(root / "pipe.yaml")
+    assert [p.message for p in lint_paths([str(root)]) if p.code == "DV022"] == [
+        "pack 'p' lists pipe.yaml, which is a named pipe, not a regular file"]
+
+
 def test_no_line_of_lint_output_is_a_ci_workflow_command(tmp_path: Path) -> None:
     # A key "zz\n ::error file=...::..." kept its line feed (the next line began with a space), and
     # GitHub's runner trims the indentation before it looks for "::".

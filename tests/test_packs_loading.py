@@ -337,7 +337,7 @@ def test_a_link_loop_beside_the_manifest_and_a_listed_folder_are_told_not_crashe
     (tmp_path / "pack.yaml").write_text('kind: pack\nid: loops\nname: Loops\nversion: "1.0"\ngames: [pig.yaml, "."]\n',
                                         encoding="utf-8")
     found = [(p.code, p.message) for p in lint_paths([str(tmp_path)])]
-    assert found == [("DV022", "pack 'loops' lists ., which is not a file")]
+    assert found == [("DV022", "pack 'loops' lists ., which is a folder, not a regular file")]
 
 
 def test_rewording_comments_and_docs_keeps_the_content_hash(tmp_path: Path) -> None:
