@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from davinci.engine.errors import DavinciError, DefinitionError, did_you_mean
+from davinci.engine.errors import DavinciError, DefinitionError, did_you_mean, quoted
 from davinci.engine.expr.parser import BoolLit
 from davinci.engine.expr.types import ANY, BOOL, INT, ListType, Type
 from davinci.engine.values import encode
@@ -298,12 +298,13 @@ class FlowCompiler:
         allowed = sorted(allowed)
         for key in mapping:
             if key not in allowed:
-                hint = did_you_mean(key, allowed, 0.5, aside=False)
+                hint = did_you_mean(key, allowed, 0.5, aside=False) if len(str(key)) <= 100 else ""
                 if any(c in str(key) for c in ")]'\""):  # `{sides: max(6, 1)}`: the tail of a split value
                     hint = f" ({SPLIT_BY_COMMA} before it)"
                 takes = f" ({what} takes {', '.join(allowed)})" if allowed else f" ({what} takes no other keys)"
                 raise DefinitionError(
-                    f"unknown key '{key}' in {what}{hint}{takes}", self.b.loc.loc((*path, key), key=True), code="DV011"
+                    f"unknown key '{quoted(str(key))}' in {what}{hint}{takes}", self.b.loc.loc((*path, key), key=True),
+                    code="DV011",
                 )
 
     def _one(self, st: dict[str, Any], path: Path, scope: dict[str, Type]) -> None:

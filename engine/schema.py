@@ -20,7 +20,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from davinci.engine.errors import SchemaError, SourceLocation, did_you_mean
+from davinci.engine.errors import SchemaError, SourceLocation, did_you_mean, quoted
 from davinci.engine.lint.registry import Rule, register
 
 
@@ -737,9 +737,10 @@ def _translate(doc: Located, error: ValidationError) -> Iterable[SchemaError]:
         for key in value:
             if key in known or any(_re_search(p, key) for p in patterns):
                 continue
-            close = difflib.get_close_matches(str(key), known, n=1, cutoff=0.6)
+            # (a key of megabytes is shown cut, and compared with no key name: none is that long)
+            close = difflib.get_close_matches(str(key), known, n=1, cutoff=0.6) if len(str(key)) <= 100 else []
             hint = f" (did you mean '{close[0]}'?)" if close else _allowed_hint(known)
-            yield SchemaError(f"unknown key '{key}'{hint}", doc.loc([*path, key], key=True), UNKNOWN_KEY)
+            yield SchemaError(f"unknown key '{quoted(str(key))}'{hint}", doc.loc([*path, key], key=True), UNKNOWN_KEY)
         return
     if kind == "required" and isinstance(value, dict):
         for key in error.validator_value:

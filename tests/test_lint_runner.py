@@ -450,3 +450,12 @@ def test_a_folder_without_a_manifest_lints_every_yaml_file_in_it(tmp_path: Path)
     (empty / "sub").mkdir(parents=True)
     out = io.StringIO()
     assert run_lint([str(empty)], out=out) == 1 and "sub-folders are not searched" in out.getvalue()
+
+
+def test_a_huge_unknown_key_is_shown_cut(tmp_path: Path) -> None:
+    # A 4.8 MB key was repeated whole in a one-line message (and compared with every known key).
+    key = "namf" * 50_000
+    root = tmp_path / "p"
+    write(root / "pack.yaml", f"kind: pack\nid: p\nname: Test\nversion: '1.0'\n? {key}\n: 1\n")  # (a long key: `? `)
+    [problem] = lint_paths([str(root)])
+    assert problem.code == "DV011" and problem.message.startswith("unknown key 'namfnamf") and len(problem.message) < 300
