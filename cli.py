@@ -185,10 +185,39 @@ pack_option = click.option(
 setting_option = click.option("--setting", "-s", "settings", multiple=True, help="Override a game setting, KEY=VALUE.")
 
 
+class OnceCommand(click.Command):
+    """A command whose single-valued options may be given once: click keeps the last of
+    `-p random,random -p deducer,naive` without a word, which hides a mistake."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        by_name = {name: p for p in self.params if isinstance(p, click.Option) for name in (*p.opts, *p.secondary_opts)}
+        seen: set[str] = set()
+        i = 0
+        while i < len(args) and args[i] != "--":
+            token = args[i]
+            i += 1
+            name = token.split("=", 1)[0] if token.startswith("--") else token[:2] if token.startswith("-") else ""
+            opt = by_name.get(name)
+            if opt is None:
+                continue
+            takes_value = not opt.is_flag and not opt.count
+            if takes_value and token == name:
+                i += 1  # its value is the next word
+            if opt.multiple or opt.count or not takes_value:
+                continue
+            if opt.name in seen:
+                raise click.UsageError(f"option '{max(opt.opts, key=len)}' is given more than once: give it once", ctx)
+            seen.add(str(opt.name))
+        return super().parse_args(ctx, args)
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="davinci", prog_name="davinci")
 def main() -> None:
     """davinci: tabletop games defined as data. Play, lint, simulate."""
+
+
+main.command_class = OnceCommand
 
 
 @main.command()

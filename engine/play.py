@@ -94,18 +94,19 @@ def parse_seats(spec: str | None, game: Any) -> list[SeatSpec]:
         if "" in parts:  # `random,,random`: dropping the gap would silently seat fewer players
             raise UsageError(f"--players '{spec}': seat {parts.index('') + 1} is empty; "
                              "name a player or bot for every seat, separated by single commas")
-    if not d.min_players <= len(parts) <= d.max_players:  # first: each seat's checks read the seats before it
-        raise UsageError(f"{d.name} takes {seat_range(d.min_players, d.max_players)} players, got {len(parts)}")
-    seats: list[SeatSpec] = []
     from davinci.engine.bots import bot_names
 
     known = bot_names()
-    for i, p in enumerate(parts):
-        kind, _, name = p.partition(":")
-        kind = kind.strip().lower()
+    kinds = [p.partition(":")[0].strip().lower() for p in parts]
+    for p, kind in zip(parts, kinds):
         if kind != "human" and kind not in known:
             hint = did_you_mean(kind, ["human", *known])
             raise UsageError(f"unknown player '{quoted(p)}'{hint}: use human[:Name] or a bot ({', '.join(known)})")
+    if not d.min_players <= len(parts) <= d.max_players:  # before the names: each is checked against those before it
+        raise UsageError(f"{d.name} takes {seat_range(d.min_players, d.max_players)} players, got {len(parts)}")
+    seats: list[SeatSpec] = []
+    for i, (p, kind) in enumerate(zip(parts, kinds)):
+        name = p.partition(":")[2]
         label = name.strip() or (f"{d.seat_label} {i + 1}" if kind == "human" else f"{kind.capitalize()} {i + 1}")
         problem = seat_names_problem([*(s.name for s in seats), label])
         if problem is not None:

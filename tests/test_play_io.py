@@ -316,6 +316,10 @@ BAD_OPTIONS: list[tuple[list[str], int, str]] = [
     (["simulate", GAME, "--players", "random,,random"], 2, "seat 2 is empty"),
     (["play", GAME, "-s", "hand_small=3", "--setting", "hand_small=4"], 2, "'hand_small' is set more than once"),
     (["simulate", GAME, "-p", "random,random", "-s", "hand_small=3", "-s", "hand_small=4"], 2, "set more than once"),
+    # The last one silently won (deducer against naive), as for any option given twice.
+    (["simulate", GAME, "-p", "random,random", "--players=deducer,naive"], 2, "option '--players' is given more than once"),
+    (["play", GAME, "--seed", "1", "--seed", "2"], 2, "option '--seed' is given more than once"),
+    (["simulate", GAME, "-p", "random,random", "-prandom,naive"], 2, "option '--players' is given more than once"),
     (["lint", "--pack", "/nonexistent_dir", str(Path(__file__).parents[1] / "games" / "da_vinci_code" / "game.yaml")], 2, "no such pack folder"),
     (["play", GAME, "--setting", "hand_small=banana", "--players", "random,random"], 1, "must be an integer"),
     (["play", GAME, "--setting", "hand_small=99999999999999999999", "--players", "random,random"], 1, "must be <="),
@@ -1145,5 +1149,5 @@ def test_players_are_counted_before_each_seat_is_checked() -> None:
 
     game = load_game(GAME)
     with pytest.raises(UsageError) as info:
-        parse_seats(",".join(["random"] * 4 + ["nobot"]), game)
-    assert info.value.message == "Da Vinci Code takes 2-4 players, got 5"
+        parse_seats(",".join(["random"] * 4 + ["human:Ana", "human:Ana"]), game)
+    assert info.value.message == "Da Vinci Code takes 2-4 players, got 6"  # (not: two seats named Ana)
