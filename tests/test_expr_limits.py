@@ -33,7 +33,7 @@ def _quick(fn: Callable[[], object], seconds: float = 1.0) -> None:
         ("-" * 3000 + "1", "too many operators in a row"),
         ("- " * 1500 + "1", "too many operators in a row"),
         ("not -" * 500 + "x", "too many operators in a row"),
-        ("1" + "+1" * 1999, "nested too deeply"),
+        ("1" + "+1" * 1999, "each operator of a chain such as 1 + 2 + 3 is one level"),  # (no brackets: say why)
         ("x " + "if true else x " * 200, "nested too deeply"),
         ("2" + " ** 2" * 700, "nested too deeply"),
         ("xs" + " where true" * 300, "nested too deeply"),

@@ -952,7 +952,8 @@ def parse_uncached(source: str, locate: Locator | None = None) -> Node:
         raise syntax_error(reason, source, offset, locate) from None
     except _TooDeep as exc:
         raise syntax_error(
-            f"expression is nested too deeply (the limit is {MAX_TREE_DEPTH} levels)",
+            f"expression is nested too deeply (the limit is {MAX_TREE_DEPTH} levels; each operator of a chain such as "
+            "1 + 2 + 3 is one level: sum a list instead)",
             source,
             exc.offset,
             locate,
