@@ -287,8 +287,9 @@ def _chunks(cfg: SimConfig, size: int) -> Iterator[tuple[SimConfig, int, int]]:
 def _iter_tallies(cfg: SimConfig, jobs: int) -> Iterator[Tally]:
     size = chunk_size(cfg.games, jobs)
     if jobs == 1:
-        for c in _chunks(cfg, size):
-            yield _chunk(c)
+        # Game by game: a run stopped during a chunk of slow games still reports those it finished.
+        for i in range(cfg.games):
+            yield _chunk((cfg, i, i + 1))
         return
     import gc
     import multiprocessing as mp
@@ -300,14 +301,31 @@ def _iter_tallies(cfg: SimConfig, jobs: int) -> Iterator[Tally]:
     gc.freeze()
     # SIGTERM and SIGHUP stop the parent as Ctrl-C does (see `run`), so that leaving the pool ends the
     # workers too; the workers leave both signals to the parent.
+    # While the pool runs, a stop signal only raises a flag: a KeyboardInterrupt raised inside the
+    # pool's own code (holding one of its locks) could leave the parent waiting forever on its
+    # dead workers. The wait for each result wakes every quarter second to look at the flag.
+    stopped: list[int] = []
+    held = (signal.SIGINT, *STOP_SIGNALS) if _main_thread() else ()
+    old = {sig: signal.signal(sig, lambda signum, frame: stopped.append(signum)) for sig in held}
     try:
         with ctx.Pool(processes, initializer=_worker_signals) as pool:
             # In order: a failure is reported for the same (first failing) game as with one job.
-            for part in pool.imap(_worker_chunk, _chunks(cfg, size)):
+            results = pool.imap(_worker_chunk, _chunks(cfg, size))
+            while True:
+                if stopped:
+                    raise KeyboardInterrupt
+                try:
+                    part = results.next(timeout=0.25)
+                except mp.TimeoutError:
+                    continue
+                except StopIteration:
+                    break
                 if isinstance(part, _Failed):
                     raise part.error()
                 yield part
     finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
         gc.unfreeze()
 
 
