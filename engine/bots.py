@@ -173,14 +173,15 @@ def make_bot(name: str, seed: int, game_id: str | None = None, settings: dict[st
         try:
             factory = _LOADED[name] if name in _LOADED else ep.load()
             _LOADED[name] = factory
-        except Exception as e:
-            raise UsageError(f"bot '{name}' failed to load: {type(e).__name__}: {e}") from None
+        except Exception as e:  # the installed package's fault, not the command line's: exit 1, not 2
+            raise BotError(f"bot '{name}' failed to load: {type(e).__name__}: {quoted(str(e), 200)} (its package's "
+                           "`davinci.bots` entry point; DAVINCI_DEBUG=1 shows the traceback)") from e
     try:
         bot = factory(seed=seed, settings=settings or {})
     except DavinciError:
         raise
     except Exception as e:  # noqa: BLE001 - outside code: its failure is the bot's, named
-        raise BotError(f"bot '{name}' cannot start: {type(e).__name__}: {quoted(str(e), 200)}") from None
+        raise BotError(f"bot '{name}' cannot start: {type(e).__name__}: {quoted(str(e), 200)}") from e
     games = getattr(bot, "games", None)
     if games and game_id is not None and game_id not in games:
         raise UsageError(f"bot '{name}' plays {', '.join(games)}, not {game_id}")

@@ -257,3 +257,19 @@ def test_the_failing_game_named_is_the_same_for_any_number_of_jobs() -> None:
             for jobs in ("1", "2")]
     assert runs[0][0] == runs[1][0] == 1 and "in simulated game" in runs[0][1]
     assert runs[0][1] == runs[1][1]
+
+
+def test_a_bot_whose_package_fails_to_load_is_its_failure_not_a_usage_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    # It exited 2 ("usage error") although the command line was right, and DAVINCI_DEBUG showed nothing.
+    class Broken:
+        name = "brokenmod"
+
+        def load(self) -> Any:
+            import mybots_nosuchmodule  # type: ignore[import-not-found]  # noqa: F401
+
+    monkeypatch.setattr(bots, "_EPS", {"brokenmod": Broken()})
+    code, out = _run("simulate", "da-vinci-code", "-n", "2", "-p", "brokenmod,random")
+    assert code == 1 and out.startswith("davinci: DV061 bot 'brokenmod' failed to load: ModuleNotFoundError: No module "
+                                        "named 'mybots_nosuchmodule' (its package's `davinci.bots` entry point")
+    monkeypatch.setenv("DAVINCI_DEBUG", "1")
+    assert "Traceback (most recent call last)" in _run("simulate", "da-vinci-code", "-n", "2", "-p", "brokenmod,random")[1]

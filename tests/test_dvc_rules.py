@@ -198,6 +198,9 @@ def test_001_002_stopping_adds_the_drawn_tile_hidden_at_its_sorted_place() -> No
     assert show(st, 1) == "b1 w4 w7 b9"
     assert show(st, 1, viewer=2) == "b? w? w? b?"
     assert to_act(st) == 2
+    # Everyone at the table sees where it goes in: the log names its place (a bot could not tell
+    # which of two hidden white tiles was the new one).
+    assert "Player 1 stops: the drawn tile goes in at row.1.3" in st.view(1)["events"]
 
 
 def test_001_002_a_wrong_guess_exposes_the_drawn_tile_in_place_and_ends_the_turn() -> None:
