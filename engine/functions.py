@@ -362,6 +362,11 @@ def engine_functions(types: Any) -> Any:
                 raise wrong
         return result
 
+    # The fields the components declare, which lines() may read (unknown outside a game: the
+    # helpers' own documentation checks its examples without one).
+    fields = getattr(types, "component_fields", None)
+    fields = fields if isinstance(fields, frozenset) else None
+
     return BUILTINS.extend(
         [
             Function(
@@ -381,7 +386,7 @@ def engine_functions(types: Any) -> Any:
                 lines,
                 min_args=4,
                 max_args=5,
-                field_args=(types.piece, types.component_fields, 2, 3),
+                field_args=(types.piece, fields, 2, 3) if fields is not None else None,
             ),
             Function(
                 "lines_through",
@@ -392,7 +397,7 @@ def engine_functions(types: Any) -> Any:
                 lines_through,
                 min_args=5,
                 max_args=6,
-                field_args=(types.piece, types.component_fields, 3, 4),
+                field_args=(types.piece, fields, 3, 4) if fields is not None else None,
             ),
             Function(
                 "distance",

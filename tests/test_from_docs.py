@@ -104,7 +104,8 @@ MISTAKES = [
     ("a cell on a pile", "to: board, cell: c}", "to: blanks, cell: c}",
      "DV050", 65, 97, "'cell:' places pieces on a grid zone; 'blanks' is a pile zone"),
     ("a misspelt field in a line", "settings.line, 'symbol'", "settings.line, 'symbl'",
-     "DV042", 67, 22, "no component has a field 'symbl' (did you mean 'symbol'?)"),
+     "DV041", 67, 61, "argument 4 of lines_through() names a field of the components; none has 'symbl'; did you "
+                      "mean 'symbol'?"),
     ("a grid helper on a pile", "cell: \"first(free_cells(board) where", "cell: \"first(free_cells(blanks) where",
      "DV041", 57, 39, "argument 1 of free_cells() must be a zone (a grid or board zone; other zones read as their list of pieces), "
      "got a list[piece]"),
