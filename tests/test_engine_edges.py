@@ -249,6 +249,12 @@ def test_not_now_fills_in_its_expressions(tmp_path: Path) -> None:
     with pytest.raises(IllegalAction) as e:
         st.apply(st.current_seats[0], "stop")
     assert "only from the third turn: this is turn 1" in e.value.message
+    # A not_now whose expression fails when a move is refused leaves the engine's own words.
+    failing = load_game("nn", packs=[write_game_pack(tmp_path / "f", "nn", game.replace("turn {n}", "turn {10 // (n - 1)}"))])
+    st = failing.new_state(2, seed=0)
+    with pytest.raises(IllegalAction) as e:
+        st.apply(st.current_seats[0], "stop")
+    assert "'stop' is not possible now" in e.value.message
 
 
 def test_end_turn_in_turn_end_is_refused_where_it_is_written(tmp_path: Path) -> None:

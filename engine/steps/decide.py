@@ -98,7 +98,10 @@ class Choose(Instr):
                 for d, (fn, mode) in enumerate(zip(o.lists, o.modes)):
                     if mode != "combination" and (d >= len(args) or args[d] not in _labelled(state, fn(env), fn)[1]):
                         return ""
-            return " ".join(fill(o.not_now, state).split())  # (a folded YAML text's line breaks)
+            try:
+                return " ".join(fill(o.not_now, state).split())  # (a folded YAML text's line breaks)
+            except DavinciError:  # its expression fails now: the engine's own words say why instead
+                return ""
         return ""
 
     def enumerate(self, state: State) -> LegalActions:
