@@ -179,3 +179,26 @@ def test_a_roll_for_another_seat_is_in_no_view_even_at_the_movers_next_decision(
     st = load_game("cups", packs=[write_game_pack(tmp_path, "cups", text)]).new_state(2, seed=4)
     assert "theirs" in st.locals
     assert all("theirs" not in st.view(s)["locals"] for s in range(2))
+
+
+@pytest.mark.parametrize(("old", "new", "code", "words"), [
+    # The cup every seat could read, although each seat's dice were rolled for it alone.
+    ("private_seat_vars: [cup]\n", "", "DV059", "'cup' is a variable every seat sees: setting it from 'rolled', dice "
+                                                "rolled with `to:` for one seat alone, shows them to all (list 'cup' under "
+                                                "private_seat_vars)"),
+    # Every seat's dice told to the seat whose turn it is.
+    ("as: rolled, to: s}", "as: rolled, to: current}", "DV066", "this roll is told to current (the seat whose turn "
+                                                                "it is), not to 's' the loop is at: write to: s"),
+])
+def test_hidden_dice_told_to_everyone_or_to_the_wrong_seat_are_found(
+        tmp_path: Path, old: str, new: str, code: str, words: str) -> None:
+    from davinci.engine.lint.runner import lint_paths
+
+    assert lint_paths([write_game_pack(tmp_path / "ok", "cups", CUPS)]) == []
+    [problem] = lint_paths([write_game_pack(tmp_path / "bad", "cups", CUPS.replace(old, new))])
+    assert (problem.code, problem.message) == (code, words)
+
+
+def test_one_hidden_die_is_a_die(tmp_path: Path) -> None:
+    st = load_game("cups", packs=[write_game_pack(tmp_path, "cups", CUPS.replace("cup_size: 3", "cup_size: 1"))]).new_state(2, seed=4)
+    assert "Player 2 rolls a die" in st.view(0)["events"]  # not "rolls 1 dice"

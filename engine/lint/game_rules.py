@@ -555,7 +555,8 @@ def implicit_visibility(ctx: LintContext) -> Iterator[Problem]:
 def private_told(ctx: LintContext) -> Iterator[Problem]:
     """A public `log` line inside a `private: true` option names one of the option's arguments,
     or a name the option `set` from one, or the option sets a variable every seat sees from one:
-    every seat reads what the choice was meant to keep sealed.
+    every seat reads what the choice was meant to keep sealed. So does a variable every seat
+    sees `set` from dice rolled with `to:` (for one seat alone).
 
     Failing:
 
@@ -588,6 +589,7 @@ def private_told(ctx: LintContext) -> Iterator[Problem]:
     private = set(data.get("private_seat_vars") or ())
     public_seat = {str(k) for k in (data.get("seat_vars") or {}) if k not in private}
     public_game = {str(k) for section in ("vars", "turn_vars") for k in (data.get(section) or {})}
+    yield from _secret_rolls_told(data, public_seat, public_game, ctx)
     for option, opath in _private_options(data.get("flow"), ["flow"]):
         args = [str(n) for n in (option.get("args") or {})]
         if not args:
@@ -627,6 +629,34 @@ def private_told(ctx: LintContext) -> Iterator[Problem]:
                         else f"'{name}', set from '{held[name]}', an argument")
                 yield Problem(ctx.at(tpath), "DV059", f"this log line is public and names {what} "
                               "of a private option: every seat reads it (add `to:`, or log it when all have chosen)",
+                              "private-told", "warning")
+
+
+def _secret_rolls_told(data: dict[str, Any], public_seat: set[str], public_game: set[str],
+                       ctx: LintContext) -> Iterator[Problem]:
+    """A `roll` with `to:` (dice one seat alone reads) whose result is `set` into a variable
+    every seat sees: the dice are no secret. (A name some public roll binds too is left alone.)"""
+    secret: set[str] = set()
+    public: set[str] = set()
+    for m, _ in _mappings(data.get("flow"), ["flow"]):
+        spec = m.get("roll")
+        if isinstance(spec, dict):
+            (secret if spec.get("to") is not None else public).add(str(spec.get("as", "roll")))
+    secret -= public
+    if not secret:
+        return
+    uses = re.compile(r"\b(" + "|".join(re.escape(n) for n in sorted(secret)) + r")\b")
+    for assigned, spath in _mappings(data.get("flow"), ["flow"]):
+        values = assigned.get("set")
+        if not isinstance(values, dict):
+            continue
+        shown_vars = public_seat if "seat" in values else public_game
+        for k, v in values.items():
+            m = uses.search(_no_texts(v)) if isinstance(v, str) and k in shown_vars else None
+            if m:
+                yield Problem(ctx.at([*spath, "set", k]), "DV059",
+                              f"'{k}' is a variable every seat sees: setting it from '{m.group(1)}', dice rolled "
+                              f"with `to:` for one seat alone, shows them to all (list '{k}' under private_seat_vars)",
                               "private-told", "warning")
 
 
@@ -802,6 +832,7 @@ def seat_variable_of_current(ctx: LintContext) -> Iterator[Problem]:
     variable of `current` (the seat whose turn it is; seat 1 during `setup`), not of the seat the
     loop is at, so one seat gets every value and the others keep their start value. (A value that
     reads `current` itself, a sum over the others kept by the current seat, is not reported.)
+    Likewise a `roll` or `log` there with `to: current`: the current seat reads every seat's dice.
 
     Failing:
 
@@ -847,6 +878,14 @@ def seat_variable_of_current(ctx: LintContext) -> Iterator[Problem]:
             continue
         name = loop["as"]
         for st, spath in _mappings(loop.get("do"), [*mpath, "for_each", "do"]):
+            for kind in ("roll", "log"):  # dice or a line for one seat, told to current instead of the loop's
+                spec = st.get(kind)
+                if isinstance(spec, dict) and str(spec.get("to", "")).strip() == "current":
+                    found[tuple([*spath, kind])] = Problem(
+                        ctx.at([*spath, kind, "to"]), "DV066",
+                        f"this {'roll' if kind == 'roll' else 'log line'} is told to current (the seat whose turn it "
+                        f"is), not to '{name}' the loop is at: write to: {name}",
+                        "seat-variable-of-current", "warning")
             assigned = st.get("set")
             if not isinstance(assigned, dict) or "seat" in assigned:
                 continue

@@ -609,7 +609,7 @@ class Roll(Instr):
             raise EvalError(f"'dice' must be from 1 to {MAX_DICE}, got {k}")
         rolled = [state.rng.randint(1, n) for _ in range(k)]
         state.locals[self.var] = rolled
-        self._tell(state, ", ".join(map(str, rolled)), f"{k} dice")
+        self._tell(state, ", ".join(map(str, rolled)), "a die" if k == 1 else f"{k} dice")
 
     def _tell(self, state: State, shown: str, hidden: str) -> None:
         if self.to is None:
