@@ -192,7 +192,10 @@ class Builder:
         if isinstance(src, bool) or isinstance(src, int):
             src = str(src).lower() if isinstance(src, bool) else str(src)
         if not isinstance(src, str):
-            raise self.fail("expected an expression (text)", path)
+            hint = (" (a list here is written as an expression, in quotes: \"[]\", \"[1, 2]\")" if isinstance(src, list)
+                    else " (a value here is an expression written as a text, in quotes)" if isinstance(src, dict)
+                    else "")
+            raise self.fail(f"expected an expression (text){hint}", path)
         compiled = self.compile(src, scope, expect, self.loc.scalar(path))
         if isinstance(compiled, _Broken) and compiled.error.message.startswith("unclosed") and self._cut_by_comma(path, src):
             first, nl, rest = compiled.error.message.partition("\n")

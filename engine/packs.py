@@ -176,8 +176,10 @@ def missing_listed(pack: Pack, relpath: str | os.PathLike[str], real: Path) -> s
     if real.exists():  # there, but no regular file: say what it is (no other name is meant)
         what = "a folder" if real.is_dir() else "a named pipe" if real.is_fifo() else "a device or socket"
         return f"pack '{pack.id}' lists {Path(relpath).as_posix()}, which is {what}, not a regular file"
+    listed = {(pack.root / rel).resolve() for _, _, rel in pack.files()}  # (a file listed already is not the one meant)
     try:
-        near = [f.name for f in real.parent.iterdir() if f.suffix in (".yaml", ".yml") and f.is_file()]
+        near = [f.name for f in real.parent.iterdir()
+                if f.suffix in (".yaml", ".yml") and f.is_file() and f.resolve() not in listed]
     except OSError:
         near = []
     return f"pack '{pack.id}' lists {Path(relpath).as_posix()}, which does not exist{did_you_mean(real.name, near)}"

@@ -949,6 +949,10 @@ class Session:
                                            f"{esc(form)}[/red] - type ? for help")
                         continue
             text = _whole_verb(text, verbs)
+            if text.partition(" ")[0].lower() not in verbs and not _verbs_begun(text, verbs):
+                # The start of an action of the game that is not offered now (`lia` for `liar`):
+                # written out, so that the refusal says why it is not possible now.
+                text = _whole_verb(text, sorted(self.game.definition.verb_args))
             several = _several_verbs(text, verbs)
             if several:
                 self.console.print(f"[red]'{esc(quoted(text.split()[0], 20))}' could be {esc(', '.join(several))}: type "

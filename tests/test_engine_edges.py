@@ -257,6 +257,30 @@ def test_not_now_fills_in_its_expressions(tmp_path: Path) -> None:
     assert "'stop' is not possible now" in e.value.message
 
 
+def test_not_now_naming_the_options_own_argument_says_why_it_cannot(tmp_path: Path) -> None:
+    # It said the local "does not reach here" and to declare it under turn_vars, which then clashed.
+    from davinci.engine.lint.runner import lint_paths
+
+    game = ("kind: game\nid: nn\nname: Nn\nplayers: {min: 2, max: 2}\nflow:\n  turn:\n    - choose:\n"
+            "        options:\n          - action: pick\n            args: {n: 'range(1, 4)'}\n"
+            "            when: n > 1\n            not_now: 'not {n}'\n            do: [{end_game: true}]\n"
+            "end:\n  when: 'false'\n  winners: seats\n")
+    [problem] = lint_paths([write_game_pack(tmp_path, "nn", game)])
+    assert problem.code == "DV041" and problem.location.line == 12
+    assert problem.message.startswith("unknown name 'n': an option's 'not_now' is said over the names of the decision")
+
+
+def test_two_options_with_one_verb_name_each_other(tmp_path: Path) -> None:
+    from davinci.engine.lint.runner import lint_paths
+
+    game = ("kind: game\nid: nn\nname: Nn\nplayers: {min: 2, max: 2}\nflow:\n  turn:\n    - choose:\n"
+            "        options:\n          - action: pick\n            do: [{end_game: true}]\n"
+            "          - action: pick\n            do: []\nend:\n  when: 'false'\n  winners: seats\n")
+    [problem] = lint_paths([write_game_pack(tmp_path, "nn", game)])
+    assert (problem.code, problem.location.line) == ("DV050", 11)
+    assert problem.message.startswith("two options of this decision share the action 'pick' (the other is at line 9)")
+
+
 def test_end_turn_in_turn_end_is_refused_where_it_is_written(tmp_path: Path) -> None:
     # turn_end ran again and again until the step budget ran out (DV043 at another step).
     from davinci.engine.errors import DefinitionError

@@ -399,6 +399,13 @@ def test_a_listed_file_that_is_not_there_suggests_the_file_beside_it(tmp_path: P
     assert missing.message == "pack 'p' lists dropfor.yaml, which does not exist (did you mean 'dropfour.yaml'?)"
 
 
+def test_a_listed_file_that_is_not_there_is_not_taken_for_one_listed_already(tmp_path: Path) -> None:
+    # `liars.yaml` missing got "(did you mean 'letter.yaml'?)", a file the pack already listed.
+    root = make_pack(tmp_path / "p", {"letter.yaml": GOOD_DECK, "lettre.yaml": ""})
+    [missing] = [p for p in lint_paths([str(root)]) if p.code == "DV022"]
+    assert missing.message == "pack 'p' lists lettre.yaml, which does not exist"
+
+
 def test_a_listed_pipe_or_folder_is_named_for_what_it_is(tmp_path: Path) -> None:
     # Both read "which is not a file (did you mean 'pack.yaml'?)".
     import os

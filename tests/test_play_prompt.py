@@ -77,6 +77,12 @@ def test_a_misspelt_verb_gets_a_did_you_mean() -> None:
     assert code == 0 and "'guss' is no action of this game; possible now: guess; did you mean 'guess'?" in out
 
 
+def test_the_start_of_an_action_not_offered_now_is_refused_for_why() -> None:
+    # `st` before any right guess was "no action of this game", as if the game had no `stop`.
+    code, out = play("da-vinci-code", "human,random", ["st"], seed=1)
+    assert code == 0 and "'stop' is not possible now: you stop only after a right guess" in " ".join(out.split())
+
+
 def test_an_empty_line_shows_the_board_again() -> None:
     _code, once = play("leonardos-riddle", "human,random", [])
     _code, twice = play("leonardos-riddle", "human,random", [""])

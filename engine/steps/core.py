@@ -403,7 +403,9 @@ class Swap(Instr):
 
 @step("swap", keys=("a", "b"))
 def _swap(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, Type]) -> None:
-    """Exchange the places of two pieces (zone, position, cell).
+    """Exchange the places of two pieces (zone, position, cell). Each piece then shows as its new
+    zone shows it: trading two owners' hidden hands, each owner sees the card it got, and nobody
+    else sees either.
 
     ```yaml
     - swap: {a: card, b: target.top}
@@ -786,7 +788,8 @@ class Eliminate(Instr):
 @step("eliminate", keys=())
 def _eliminate(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, Type]) -> None:
     """Mark a seat (or list of seats) as out: its turns are skipped from now on. The step logs
-    "NAME is out" itself.
+    "NAME is out" itself. Its pieces stay where they are (its hand, still hidden from the others):
+    move them (to a discard pile, face up) in the steps around it if the rules say so.
 
     ```yaml
     - if: "count(target.owner.row where not revealed) == 0"

@@ -202,6 +202,18 @@ def _if_before_args(avail: Any, names: list[str]) -> None:
                   f"cannot read '{name}'; to filter the argument values, write this condition under 'when'")
 
 
+def _not_now_before_args(part: Any, names: list[str]) -> None:
+    """A `not_now` part naming one of the option's arguments: said why it cannot (the player's
+    typed action, quoted beside it, names the refused values)."""
+    error = getattr(part, "error", None)
+    name = unknown_name(error.message) if isinstance(error, DavinciError) else None
+    if error is None or name is None or name not in names:
+        return
+    retell(error, f"unknown name '{name}': an option's 'not_now' is said over the names of the decision, before "
+                  f"or without its arguments, so it cannot read '{name}' (the refusal quotes the action the player "
+                  "typed, with its values, beside it)")
+
+
 Labelled = tuple[Sequence[Any], Sequence[str]]  # an argument list: stored values, and their labels
 
 # Legal actions one decision may offer: a player could not read more, and a screen lists them all.
@@ -316,7 +328,7 @@ def _choose(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str
     seat = fc.expr((*p, "seat"), scope, fc.b.types.seat) if "seat" in spec else None  # type: ignore[attr-defined]
     options: list[Option] = []
     inner_scopes: list[dict[str, Type]] = []
-    verbs: set[str] = set()
+    verbs: dict[str, int] = {}  # each verb, and the index of its option
     for i, o in enumerate(spec["options"]):
         op: Path = (*p, "options", i)
         if not isinstance(o, dict):
@@ -342,8 +354,11 @@ def _choose(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str
                 fc.b.loc.loc((*op, "action")),
             )
         if verb in verbs:
-            raise DefinitionError(f"two options share the action '{verb}'", fc.b.loc.loc((*op, "action")), code="DV021")
-        verbs.add(verb)
+            first = fc.b.loc.loc((*p, "options", verbs[verb], "action"))
+            raise DefinitionError(f"two options of this decision share the action '{verb}' (the other is at line "
+                                  f"{first.line}): a typed action names one option, so give each its own verb",
+                                  fc.b.loc.loc((*op, "action")), code="DV050")
+        verbs[verb] = i
         inner = dict(scope)
         names: list[str] = []
         lists: list[Any] = []
@@ -374,6 +389,8 @@ def _choose(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str
         # `{expression}` parts are filled in as in a prompt, over the names the decision sees (not
         # its arguments: the refused values are the player's own words).
         said = template(fc, not_now, (*op, "not_now"), scope) if not_now else ""
+        for part in said if isinstance(said, list) else ():
+            _not_now_before_args(part, names)
         options.append(Option(verb, names, lists, when, avail, private, said))
         inner_scopes.append(inner)
     instr = Choose(path, seat, options, fc.prog.name, fc.here, template(fc, spec.get("prompt", ""), (*p, "prompt"), scope))
