@@ -434,3 +434,29 @@ def test_drawing_positions_are_bounded_by_the_schema(tmp_path) -> None:  # type:
         ("DV016", 9, "item 1 of 'at' must be at most 500, got 1000000"),
         ("DV016", 10, "item 1 of 'at' must be at least 0, got -1"),
     ]
+
+
+def test_display_values_that_could_do_more_than_colour_are_judged_and_left_out(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # A pack variant's colour "link https://..." made the terminal print hyperlinks on the board.
+    from davinci.engine.lint.runner import lint_paths
+
+    display = {"categories": {"codex": {"letter": "CC", "colour": "link https://evil.example"}},
+               "spaces": {"triskel": {"style": "bold link https://x"}}, "teams": ["red", "#zzzzzz"]}
+    assert [(path, message) for path, message in screen.check_display(display)] == [
+        (("categories", "codex", "letter"), "letter must be one character"),
+        (("categories", "codex", "colour"), "'link https://evil.example' is no colour the terminal screen knows"),
+        (("spaces", "triskel", "style"), "'bold link https://x' holds a link: a style only colours the screen"),
+        (("teams", 1), "'#zzzzzz' is no colour the terminal screen knows"),
+    ]
+    style = screen.Style(display)
+    assert style.cat("codex") == {"letter": "C", "name": "Codex", "colour": "dark_orange"}  # the defaults stand
+    assert style.spaces["triskel"]["style"] == "bold white on purple4" and style.team(2) == "bright_cyan"
+    t = Table()
+    console = Console(width=100, record=True, force_terminal=True)
+    console.print(screen.board_text(t.st.view(0), t.game.definition, style))
+    assert "evil.example" not in console.export_text(styles=True)
+    (tmp_path / "pack.yaml").write_text('kind: pack\nid: p9\nname: P\nversion: "1.0"\nvariants: [v.yaml]\n')
+    (tmp_path / "v.yaml").write_text("kind: variant\nid: garish\nextends: da-vinci-game\nname: Garish\ndisplay:\n"
+                                     "  categories:\n    codex: {letter: C, colour: \"link https://evil.example\"}\n")
+    [problem] = lint_paths([str(tmp_path)])
+    assert (problem.code, problem.location.line, problem.severity) == ("DV067", 7, "warning")

@@ -899,6 +899,43 @@ def seat_variable_of_current(ctx: LintContext) -> Iterator[Problem]:
     yield from found.values()
 
 
+@rule("DV067", "display-hints", severity="warning", kinds=("game", "variant"))
+def display_hints(ctx: LintContext) -> Iterator[Problem]:
+    """A game's own terminal screen (`games/GAME/screen.py`) may judge the `display` hints it
+    reads (a colour it does not know, a style holding a terminal link, a letter of several
+    characters); the screen leaves each such value out and draws with its own. A variant's
+    `display` is judged by the screen of the game it extends. The generic screen reads `hide`
+    only (DV050 checks it).
+
+    Failing:
+
+    ```yaml
+    display:
+      categories:
+        codex: {letter: CX, colour: "link https://example.com"}
+    ```
+
+    Passing:
+
+    ```yaml
+    display:
+      categories:
+        codex: {letter: C, colour: dark_orange}
+    ```
+    """
+    data = ctx.doc.data
+    if not isinstance(data, dict) or not isinstance(data.get("display"), dict):
+        return
+    game_id = str(data.get("id", "")) if ctx.kind == "game" else str(data.get("extends", "")).split("/")[0]
+    from davinci.engine.play import screen_module
+
+    check = getattr(screen_module(game_id), "check_display", None) if game_id else None
+    if not callable(check):
+        return
+    for path, message in check(data["display"]):
+        yield Problem(ctx.at(["display", *path]), "DV067", message, "display-hints", "warning")
+
+
 @rule("DV057", "game-bots", kinds=("game", "variant"))
 def game_bots(ctx: LintContext) -> Iterator[Problem]:
     """Every bot a game or variant offers (`bots:`) is installed and plays this game (a variant's

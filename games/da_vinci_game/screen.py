@@ -92,11 +92,80 @@ _DEFAULT_TEAMS = ("bright_yellow", "bright_cyan", "bright_magenta", "bright_gree
 CELL = 2  # characters per space on the board
 
 
-def _entries(section: Any) -> dict[str, dict[str, str]]:
-    """The entries of a `display` section that are mappings of texts (the rest are ignored)."""
+# What each entry of a `display` section may hold, and how each value is judged.
+_FIELDS = {"categories": {"letter": "char", "name": "text", "colour": "colour"},
+           "spaces": {"glyph": "char", "style": "style"}}
+
+
+def _value_problem(kind: str, value: Any) -> str | None:
+    """Why `value` cannot be a display value of `kind` (a colour, a style, one character, a
+    text), or None. A style may only colour the screen: a `link` (a terminal hyperlink to any
+    address) is refused, as is anything rich cannot read."""
+    from rich.color import Color, ColorParseError
+    from rich.errors import StyleSyntaxError
+    from rich.style import Style as RichStyle
+
+    if not isinstance(value, str):
+        return "must be a text"
+    if kind == "char":
+        return None if len(value) == 1 and value.isprintable() and not value.isspace() else "must be one character"
+    if kind == "text":
+        return None if value.isprintable() and 0 < len(value) <= 40 else "must be one line of at most 40 characters"
+    try:
+        if kind == "colour":
+            Color.parse(value)
+            return None
+        if RichStyle.parse(value).link:
+            return f"'{value[:40]}' holds a link: a style only colours the screen"
+        return None
+    except (ColorParseError, StyleSyntaxError):
+        return f"'{value[:40]}' is no {'colour' if kind == 'colour' else 'style'} the terminal screen knows"
+
+
+def check_display(display: Any) -> list[tuple[tuple[str | int, ...], str]]:
+    """Problems of a game's `display` section for this screen, as (path under `display`,
+    message); lint reports them (DV067), and the screen ignores each value concerned."""
+    if not isinstance(display, Mapping):
+        return []
+    out: list[tuple[tuple[str | int, ...], str]] = []
+    for section, fields in _FIELDS.items():
+        entries = display.get(section)
+        if entries is None:
+            continue
+        if not isinstance(entries, Mapping):
+            out.append(((section,), f"'{section}' is a mapping of names to {{{', '.join(fields)}}}"))
+            continue
+        for name, entry in entries.items():
+            if not isinstance(entry, Mapping):
+                out.append(((section, name), f"'{name}' is a mapping of {', '.join(fields)}"))
+                continue
+            for key, value in entry.items():
+                if key not in fields:
+                    out.append(((section, name, key), f"unknown key '{key}' (an entry of {section} takes "
+                                                      f"{', '.join(fields)})"))
+                    continue
+                problem = _value_problem(fields[key], value)
+                if problem:
+                    out.append(((section, name, key), f"{key} {problem}" if problem.startswith("must") else problem))
+    teams = display.get("teams")
+    if teams is not None:
+        if not isinstance(teams, list) or not teams:
+            out.append((("teams",), "'teams' is a list of colours, one per team"))
+        else:
+            for i, colour in enumerate(teams):
+                problem = _value_problem("colour", colour)
+                if problem:
+                    out.append((("teams", i), f"colour {problem}" if problem.startswith("must") else problem))
+    return out
+
+
+def _entries(section: Any, fields: Mapping[str, str]) -> dict[str, dict[str, str]]:
+    """The entries of a `display` section, each with the values this screen can use (the rest
+    are left out: the defaults stand)."""
     if not isinstance(section, Mapping):
         return {}
-    return {str(k): {str(a): str(b) for a, b in v.items()} for k, v in section.items() if isinstance(v, Mapping)}
+    return {str(k): {str(a): str(b) for a, b in v.items() if a in fields and _value_problem(fields[a], b) is None}
+            for k, v in section.items() if isinstance(v, Mapping)}
 
 
 # The largest board drawing a terminal screen makes (columns, rows); a board placed beyond is listed, not drawn.
@@ -109,18 +178,18 @@ class Style:
     def __init__(self, display: Mapping[str, Any]) -> None:
         # Hints a pack's variant may change: an entry of another shape than these is left out
         # (the defaults stand), never a failing screen.
-        self.cats = {**_DEFAULT_CATS, **_entries(display.get("categories"))}
-        self.spaces = {**_DEFAULT_SPACES, **_entries(display.get("spaces"))}
+        self.cats = {k: {**_DEFAULT_CATS.get(k, {}), **v} for k, v in
+                     {**_DEFAULT_CATS, **_entries(display.get("categories"), _FIELDS["categories"])}.items()}
+        self.spaces = {k: {**_DEFAULT_SPACES.get(k, {}), **v} for k, v in
+                       {**_DEFAULT_SPACES, **_entries(display.get("spaces"), _FIELDS["spaces"])}.items()}
         teams = display.get("teams")
-        ok = isinstance(teams, list) and teams and all(isinstance(t, str) for t in teams)
+        ok = isinstance(teams, list) and teams and all(_value_problem("colour", t) is None for t in teams)
         self.teams = tuple(teams) if ok else _DEFAULT_TEAMS  # type: ignore[arg-type]
 
     def cat(self, category: str) -> dict[str, str]:
         """Letter, name and colour of a category."""
         found = self.cats.get(category)
-        if not isinstance(found, dict):
-            return {"letter": "?", "name": category, "colour": "white"}
-        return {str(k): str(v) for k, v in found.items()}
+        return {"letter": "?", "name": category, "colour": "white", **(found if isinstance(found, dict) else {})}
 
     def team(self, index: int) -> str:
         """The colour of team `index` (1-based)."""
@@ -228,7 +297,7 @@ def _space_cells(
     elif sp.type == "bid":
         glyph, look = str(sp.attrs.get("number", "#")), str(style.spaces["bid"]["style"])
     else:
-        info = style.spaces.get(sp.type, {"glyph": "?", "style": ""})
+        info = {"glyph": "?", "style": "", **style.spaces.get(sp.type, {})}
         glyph, look = str(info["glyph"]), str(info["style"])
     if sp.no_turn:
         look += " underline"
