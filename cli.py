@@ -29,12 +29,12 @@ SEED = _SeedType(0, 2**64 - 1)
 
 
 def _fail(message: str, code: int = 1, notes: Sequence[str] = ()) -> None:
-    from davinci.engine.errors import message_text, printable
+    from davinci.engine.errors import message_text, no_ci_command, printable
 
     # A message may quote a file or the command line: their control characters and line feeds are
     # shown as escapes (a save's field printed a fake "verified" line). Notes are davinci's own
     # lines under it, each on its own line.
-    lines = [f"davinci: {message_text(message)}", *(printable(n, one_line=True) for n in notes)]
+    lines = [f"davinci: {message_text(message)}", *(no_ci_command(printable(n, one_line=True)) for n in notes)]
     click.echo("\n".join(lines), err=True)
     sys.exit(code)
 
@@ -535,9 +535,11 @@ def simulate(
 @guarded
 def replay(file: str, verify: bool, events: bool, packs: tuple[str, ...]) -> None:
     """Replay a game log written by `davinci play --log`."""
+    from davinci.engine.errors import no_ci_command
     from davinci.engine.replay import replay_log
 
-    code = replay_log(file, verify, packs, click.echo, events)
+    # Log lines and seat names come from the log: none may be a CI runner's `::command::`.
+    code = replay_log(file, verify, packs, lambda line: click.echo(no_ci_command(line)), events)
     sys.exit(code)
 
 

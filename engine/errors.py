@@ -270,12 +270,17 @@ def message_text(message: str) -> str:
             out.append(line)
         else:
             out[-1] += "\\n" + line
-    for i, line in enumerate(out):
-        body = line.lstrip()
-        if body.startswith("::"):
-            cut = len(line) - len(body)
-            out[i] = line[:cut] + "\\x3a" + line[cut + 1:]
-    return "\n".join(out)
+    return "\n".join(map(no_ci_command, out))
+
+
+def no_ci_command(line: str) -> str:
+    """`line` unless, its indentation skipped, it starts with `::` (a workflow command a CI runner
+    obeys: `::error::`, `::add-mask::`): then its first colon is written `\\x3a`."""
+    body = line.lstrip()
+    if not body.startswith("::"):
+        return line
+    cut = len(line) - len(body)
+    return line[:cut] + "\\x3a" + line[cut + 1:]
 
 
 def quoted(text: str, limit: int = 60) -> str:

@@ -1151,3 +1151,15 @@ def test_players_are_counted_before_each_seat_is_checked() -> None:
     with pytest.raises(UsageError) as info:
         parse_seats(",".join(["random"] * 4 + ["human:Ana", "human:Ana"]), game)
     assert info.value.message == "Da Vinci Code takes 2-4 players, got 6"  # (not: two seats named Ana)
+
+
+def test_replay_prints_no_line_a_ci_runner_would_obey(tmp_path: Path) -> None:
+    # A log whose seat name was edited to `::error::seat` printed `::error::seat takes 1` (indented,
+    # which a runner skips before it looks for `::`).
+    log = tmp_path / "g.json"
+    code, _ = cli("play", GAME, "--players", "random,random", "--seed", "1", "--no-clear", "--log", str(log))
+    doc = json.loads(log.read_text())
+    doc["seats"][0]["name"] = "::error::seat"
+    log.write_text(json.dumps(doc))
+    code, out = cli("replay", str(log), "--events")
+    assert "error::seat" in out and not any(line.lstrip().startswith("::") for line in out.splitlines()), out

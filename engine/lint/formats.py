@@ -7,7 +7,7 @@ import os
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from davinci.engine.errors import message_text, printable
+from davinci.engine.errors import message_text, no_ci_command, printable
 from davinci.engine.lint.docs import rule_doc
 from davinci.engine.lint.registry import Problem, all_rules
 from davinci.engine.lint.runner import LintResult
@@ -46,6 +46,7 @@ def render_text(result: LintResult, out: TextIO, color: bool | None = None) -> N
     for p in result.problems:
         # A file name or a message quoting a file may hold control characters: shown as escapes.
         where, message = printable(str(p.location), one_line=True), message_text(p.message)
+        where = no_ci_command(where)  # a file named `::warning::x.yaml` would be a CI runner's command
         if coloured:
             colour = _SEVERITY_COLOURS.get(p.severity, "")
             out.write(f"{_BOLD}{where}{_RESET}: {colour}{p.code}{_RESET} {message} "
