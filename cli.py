@@ -7,6 +7,7 @@ Every user mistake ends with a one-line message and a non-zero exit, never a tra
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
@@ -416,20 +417,23 @@ def list_(as_json: bool, packs: tuple[str, ...]) -> None:
     from davinci.engine.bots import bot_names
     from davinci.engine.decks import load_decks
     from davinci.engine.definition import seat_span
+    from davinci.engine.errors import DavinciError
     from davinci.engine.game import catalogue
     from davinci.engine.packs import all_packs
 
-    games = catalogue(packs)
+    unread: DavinciError | None = None
+    try:
+        games = catalogue(packs)
+        decks = load_decks(all_packs(packs))
+    except DavinciError as e:  # a pack file that cannot be read at all: the installed content is still listed
+        unread, games, decks = e, catalogue(()), load_decks(all_packs(()))
     bots = bot_names()  # built-in and every `davinci.bots` entry point installed
-    decks = [
-        {"id": d.id, "name": d.name, "category": d.category, "cards": len(d.cards)}
-        for d in load_decks(all_packs(packs)).values()
-    ]
+    deck_rows = [{"id": d.id, "name": d.name, "category": d.category, "cards": len(d.cards)} for d in decks.values()]
     invalid = [g for g in games if "invalid" in g]
     valid = [g for g in games if "invalid" not in g]
     if as_json:
-        click.echo(json.dumps({"games": games, "decks": decks, "bots": bots}, indent=2))
-        _invalid_games(invalid)
+        click.echo(json.dumps({"games": games, "decks": deck_rows, "bots": bots}, indent=2))
+        _invalid_games(invalid, valid, unread)
         return
     from rich.markup import escape
     from rich.table import Table
@@ -440,14 +444,15 @@ def list_(as_json: bool, packs: tuple[str, ...]) -> None:
         t.add_column(col, no_wrap=col == "id")  # an id is copied onto the command line: never cut
     for g in valid:
         t.add_row(g["id"], escape(g["name"]), seat_span(g["players"]["min"], g["players"]["max"]),
-                  ", ".join(g["variants"]) or "-", ", ".join(g["bots"]))
+                  ", ".join(v["id"] + (" [red](not valid)[/red]" if "invalid" in v else "") for v in g["variant_details"])
+                  or "-", ", ".join(g["bots"]))
     for g in invalid:
         t.add_row(g["id"], "[red](not valid: davinci lint says why)[/red]", "-", "-", "-")
     console.print(t)
     d = Table(title="Clue decks")
     for col in ("id", "category", "cards"):
         d.add_column(col, no_wrap=col == "id")
-    for deck in decks:
+    for deck in deck_rows:
         d.add_row(deck["id"], deck["category"], str(deck["cards"]))
     console.print(d)
     console.print(escape(f"Bots installed: {', '.join(bots)} (the bots column lists those each game names)"))
@@ -455,6 +460,9 @@ def list_(as_json: bool, packs: tuple[str, ...]) -> None:
         if g["variant_details"]:
             console.print(f"\n[bold]{g['id']}[/bold] variants:")
             for v in g["variant_details"]:
+                if "invalid" in v:
+                    console.print(f"  {v['id']} [red](not valid: davinci lint says why)[/red]")
+                    continue
                 about = " ".join(v["description"].split())
                 console.print(escape(f"  {v['id']} ({v['name']})" + (f": {about}" if about else "")))
         if not g["settings"]:
@@ -465,17 +473,23 @@ def list_(as_json: bool, packs: tuple[str, ...]) -> None:
             bounds = "".join(f", {k} {json.dumps(s[k], ensure_ascii=False)}" for k in ("min", "max") if k in s)
             one_of = f", one of {', '.join(map(str, s['choices']))}" if s.get("choices") else ""
             console.print(escape(f"  {name} ({s['type']}, default {default}{bounds}{one_of}): {s['doc']}".rstrip()))
-    _invalid_games(invalid)
+    _invalid_games(invalid, valid, unread)
 
 
-def _invalid_games(invalid: list[dict[str, Any]]) -> None:
-    """Name the games whose files their schema refuses (their first problem each) and exit 1."""
-    if invalid:
-        from davinci.engine.errors import DavinciError
+def _invalid_games(invalid: list[dict[str, Any]], valid: list[dict[str, Any]], unread: Any) -> None:
+    """After the list: a pack that could not be read, or the games and variants whose files their
+    schema refuses (the first problem of each), make `davinci list` exit 1 saying so."""
+    from davinci.engine.errors import DavinciError
 
-        problems = "; ".join(f"{g['id']}: {g['invalid']}" for g in invalid)
-        raise DavinciError(f"{len(invalid)} game{'s are' if len(invalid) > 1 else ' is'} not valid ({problems}): "
-                           "`davinci lint` lists every problem", code="DV010")
+    if unread is not None:
+        raise DavinciError(f"only the installed content is listed: {unread}", code=unread.code)
+    bad = [(g["id"], g["invalid"]) for g in invalid]
+    bad += [(f"{g['id']}/{v['id']}", v["invalid"]) for g in valid for v in g["variant_details"] if "invalid" in v]
+    if bad:
+        first = re.search(r": (DV\d+) ", bad[0][1])
+        what = "; ".join(f"{name}: {problem}" for name, problem in bad)
+        raise DavinciError(f"{len(bad)} of the games and variants listed {'are' if len(bad) > 1 else 'is'} not valid "
+                           f"({what}): `davinci lint` lists every problem", code=first.group(1) if first else "DV010")
 
 
 @main.command()

@@ -394,6 +394,18 @@ def build_from_source(
     return gdef
 
 
+def _variant_entry(vid: str, doc: Any) -> dict[str, Any]:
+    """A variant as `davinci list` shows it: id, name and description, or, when its schema
+    refuses it, its id and first problem (`invalid`)."""
+    from davinci.engine.schema import validate
+
+    problems = validate(doc, "variant")
+    if problems:
+        return {"id": vid, "invalid": str(problems[0]).split("\n")[0]}
+    data = doc.data if isinstance(doc.data, dict) else {}
+    return {"id": vid, "name": str(data.get("name") or vid), "description": str(data.get("description") or "")}
+
+
 def catalogue(packs: Sequence[str] = ()) -> list[dict[str, Any]]:
     """A summary of every installed game for `davinci list`."""
     from davinci.engine.schema import validate
@@ -402,8 +414,8 @@ def catalogue(packs: Sequence[str] = ()) -> list[dict[str, Any]]:
     for gid, src in sorted(game_sources(packs).items()):
         data = src.doc.data
         # What a list shows comes from files that may be anything: a game or variant its schema
-        # refuses is listed by its id with its first problem, nothing of its content.
-        problems = [*validate(src.doc, "game"), *(p for v in src.variants.values() for p in validate(v, "variant"))]
+        # refuses is listed by its id with its first problem (`invalid`), nothing of its content.
+        problems = validate(src.doc, "game")
         if problems:
             out.append({"id": gid, "invalid": str(problems[0]).split("\n")[0], "packs": list(dict.fromkeys(src.pack_ids))})
             continue
@@ -419,11 +431,7 @@ def catalogue(packs: Sequence[str] = ()) -> list[dict[str, Any]]:
                 "description": data.get("description", ""),
                 "players": {"min": (data.get("players") or {}).get("min"), "max": (data.get("players") or {}).get("max")},
                 "variants": sorted(src.variants),
-                "variant_details": [
-                    {"id": vid, "name": str(vdata.get("name") or vid), "description": str(vdata.get("description") or "")}
-                    for vid, vdata in ((v, src.variants[v].data if isinstance(src.variants[v].data, dict) else {})
-                                       for v in sorted(src.variants))
-                ],
+                "variant_details": [_variant_entry(vid, src.variants[vid]) for vid in sorted(src.variants)],
                 "bots": list(data.get("bots") or ["random"]),
                 "settings": settings,
                 "packs": list(dict.fromkeys(src.pack_ids)),  # (one entry per file: a pack once)

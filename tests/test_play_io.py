@@ -1116,11 +1116,24 @@ def test_list_names_a_game_its_schema_refuses_and_fails(tmp_path: Path) -> None:
     code, out = cli("list", "--pack", str(pack))
     assert code == 1 and "Mallory" not in out.split("davinci: ")[0]
     assert "(not valid:" in out  # (the row, in place of its name)
-    assert "davinci: DV010 1 game is not valid (pig: " in out and "DV015 'name' must be one line of text" in out
+    assert "davinci: DV015 1 of the games and variants listed is not valid (pig: " in out
+    assert "DV015 'name' must be one line of text" in out
     code, out = cli("list", "--pack", str(pack), "--json")
     assert code == 1
     [entry] = [g for g in json.loads(out[: out.index("davinci: ")])["games"] if g["id"] == "pig"]
     assert set(entry) == {"id", "invalid", "packs"}
+    # A variant its schema refuses is listed as not valid; its game and the other variants are not.
+    pig.write_text((Path(__file__).parent / "packs" / "tutorial" / "pig.yaml").read_text())
+    short = pack / "pig-short.yaml"
+    short.write_text(short.read_text() + "dcc: x\n")
+    code, out = cli("list", "--pack", str(pack), "--json")
+    [entry] = [g for g in json.loads(out[: out.index("davinci: ")])["games"] if g["id"] == "pig"]
+    assert code == 1 and entry["name"] == "Pig" and set(entry["variant_details"][0]) == {"id", "invalid"}
+    assert "DV011 1 of the games and variants listed is not valid (pig/short: " in out
+    # A file that is no YAML at all: the installed content is listed, and the file named.
+    short.write_text("kind: variant\nid: short\nextends: pig\nname: [unclosed\n")
+    code, out = cli("list", "--pack", str(pack))
+    assert code == 1 and "da-vinci-code" in out and "davinci: DV001 only the installed content is listed: " in out
 
 
 def test_list_shows_a_settings_bounds_and_no_empty_headings(tmp_path: Path) -> None:
