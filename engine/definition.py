@@ -90,9 +90,11 @@ class SettingDef:
         DavinciError when invalid."""
         v = value
         if isinstance(v, str) and self.type != "str":
-            if not from_text:  # a YAML default: "no" in quotes is a text, as on every other key
+            if not from_text:  # a YAML default: "no" is a text, as on every other key
+                how = {"bool": "write true or false", "int": "write a whole number in decimal digits, not in quotes",
+                       "list": "write a list: [3, 2, 1]", "map": "write a mapping"}.get(self.type, "")
                 raise DavinciError(f"{where} '{self.name}' must be {_TYPE_WORDS[self.type]}, got the text {quoted(v)!r} "
-                                   "(write the value without quotes)", code="DV081")
+                                   f"({how})", code="DV081")
             v = _parse_setting_text(v, self.type, self.name)
         ok = {
             "int": isinstance(v, int) and not isinstance(v, bool),

@@ -55,7 +55,7 @@ CASES = [
      'winners: "seats where banked == max(seats where banked > 9999 select banked)"',
      "DV042", 45, 35, "max() of an empty list"),
     ("a setting's default in quotes (a bool's \"no\" was quietly false)", "    default: 50\n", '    default: "50"\n',
-     "DV053", 12, 14, "default of setting 'target' must be a whole number, got the text '50' (write the value without quotes)"),
+     "DV053", 12, 14, "default of setting 'target' must be a whole number, got the text '50' (write a whole number in decimal digits, not in quotes)"),
     ("a list value written as YAML, not as an expression", "set: {pot: pot + die}", "set: {pot: []}",
      "DV050", 31, 22, 'expected an expression (text) (a list here is written as an expression, in quotes: "[]", "[1, 2]")'),
     ("winners written over `seat`, as score is", 'winners: "seats where banked >= settings.target"',
