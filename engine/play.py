@@ -755,7 +755,11 @@ class Session:
         # replay fails the same way (the last action, or the result after it).
         doc["failure"] = {"where": where, "action": len(doc["actions"]), "code": e.code}
         self.write_own(self.log_path, json.dumps(doc, indent=1))
-        e.add_note(f"(the log {self.log_path} ends with the action that failed; `davinci replay` shows it)")
+        if where == "result":
+            e.add_note(f"(the log {self.log_path} holds every action; working out the result failed after the last: "
+                       "`davinci replay` shows it)")
+        else:
+            e.add_note(f"(the log {self.log_path} ends with the action that failed; `davinci replay` shows it)")
 
     def render(self, seat: int | None) -> None:
         view = self.state.view(seat)

@@ -67,6 +67,8 @@ def replay_log(
     ):
         raise SaveError(f"{path}: the log is damaged (its actions must be [seat number, text] pairs)")
     actions: list[tuple[int, str]] = [(s, a) for s, a in raw_actions]
+    if verify and doc.get("failure") is not None and doc.get("result") is not None:
+        raise ReplayMismatch(f"{path}: the log records both a result and a failure of the rules: it is damaged")
     if not packs:
         packs = recorded_pack_paths(read_pack_record(doc, path, "log"), path, "log")
     # A game, variant or setting this installation lacks is a problem of the log, not of usage.
@@ -102,7 +104,8 @@ def replay_log(
                 echo(f"verified: {_actions(i)} replay to the failure the log recorded (action {i} fails):")
                 echo(message_text(str(e)))
                 return 0
-            raise ReplayMismatch(f"{path}: action {i} ('{shown}' by seat {seat + 1}) fails: {e}") from None
+            raise ReplayMismatch(f"{path}: action {i} ('{shown}' by seat {seat + 1}) fails: {e}"
+                                 f"{_recorded_failure(doc) if verify else ''}") from None
         echo(f"{i:>4}. {action_line(names[seat], text)}")
         if events:
             _show_new_events(st, before, action_line(names[seat], st.history[-1][1]), echo)
@@ -113,7 +116,8 @@ def replay_log(
             echo(f"verified: {_actions(len(actions))} replay to the failure the log recorded (working out the result):")
             echo(message_text(str(e)))
             return 0
-        raise
+        raise ReplayMismatch(f"{path}: working out the result after the last action fails: {e}"
+                             f"{_recorded_failure(doc) if verify else ''}") from None
     if verify:
         failure = doc.get("failure")
         if failure is not None:
@@ -129,6 +133,14 @@ def replay_log(
     elif result is not None:
         echo(f"result: {_ending(result, names)}")
     return 0
+
+
+def _recorded_failure(doc: dict[str, Any]) -> str:
+    """What a log says of its game's failure, for a replay that failed otherwise."""
+    failure = doc.get("failure")
+    if failure is None:
+        return " (the log records no failure)"
+    return f" (the log records the failure {quoted(json.dumps(failure), 120)})"
 
 
 def _failed_as_logged(doc: dict[str, Any], where: str, action: int, e: DavinciError) -> bool:

@@ -662,13 +662,23 @@ def test_a_game_whose_score_fails_at_the_end_keeps_every_action_in_its_log(tmp_p
     scored = ONE_WAY.replace('winners: "seats where index == 1"', 'winners: "seats where index == 1"\n  score: "10 // (3 - steps)"')
     code, out, log = _bots_play_logged(tmp_path, scored)
     assert code == 1 and "DV042" in out and "division by zero" in out
-    assert f"the log {log} ends with the action that failed" in out
+    assert f"(the log {log} holds every action; working out the result failed after the last" in " ".join(out.split())
     doc = json.loads(log.read_text())
     assert [a for _, a in doc["actions"]] == ["walk 1", "walk 2", "walk 3"] and doc["result"] is None
     assert doc["failure"] == {"where": "result", "action": 3, "code": "DV042"}
     code, out = cli("replay", str(log), "--verify")
     assert code == 0 and "verified: 3 actions replay to the failure the log recorded (working out the result):" in out
     assert "division by zero" in out
+    # A failure record that does not match is named beside the failure the replay met.
+    doc["failure"]["where"] = "action"
+    log.write_text(json.dumps(doc))
+    code, out = cli("replay", str(log), "--verify")
+    assert code == 1 and "DV071" in out and "working out the result after the last action fails" in out
+    assert '(the log records the failure {"where": "action", "action": 3, "code": "DV042"})' in out
+    doc["failure"]["where"], doc["result"] = "result", {"winners": [0]}
+    log.write_text(json.dumps(doc))
+    code, out = cli("replay", str(log), "--verify")
+    assert code == 1 and "records both a result and a failure of the rules" in out
 
 
 def test_actions_are_lower_case_words_that_are_not_prompt_commands(tmp_path: Path) -> None:
