@@ -47,3 +47,8 @@ def test_a_line_of_a_symbol_no_card_shows_is_found_by_lint(tmp_path: Path) -> No
 def test_the_field_a_line_reads_is_a_components_field_written_as_a_text(tmp_path: Path, field: str, words: str) -> None:
     [problem] = _lint_edited(tmp_path, "'symbols', 'mechanism'", f"{field}, 'mechanism'")
     assert problem.message.splitlines()[0] == words
+
+
+def test_a_line_of_a_number_in_a_text_field_is_found_by_lint(tmp_path: Path) -> None:
+    [problem] = _lint_edited(tmp_path, "'symbols', 'mechanism'", "'symbols', 1")
+    assert problem.message.splitlines()[0] == "a piece's symbols holds a str, never an int: no line could match"

@@ -307,7 +307,7 @@ class _Checker:
             arg_at = getattr(exc, "arg", None)
             raise self.fail(exc.message, node.pos if arg_at is None else node.args[arg_at].start) from None
         if fn.field_args is not None:
-            self.field_arguments(fn, node)
+            self.field_arguments(fn, node, arg_types)
         self.out.calls[id(node)] = fn
         if fn.with_env:  # a function the game defines: read like a name (lint finds unused ones)
             self.out.names.add(fn.name)
@@ -387,7 +387,7 @@ class _Checker:
             raise self.fail(f"'{other.value}' is no {record.name}'s {name} in this game{near} (its values: {shown})",
                             other.pos)
 
-    def field_arguments(self, fn: Function, node: Call) -> None:
+    def field_arguments(self, fn: Function, node: Call, arg_types: list[Type]) -> None:
         """A function's argument that names a field of a record type, written as a text, must be
         one of its fields, and the text value to look for one that field can hold."""
         record, allowed, fi, vi = fn.field_args  # type: ignore[misc]
@@ -400,6 +400,11 @@ class _Checker:
             raise self.fail(f"argument {fi + 1} of {fn.name}() names a field of the components; none has "
                             f"'{named.value}'{_suggest(named.value, known)}{listed}", named.pos)
         value = node.args[vi] if vi < len(node.args) else None
+        held = record.fields[named.value]
+        elem = held.elem if isinstance(held, ListType) else held
+        if value is not None and arg_types[vi] is not ANY and elem is not ANY and not comparable(arg_types[vi], elem):
+            raise self.fail(f"a piece's {named.value} holds {describe(elem)}, never {describe(arg_types[vi])}: no line "
+                            "could match", value.start)
         domain = record.domains.get(named.value)
         if isinstance(value, StrLit) and domain is not None and value.value not in domain:
             shown = ", ".join(f"'{v}'" for v in sorted(domain)[:12]) + (", ..." if len(domain) > 12 else "")
