@@ -12,6 +12,7 @@ sums do not depend on the order of addition, the report is identical for any num
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import signal
@@ -245,10 +246,10 @@ def run(cfg: SimConfig, jobs: int = 1, progress: Callable[[int], None] | None = 
         raise UsageError("--jobs must be at least 1")
     game = _load(cfg)
     d = game.definition
+    for name in dict.fromkeys(cfg.players):
+        _bot_factory(name, game)  # fail fast on unknown bots, before any process starts (and before the count)
     if not d.min_players <= len(cfg.players) <= d.max_players:
         raise UsageError(f"{d.name} takes {seat_range(d.min_players, d.max_players)} players, got {len(cfg.players)}")
-    for name in dict.fromkeys(cfg.players):
-        _bot_factory(name, game)  # fail fast on unknown bots, before any process starts
     t0 = time.perf_counter()
     tally = Tally(len(cfg.players))
     # SIGTERM (a `kill`, a CI timeout) and SIGHUP (the terminal closed) stop a run as Ctrl-C does:
@@ -442,8 +443,10 @@ def report_text(report: Mapping[str, Any]) -> list[str]:
                 *report_text({**report, "interrupted": False})]
     variant = " / " + report["variant"] if report["variant"] else ""
     settings = report.get("settings") or {}
-    changed = "".join(f", {k}={v}" for k, v in sorted(settings.items()))  # the --setting overrides
-    lines = [f"{report['game']}{variant}: {report['games']} games, seed {report['seed']}{changed}"]
+    # The --setting overrides, as YAML and the command line write them (true, not True).
+    changed = "".join(f", {k}={json.dumps(v) if isinstance(v, bool) else v}" for k, v in sorted(settings.items()))
+    games = report["games"]
+    lines = [f"{report['game']}{variant}: {games} game{'' if games == 1 else 's'}, seed {report['seed']}{changed}"]
     # Columns as wide as the longest bot name (at least 12), so that long names stay aligned.
     width = max([12, *(len(name) for name in report["players"])])
     for i, name in enumerate(report["players"]):

@@ -333,6 +333,7 @@ BAD_OPTIONS: list[tuple[list[str], int, str]] = [
     (["simulate", GAME, "--games", "0", "--players", "random,random"], 2, "0 is not in the range"),
     (["simulate", GAME, "--jobs", "0", "--players", "random,random"], 2, "0 is not in the range"),
     (["simulate", GAME, "--players", "random,nobody", "--games", "2"], 2, "nobody"),
+    (["simulate", GAME, "--players", "nobody", "--games", "2"], 2, "unknown bot 'nobody'"),  # (not: takes 2-4 players)
     (["simulate", "chess", "--players", "random,random"], 2, "unknown game 'chess'"),
     (["replay", "/nonexistent/log.json"], 1, "cannot read log"),
     (["lint", "/nonexistent/pack"], 2, "no such file or folder"),

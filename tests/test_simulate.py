@@ -222,8 +222,10 @@ def test_the_text_report_names_the_settings_changed() -> None:
     plain = report_text(summarise(SimConfig("g", None, ("a", "b"), 1, 7, {}), tally, 1.0, 1))
     changed = report_text(summarise(SimConfig("g", None, ("a", "b"), 1, 7, {"target": "60", "bonus": "2"}),
                                     tally, 1.0, 1))
-    assert plain[0] == "g: 1 games, seed 7"
-    assert changed[0] == "g: 1 games, seed 7, bonus=2, target=60"
+    assert plain[0] == "g: 1 game, seed 7"
+    assert changed[0] == "g: 1 game, seed 7, bonus=2, target=60"
+    flag = report_text(summarise(SimConfig("g", None, ("a", "b"), 1, 7, {"jokers": True}), tally, 1.0, 1))
+    assert flag[0] == "g: 1 game, seed 7, jokers=true"  # as YAML writes it (was jokers=True)
 
 
 @pytest.mark.parametrize(("sig", "jobs"), [("SIGTERM", "1"), ("SIGHUP", "1"), ("SIGHUP", "2")])
