@@ -35,8 +35,11 @@ def main() -> int | None:
             quiet_stdout()
             return PIPE_CLOSED
         return 0
-    from davinci.cli import main as cli_main
-
+    try:
+        from davinci.cli import main as cli_main
+    except KeyboardInterrupt:  # Ctrl-C while the program loads: no traceback of the import
+        sys.stderr.write("\ndavinci: interrupted\n")
+        return 130
     return cli_main()  # type: ignore[no-any-return]
 
 
