@@ -304,7 +304,8 @@ def seat_names_problem(names: Sequence[str]) -> str | None:
         if not name.strip():
             return "a seat name is empty"
         if name.casefold() in seen:
-            return f"two seats are named '{quoted(name)}': give each player a different name"
+            return (f"two seats are named '{quoted(name)}' (names are compared ignoring case): give each player a "
+                    "different name")
         seen.add(name.casefold())
     return None
 
