@@ -1257,6 +1257,11 @@ class Session:
     def loop(self) -> int:
         st = self.state
         self.collect()
+        if st.history and (st.pending or {}).get("type") == "respond" and len(self.humans) == 1:
+            # A resumed game that opens on a challenge: the board and the events that led to it
+            # first, before its clock starts (a player's own screen; at a shared one the race
+            # shows no one's private view).
+            self.render(self.humans[0])
         while not st.is_terminal():
             pending = st.pending or {}
             if pending.get("type") == "respond" and self.timer:

@@ -301,3 +301,31 @@ def test_a_bot_whose_claimed_time_was_not_reached_passes_when_the_race_is_stoppe
     assert code == 130
     moves = json.loads(save.read_text())["saved"]["state"]["history"]
     assert [2, "pass"] in moves and not any(s == 2 and a.startswith("claim") for s, a in moves)
+
+
+def test_a_game_resumed_on_a_challenge_shows_the_board_before_the_clock(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Any,
+) -> None:
+    # The resumed game opened with the challenge's card and its clock running, no board above it.
+    import json
+
+    import davinci.engine.race as race
+    from davinci.engine.play import save_document
+
+    monkeypatch.setattr(race, "race_available", lambda: True)
+    monkeypatch.setattr(race, "run_race", lambda humans, *a, **k: {s: (12.0, "bolt") for s in humans})
+    game = load_game("da-vinci-game", settings={"first_team": 2})
+    seats = parse_seats("human:Ana,scholar,scholar", game)
+    st = game.new_state([s.name for s in seats], seed=1)
+    st.apply(1, "go k21")  # the second team's move lands on a clue space: Ana answers its challenge
+    assert st.pending["type"] == "respond" and 0 in st.current_seats
+    save = tmp_path / "g.json"
+    save.write_text(json.dumps(save_document(st, seats, 1, {"first_team": 2})))
+    console = Console(file=io.StringIO(), width=120)
+
+    def ask(prompt: str = "") -> str:
+        raise EOFError
+
+    run_play(game, [], 0, {}, console, ask, resume=str(save), clear=False, timer=True)
+    out = console.file.getvalue()  # type: ignore[attr-defined]
+    assert "The Da Vinci Game - turn" in out and out.index("The Da Vinci Game - turn") < out.index("Challenge for")
