@@ -208,6 +208,7 @@ def test_001_002_a_wrong_guess_exposes_the_drawn_tile_in_place_and_ends_the_turn
     st = position(["b1 w4 b9", "b2 w5"], drawn="w7")
     play(st, "guess row.2.1 3")
     assert show(st, 1, viewer=2) == "b? w? w7* b?"
+    assert "Player 1's drawn tile goes in face up at row.1.3" in st.view(1)["events"]  # which face-up tile is new
     assert show(st, 2, viewer=1) == "b? w?"  # the guessed tile stays hidden
     assert to_act(st) == 2
 
