@@ -915,9 +915,8 @@ class Session:
             if word == "history" or word.startswith("history "):
                 self.show_history(seat, word)
                 continue
-            if word == "list":
-                for i, a in enumerate(numbered, 1):
-                    self.console.print(f"  {i:>3}. {esc(noted_action(str(a), notes))}")
+            if word == "list":  # a screenful at a time, as help
+                self.paged("\n".join(f"  {i:>3}. {esc(noted_action(str(a), notes))}" for i, a in enumerate(numbered, 1)))
                 continue
             if word in STOP_WORDS:
                 raise QuitGame
@@ -1061,6 +1060,8 @@ class Session:
             self.console.print(markup)
         lines = captured.get().splitlines()
         room = max(5, self.console.height - 2)
+        if len(lines) == room + 1:  # one line over: no pause for it alone (it scrolls the top by one)
+            room = len(lines)
         for start in range(0, len(lines), room):
             self.console.file.write("\n".join(lines[start:start + room]) + "\n")
             self.console.file.flush()

@@ -261,3 +261,22 @@ def test_help_longer_than_the_terminal_comes_a_screenful_at_a_time() -> None:
     run_play(game, parse_seats("human:A,random,random", game), 3, {}, console, player, clear=False, timer=False)
     pauses = [p for p in asked if p.startswith("-- more (")]
     assert len(pauses) == 2 and pauses[0].startswith("-- more (22 of ")
+
+
+def test_list_longer_than_the_terminal_comes_a_screenful_at_a_time() -> None:
+    # `list` printed 36 actions straight through on 24 rows, where `?` paged.
+    game = load_game("da-vinci-code")
+    console = Console(file=io.StringIO(), width=80, height=24, force_terminal=True, color_system=None)
+    asked: list[str] = []
+    feed = iter(["list", "q"])
+
+    def player(prompt: str) -> str:
+        asked.append(prompt)
+        try:
+            return next(feed)
+        except StopIteration:
+            raise EOFError from None
+
+    run_play(game, parse_seats("human:A,random", game), 3, {}, console, player, clear=False, timer=False)
+    pauses = [p for p in asked if p.startswith("-- more (")]
+    assert len(pauses) == 1 and pauses[0].startswith("-- more (22 of ")  # then q stops it
