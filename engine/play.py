@@ -953,9 +953,11 @@ class Session:
                         continue
             text = _whole_verb(text, verbs)
             if text.partition(" ")[0].lower() not in verbs and not _verbs_begun(text, verbs):
-                # The start of an action of the game that is not offered now (`lia` for `liar`):
-                # written out, so that the refusal says why it is not possible now.
-                text = _whole_verb(text, sorted(self.game.definition.verb_args))
+                # The values of exactly one offered action without its verb (`x1` for `go x1`)
+                # are that action; the start of an action of the game that is not offered now
+                # (`lia` for `liar`) is written out, so that the refusal says why it is not possible now.
+                bare = [v for v in verbs if _is_legal_text(f"{v} {text}", legal)]
+                text = f"{bare[0]} {text}" if len(bare) == 1 else _whole_verb(text, sorted(self.game.definition.verb_args))
             several = _several_verbs(text, verbs)
             if several:
                 self.console.print(f"[red]'{esc(quoted(text.split()[0], 20))}' could be {esc(', '.join(several))}: type "
@@ -1340,6 +1342,14 @@ def _digest_of(path: str) -> str:
     except OSError:
         return ""
     return h.hexdigest()
+
+
+def _is_legal_text(text: str, legal: Any) -> bool:
+    """Whether `text` is the text of one of the `legal` actions (a text that is no action: False)."""
+    try:
+        return text in legal
+    except (DavinciError, ValueError, TypeError):
+        return False
 
 
 def _verbs_begun(text: str, verbs: Sequence[str]) -> list[str]:
