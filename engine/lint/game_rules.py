@@ -912,7 +912,7 @@ def display_hints(ctx: LintContext) -> Iterator[Problem]:
     ```yaml
     display:
       categories:
-        codex: {letter: CX, colour: "link https://example.com"}
+        gold: {letter: GX, colour: "link https://example.com"}
     ```
 
     Passing:
@@ -920,7 +920,7 @@ def display_hints(ctx: LintContext) -> Iterator[Problem]:
     ```yaml
     display:
       categories:
-        codex: {letter: C, colour: dark_orange}
+        gold: {letter: G, colour: dark_orange}
     ```
     """
     data = ctx.doc.data
