@@ -652,10 +652,10 @@ def _secret_rolls_told(data: dict[str, Any], public_seat: set[str], public_game:
             continue
         shown_vars = public_seat if "seat" in values else public_game
         for k, v in values.items():
-            m = uses.search(_no_texts(v)) if isinstance(v, str) and k in shown_vars else None
-            if m:
+            found = uses.search(_no_texts(v)) if isinstance(v, str) and k in shown_vars else None
+            if found:
                 yield Problem(ctx.at([*spath, "set", k]), "DV059",
-                              f"'{k}' is a variable every seat sees: setting it from '{m.group(1)}', dice rolled "
+                              f"'{k}' is a variable every seat sees: setting it from '{found.group(1)}', dice rolled "
                               f"with `to:` for one seat alone, shows them to all (list '{k}' under private_seat_vars)",
                               "private-told", "warning")
 
