@@ -244,12 +244,12 @@ def test_a_log_further_on_is_kept_even_when_its_game_is_finished(tmp_path: Path)
         check_write_target(str(log), "log", (key, [tuple(a) for a in doc["actions"][:1]]))
 
 
-def test_help_longer_than_the_terminal_comes_a_screenful_at_a_time() -> None:
-    # The Da Vinci Game's `?` (about 50 lines) scrolled its rules away on a 24-row terminal.
-    game = load_game("da-vinci-game")
+def _pauses_at_24_rows(game_id: str, players: str, lines: list[str]) -> list[str]:
+    """The pager's pauses while a human types `lines` on an 80x24 terminal."""
+    game = load_game(game_id)
     console = Console(file=io.StringIO(), width=80, height=24, force_terminal=True, color_system=None)
     asked: list[str] = []
-    feed = iter(["?", "", "q"])
+    feed = iter(lines)
 
     def player(prompt: str) -> str:
         asked.append(prompt)
@@ -258,27 +258,19 @@ def test_help_longer_than_the_terminal_comes_a_screenful_at_a_time() -> None:
         except StopIteration:
             raise EOFError from None
 
-    run_play(game, parse_seats("human:A,random,random", game), 3, {}, console, player, clear=False, timer=False)
-    pauses = [p for p in asked if p.startswith("-- more (")]
+    run_play(game, parse_seats(players, game), 3, {}, console, player, clear=False, timer=False)
+    return [p for p in asked if p.startswith("-- more (")]
+
+
+def test_help_longer_than_the_terminal_comes_a_screenful_at_a_time() -> None:
+    # The Da Vinci Game's `?` (about 50 lines) scrolled its rules away on a 24-row terminal.
+    pauses = _pauses_at_24_rows("da-vinci-game", "human:A,random,random", ["?", "", "q"])
     assert len(pauses) == 2 and pauses[0].startswith("-- more (22 of ")
 
 
 def test_list_longer_than_the_terminal_comes_a_screenful_at_a_time() -> None:
     # `list` printed 36 actions straight through on 24 rows, where `?` paged.
-    game = load_game("da-vinci-code")
-    console = Console(file=io.StringIO(), width=80, height=24, force_terminal=True, color_system=None)
-    asked: list[str] = []
-    feed = iter(["list", "q"])
-
-    def player(prompt: str) -> str:
-        asked.append(prompt)
-        try:
-            return next(feed)
-        except StopIteration:
-            raise EOFError from None
-
-    run_play(game, parse_seats("human:A,random", game), 3, {}, console, player, clear=False, timer=False)
-    pauses = [p for p in asked if p.startswith("-- more (")]
+    pauses = _pauses_at_24_rows("da-vinci-code", "human:A,random", ["list", "q"])
     assert len(pauses) == 1 and pauses[0].startswith("-- more (22 of ")  # then q stops it
 
 

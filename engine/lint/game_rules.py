@@ -608,18 +608,10 @@ def private_told(ctx: LintContext) -> Iterator[Problem]:
                         held[str(k)] = held[m.group(1)]
                         grew = True
         # (`uses` of the last round, in which nothing grew, reads every name in `held`.)
-        for assigned, spath in _mappings(option.get("do"), [*opath, "do"]):
-            values = assigned.get("set")
-            if not isinstance(values, dict):
-                continue
-            shown_vars = public_seat if "seat" in values else public_game
-            for k, v in values.items():
-                m = uses.search(_no_texts(v)) if isinstance(v, str) and k in shown_vars else None
-                if m:
-                    yield Problem(ctx.at([*spath, "set", k]),
-                                  "DV059", f"'{k}' is a variable every seat sees: setting it from '{held[m.group(1)]}', "
-                                  "an argument of a private option, tells them the choice (make it private, or set it "
-                                  "when all have chosen)", "private-told", "warning")
+        for k, at, name in _public_sets_reading(option.get("do"), [*opath, "do"], uses, public_seat, public_game):
+            yield Problem(ctx.at(at), "DV059", f"'{k}' is a variable every seat sees: setting it from '{held[name]}', "
+                          "an argument of a private option, tells them the choice (make it private, or set it "
+                          "when all have chosen)", "private-told", "warning")
         told = re.compile(r"\{[^{}]*\b(" + "|".join(re.escape(n) for n in held) + r")\b[^{}]*\}")
         for text, tpath in _public_logs(option.get("do"), [*opath, "do"]):
             m = told.search(text)
@@ -646,7 +638,18 @@ def _secret_rolls_told(data: dict[str, Any], public_seat: set[str], public_game:
     if not secret:
         return
     uses = re.compile(r"\b(" + "|".join(re.escape(n) for n in sorted(secret)) + r")\b")
-    for assigned, spath in _mappings(data.get("flow"), ["flow"]):
+    for k, at, name in _public_sets_reading(data.get("flow"), ["flow"], uses, public_seat, public_game):
+        yield Problem(ctx.at(at), "DV059", f"'{k}' is a variable every seat sees: setting it from '{name}', dice rolled "
+                      f"with `to:` for one seat alone, shows them to all (list '{k}' under private_seat_vars)",
+                      "private-told", "warning")
+
+
+def _public_sets_reading(steps: Any, path: list[Any], uses: re.Pattern[str], public_seat: set[str],
+                         public_game: set[str]) -> Iterator[tuple[str, list[Any], str]]:
+    """(variable, its path, the name read) for each `set` under `steps` of a variable every seat
+    sees (a seat variable with `seat:`, a game variable without) from a value that reads a name
+    `uses` matches."""
+    for assigned, spath in _mappings(steps, path):
         values = assigned.get("set")
         if not isinstance(values, dict):
             continue
@@ -654,10 +657,7 @@ def _secret_rolls_told(data: dict[str, Any], public_seat: set[str], public_game:
         for k, v in values.items():
             found = uses.search(_no_texts(v)) if isinstance(v, str) and k in shown_vars else None
             if found:
-                yield Problem(ctx.at([*spath, "set", k]), "DV059",
-                              f"'{k}' is a variable every seat sees: setting it from '{found.group(1)}', dice rolled "
-                              f"with `to:` for one seat alone, shows them to all (list '{k}' under private_seat_vars)",
-                              "private-told", "warning")
+                yield str(k), [*spath, "set", k], found.group(1)
 
 
 def _no_texts(expr: str) -> str:
