@@ -1260,11 +1260,6 @@ class Session:
     def loop(self) -> int:
         st = self.state
         self.collect()
-        if st.history and (st.pending or {}).get("type") == "respond" and len(self.humans) == 1:
-            # A resumed game that opens on a challenge: the board and the events that led to it
-            # first, before its clock starts (a player's own screen; at a shared one the race
-            # shows no one's private view).
-            self.render(self.humans[0])
         while not st.is_terminal():
             pending = st.pending or {}
             if pending.get("type") == "respond" and self.timer:
@@ -1272,6 +1267,11 @@ class Session:
 
                 waiting = list(st.current_seats)
                 if any(self.seats[s].kind == "human" for s in waiting) and race_available():
+                    if len(self.humans) == 1:
+                        # The board and the events that led to the challenge (a bot's move, or a
+                        # resumed game), before its clock starts: a player's own screen (at a
+                        # shared one the race shows no one's private view).
+                        self.render(self.humans[0])
                     self.race(waiting)
                     self.autosave()
                     continue

@@ -329,3 +329,20 @@ def test_a_game_resumed_on_a_challenge_shows_the_board_before_the_clock(
     run_play(game, [], 0, {}, console, ask, resume=str(save), clear=False, timer=True)
     out = console.file.getvalue()  # type: ignore[attr-defined]
     assert "The Da Vinci Game - turn" in out and out.index("The Da Vinci Game - turn") < out.index("Challenge for")
+
+
+def test_a_challenge_after_a_bots_move_shows_the_board_before_the_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A fresh game whose first move is a bot's onto a clue space opened on the card, no board.
+    import davinci.engine.race as race
+
+    monkeypatch.setattr(race, "race_available", lambda: True)
+    monkeypatch.setattr(race, "run_race", lambda humans, *a, **k: {s: (12.0, "bolt") for s in humans})
+    game = load_game("da-vinci-game", settings={"first_team": 2})
+    console = Console(file=io.StringIO(), width=120)
+
+    def ask(prompt: str = "") -> str:
+        raise EOFError
+
+    run_play(game, parse_seats("human:Ana,scholar,scholar", game), 1, {}, console, ask, clear=False, timer=True)
+    out = console.file.getvalue()  # type: ignore[attr-defined]
+    assert "Challenge for" in out and out.index("The Da Vinci Game - turn") < out.index("Challenge for")
