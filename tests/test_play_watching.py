@@ -343,6 +343,6 @@ def test_a_challenge_after_a_bots_move_shows_the_board_before_the_clock(monkeypa
     def ask(prompt: str = "") -> str:
         raise EOFError
 
-    run_play(game, parse_seats("human:Ana,scholar,scholar", game), 1, {}, console, ask, clear=False, timer=True)
+    run_play(game, parse_seats("human:Ana,scholar,scholar", game), 5, {}, console, ask, clear=False, timer=True)
     out = console.file.getvalue()  # type: ignore[attr-defined]
-    assert "Challenge for" in out and out.index("The Da Vinci Game - turn") < out.index("Challenge for")
+    assert "Challenge for Ana" in out and out.index("The Da Vinci Game - turn") < out.index("Challenge for Ana")
