@@ -883,17 +883,23 @@ class Session:
         # The generic screen names the pieces an action moves (a game's own screen shows its own way).
         notes = {} if draws_itself(mod) else piece_notes(view)
 
+        # Whether the numbered list is before the player: printed under the prompt, asked for with
+        # `list`, or drawn by the game's own screen. A bare number picks from it only then.
+        numbers_shown = bool(getattr(mod, "numbers_actions", lambda v: False)(view)) if mod is not None else False
+
         def ask() -> None:
+            nonlocal numbers_shown
             self.console.print(f"\n[bold]{esc(self.seats[seat].name)}[/bold]: {esc(str(prompt))}")
             # Listed when few, or when they fit under the screen (a list pushed the board off the top).
             fits = not self.console.is_terminal or self.screen_lines + 3 + len(numbered) <= self.console.height
             if len(numbered) <= LIST_ALWAYS or (len(numbered) <= LIST_AT_MOST and fits):
+                numbers_shown = True
                 for i, a in enumerate(numbered, 1):
                     self.console.print(f"  {i:>2}. {esc(noted_action(str(a), notes))}")
             else:
                 self.console.print(
-                    f"  {len(numbered)} possible actions ({esc(', '.join(verbs))}); 'list' shows them all, a number "
-                    "picks one of that list, '?' explains; an empty line shows the board again."
+                    f"  {len(numbered)} possible actions ({esc(', '.join(verbs))}); 'list' shows them all, numbered "
+                    "(then a number picks one), '?' explains; an empty line shows the board again."
                 )
 
         ask()
@@ -916,6 +922,7 @@ class Session:
                 self.show_history(seat, word)
                 continue
             if word == "list":  # a screenful at a time, as help
+                numbers_shown = True
                 self.paged("\n".join(f"  {i:>3}. {esc(noted_action(str(a), notes))}" for i, a in enumerate(numbered, 1)))
                 continue
             if word in STOP_WORDS:
@@ -926,11 +933,25 @@ class Session:
             # Only a single whole number in ASCII digits ('²'.isdigit() holds but int('²') fails;
             # `3 7` is a screen's shorthand); more digits than any list has actions are no action.
             if text.isascii() and text.isdigit():
+                # A number that is also the value of one offered action (`bid 3`, `attempt 1`) is
+                # not taken for the list's entry: a sealed bid of 2 was played for a typed 3.
+                valued = [f"{v} {text}" for v in verbs if _is_legal_text(f"{v} {text}", legal)]
                 if len(text) <= 9 and 1 <= int(text) <= len(numbered):
-                    return numbered[int(text) - 1]
-                self.console.print(f"[red]there is no action {esc(quoted(text, 20))}: type a number from 1 to "
-                                   f"{len(numbered)}[/red]")
-                continue
+                    picked = numbered[int(text) - 1]
+                    if valued and str(picked) not in valued:
+                        self.console.print(f"[red]'{text}' could be action {text} of the list ({esc(str(picked))}) or "
+                                           f"'{esc(valued[0])}': type the action itself[/red]")
+                        continue
+                    if not numbers_shown and not valued:
+                        self.console.print("[red]no numbered list is on the screen: type 'list' to see the actions "
+                                           "numbered, or the action itself[/red]")
+                        continue
+                    return picked
+                if not valued:
+                    self.console.print(f"[red]there is no action {esc(quoted(text, 20))}: type a number from 1 to "
+                                       f"{len(numbered)}[/red]")
+                    continue
+                text = valued[0]  # (out of the list's range: the value of one offered action)
             whole = _whole_verb(text, verbs)
             if expand is not None:
                 try:

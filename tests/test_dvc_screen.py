@@ -219,7 +219,7 @@ def test_at_the_end_against_a_bot_every_tile_shows() -> None:
 
     g = load_game("da-vinci-code")
     console = Console(file=io.StringIO(), width=100)
-    moves = iter(["1"] * 300)
+    moves = iter(["list", "1"] * 300)
     code = run_play(g, parse_seats("human,naive", g), 3, {}, console, lambda prompt="": next(moves), clear=False)
     final = console.file.getvalue().rsplit("game over after turn", 1)[1]  # type: ignore[attr-defined]
     assert code == 0 and "Game over - winner: Naive 2" in final

@@ -156,14 +156,16 @@ def _moves(game_id: str, lines: list[str], tmp_path: Path, seed: int = 1) -> tup
     return json.loads(save.read_text())["saved"]["state"]["history"], console.file.getvalue()
 
 
-def test_a_number_picks_from_the_whole_list_even_when_it_is_not_shown(tmp_path: Path) -> None:
-    # Da Vinci Code, seed 1: the human's first decision has 48 guesses, too many to print.
+def test_a_number_picks_from_the_whole_list_once_it_is_on_the_screen(tmp_path: Path) -> None:
+    # Da Vinci Code, seed 1: the human's first decision has 48 guesses, too many to print. A bare
+    # number picked one of them unseen (a player meaning the value 7 guessed the seventh entry).
     moves, out = _moves(GAME, ["2"], tmp_path)
-    assert "48 possible actions (guess); 'list' shows them all, a number picks one of that list" in out
+    assert "48 possible actions (guess); 'list' shows them all, numbered (then a number picks one)" in out
+    assert not moves and "no numbered list is on the screen" in out
     listed, out = _moves(GAME, ["list", "2"], tmp_path)
     second = re.search(r"^ +2\. (.+)$", out, re.M)
     assert second is not None
-    assert moves[0] == listed[0] == [0, second.group(1)]
+    assert listed[0] == [0, second.group(1)]
     moves, out = _moves(GAME, ["49", "0", "²", "9" * 5000], tmp_path)
     assert not moves and out.count("type a number from 1 to 48") == 3  # 49, 0 and the 5,000 digits
     assert "Input closed" in out  # neither '²' nor 5,000 digits (too many for int()) stop the game
@@ -405,7 +407,7 @@ def test_history_before_anything_happened_says_so() -> None:
 
 def test_history_shows_the_events_that_scrolled_away() -> None:
     # A game of many turns: by the end the screen's few event lines are long gone.
-    code, out = _screen("leonardos-riddle", "human,random", ["1", "1", "1", "1", "1", "history all", "history 2"])
+    code, out = _screen("leonardos-riddle", "human,random", ["list", "1"] * 5 + ["history all", "history 2"])
     assert code == 0
     total = int(re.search(r"All (\d+) events:", out)[1])  # type: ignore[index]
     assert total > 8
@@ -910,7 +912,7 @@ def test_without_players_the_seating_is_said_and_no_clear_at_hot_seat_is_warned(
 
 
 def test_against_bots_a_players_move_shows_what_it_led_to_before_the_bots_move() -> None:
-    code, out = _screen("da-vinci-code", "human,naive", ["stop", "1", "1", "1", "1", "1"], seed=3)
+    code, out = _screen("da-vinci-code", "human,naive", ["stop", "list", "1", "list", "1", "list", "1"], seed=3)
     wrong = out.find(": wrong\n")  # the player's first wrong guess ends the turn: the bot moves next
     assert code == 0 and wrong > 0 and "Naive 2 guessed " in out  # the bot's move, in the game's words
     assert out.rfind("Player 1 guessed", 0, wrong) < wrong < out.find("Naive 2 guessed ")

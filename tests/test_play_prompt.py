@@ -280,3 +280,22 @@ def test_the_values_of_one_offered_action_stand_for_it(tmp_path: Path) -> None:
     code, out = play("da-vinci-game", "human:Me,scholar,scholar", ["", "x1"], seed=5, save_path=str(save))
     assert code == 0 and "is no action of this game" not in out
     assert (0, "go x1") in [tuple(m) for m in json.loads(save.read_text())["saved"]["state"]["history"]]
+
+
+def test_a_number_that_is_also_a_value_is_not_taken_for_a_list_entry() -> None:
+    # `3` at "bid how many tricks (0 to 5)" played the third entry, a sealed bid of 2.
+    pack = str(Path(__file__).parent / "packs" / "from-docs")
+    game = load_game("sealed-trumps", packs=[pack])
+    console = Console(file=io.StringIO(), width=120)
+    run_play(game, parse_seats("human,random,random", game), 1, {}, console, typed(["3", "bid 3"]), clear=False,
+             timer=False)
+    out = console.file.getvalue()  # type: ignore[attr-defined]
+    assert "'3' could be action 3 of the list (bid 2) or 'bid 3': type the action itself" in out
+    assert "You bid 3" in out and "You bid 2" not in out
+
+
+def test_a_number_picks_from_a_list_only_once_it_is_on_the_screen() -> None:
+    # With 48 actions and no list shown, `7` played the seventh of a list the player never saw.
+    code, out = play("da-vinci-code", "human,deducer", ["7", "list", "7"], seed=1)
+    assert code == 0 and "no numbered list is on the screen: type 'list'" in " ".join(out.split())
+    assert "Player 1 guessed row." in out  # the second 7, after `list`, played

@@ -895,9 +895,9 @@ def test_a_resumed_bot_that_remembers_what_it_saw_plays_on_as_without_the_break(
     # guessed 'joker' at the 16th action where the unbroken game guessed 6.
     args = ["play", "da-vinci-code", "-v", "advanced", "-p", "human,deducer", "--seed", "3", "--no-clear"]
     whole, part, rest = tmp_path / "whole.json", tmp_path / "part.json", tmp_path / "rest.json"
-    assert cli(*args, "--log", str(whole), stdin="1\n" * 80)[0] == 0
-    assert cli(*args, "--save", str(part), stdin="1\n" * 7)[0] == 0
-    assert cli("play", "--resume", str(part), "--no-clear", "--log", str(rest), stdin="1\n" * 73)[0] == 0
+    assert cli(*args, "--log", str(whole), stdin="list\n1\n" * 80)[0] == 0
+    assert cli(*args, "--save", str(part), stdin="list\n1\n" * 7)[0] == 0
+    assert cli("play", "--resume", str(part), "--no-clear", "--log", str(rest), stdin="list\n1\n" * 73)[0] == 0
     unbroken = json.loads(whole.read_text())["actions"]
     resumed = json.loads(rest.read_text())["actions"]
     assert len(unbroken) > 16 and resumed == unbroken

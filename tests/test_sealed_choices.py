@@ -86,7 +86,7 @@ def test_a_bot_watching_a_human_bid_does_not_see_it_on_screen(pack: str, tmp_pat
 
     game = load_game("sealed-bid", packs=[pack])
     console = Console(file=io.StringIO(), width=100)
-    answers = iter(["1"] * 40)
+    answers = iter(["bid 1"] * 40)
     run_play(game, parse_seats("random,human", game), 2, {}, console, lambda p: next(answers), clear=False, timer=False)
     out = console.file.getvalue()
     assert "Random 1 has chosen" in out and "Random 1: bid" not in out

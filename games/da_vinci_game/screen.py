@@ -434,6 +434,13 @@ def attempt_text(view: Mapping[str, Any], definition: Any, style: Style) -> Text
     return _columns(title, entries)
 
 
+def numbers_actions(view: Mapping[str, Any]) -> bool:
+    """Whether this screen lists the viewer's actions by their numbers (destinations, tokens to
+    return, Treasure attempts): a bare number then picks from a list the player sees."""
+    verbs = {str(a).split()[0] for a in view.get("legal") or [] if str(a).split()}
+    return bool(verbs) and verbs <= {"go", "return", "discard", "attempt"}
+
+
 def decision_text(view: Mapping[str, Any], definition: Any, style: Style) -> Text | None:
     """What the viewer's pending decision means, where its actions alone do not say."""
     return (
