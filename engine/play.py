@@ -953,7 +953,7 @@ class Session:
                     continue
                 text = valued[0]  # (out of the list's range: the value of one offered action)
             whole = _whole_verb(text, verbs)
-            if expand is not None:
+            if expand is not None and not _is_legal_text(text, legal):  # (an action as the list writes it needs no expanding)
                 try:
                     full = expand(text, st.view(seat))
                     if not full and whole != text:  # `r 3`: the short form `return 3`

@@ -299,3 +299,15 @@ def test_a_number_picks_from_a_list_only_once_it_is_on_the_screen() -> None:
     code, out = play("da-vinci-code", "human,deducer", ["7", "list", "7"], seed=1)
     assert code == 0 and "no numbered list is on the screen: type 'list'" in " ".join(out.split())
     assert "Player 1 guessed row." in out  # the second 7, after `list`, played
+
+
+def test_an_action_written_as_the_list_writes_it_is_taken_whatever_the_short_forms(tmp_path: Path) -> None:
+    # `return tokens.1.3`, as the screen lists it, was "could not read: the short form is return N".
+    save = tmp_path / "g.json"
+    game = load_game("da-vinci-game", settings={"awards": [4, 3, 2]})
+    console = Console(file=io.StringIO(), width=120)
+    run_play(game, parse_seats("human:Me,scholar,scholar", game), 11, {"awards": [4, 3, 2]}, console,
+             typed(["2", "2", "token", "backpack", "return tokens.1.3"]), clear=False, timer=False, save_path=str(save))
+    out = console.file.getvalue()  # type: ignore[attr-defined]
+    assert "could not read" not in out and "Me returns token" in out
+    assert (0, "return tokens.1.3") in [tuple(m) for m in json.loads(save.read_text())["saved"]["state"]["history"]]
