@@ -1026,6 +1026,10 @@ class Session:
                 secs = min(secs, full_limit)
             if not text:
                 return st.parse_action("pass")
+            if text in ("?", "help"):  # no answer is a question mark: the move prompt's help key, here
+                self.console.print("Type your answer and press Enter; an empty line passes; 'quit' stops the game "
+                                   "(in a challenge of your own, stopping loses it). The clock runs on.")
+                continue
             if text.lower() in STOP_WORDS:  # as at the move prompt (other commands could be answers)
                 solo = [int(x) - 1 for x in p.get("seats") or ()] == [seat]
                 if solo and not warned:  # a seat's own challenge (no other seat answers): stopping loses it

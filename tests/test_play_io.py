@@ -195,14 +195,17 @@ def test_an_answer_no_action_can_carry_is_asked_again() -> None:
         if len(asked) > 300:
             raise EOFError
         if prompt == "answer> ":
-            return ["\x00", "x" * 5000, ""][min(asked.count(prompt) - 1, 2)]
+            return ["\x00", "x" * 5000, "?", ""][min(asked.count(prompt) - 1, 3)]
         return "list" if len(asked) % 2 else "1"
 
     console = Console(file=io.StringIO(), width=120)
     code = run_play(game, parse_seats("human,random,random", game), 3, {}, console, ask, clear=False, timer=False)
     assert code == 0
-    assert asked.count("answer> ") >= 3
+    assert asked.count("answer> ") >= 4
     assert "type your answer again" in console.file.getvalue()
+    # `?` is help here too (it was taken for a wrong answer).
+    assert "Type your answer and press Enter; an empty line passes" in console.file.getvalue()
+    assert "answered '?'" not in console.file.getvalue()
 
 
 def test_typed_control_characters_are_echoed_escaped() -> None:
