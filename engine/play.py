@@ -979,6 +979,11 @@ class Session:
                 # (`lia` for `liar`) is written out, so that the refusal says why it is not possible now.
                 bare = [v for v in verbs if _is_legal_text(f"{v} {text}", legal)]
                 text = f"{bare[0]} {text}" if len(bare) == 1 else _whole_verb(text, sorted(self.game.definition.verb_args))
+            begun = _verbs_begun(text, verbs)
+            if len(text.partition(" ")[0]) == 1 and begun and len(verbs) > 1:
+                self.console.print(f"[red]'{esc(text.split()[0])}' is too short to name an action: type more of "
+                                   f"{esc(' or '.join(begun))}[/red]")
+                continue
             several = _several_verbs(text, verbs)
             if several:
                 self.console.print(f"[red]'{esc(quoted(text.split()[0], 20))}' could be {esc(', '.join(several))}: type "

@@ -311,3 +311,13 @@ def test_an_action_written_as_the_list_writes_it_is_taken_whatever_the_short_for
     out = console.file.getvalue()  # type: ignore[attr-defined]
     assert "could not read" not in out and "Me returns token" in out
     assert (0, "return tokens.1.3") in [tuple(m) for m in json.loads(save.read_text())["saved"]["state"]["history"]]
+
+
+def test_one_letter_of_several_verbs_is_said_too_short() -> None:
+    # `a` at attempt/decline was "no action of this game".
+    pack = str(Path(__file__).parent / "packs" / "tutorial")
+    game = load_game("pig", packs=[pack])
+    console = Console(file=io.StringIO(), width=120)
+    run_play(game, parse_seats("human,random", game), 1, {}, console, typed(["", "b"]), clear=False, timer=False)
+    out = console.file.getvalue()  # type: ignore[attr-defined]
+    assert "'b' is too short to name an action: type more of bank" in out and "no action of this game" not in out

@@ -72,7 +72,9 @@ Ankh; dots are the tracks. The digit after a space's letter is the team
 standing there (+ several). An x after the letter (Lx) marks an intersection
 (x1-x5): no turning there within a move. On your move, >1 to >9 and 10, 11...
 (black on yellow) mark the spaces you may move to: type that number; the list
-under the board says what each space is."""
+under the board says what each space is. "Bids: 1:2 2:-" under the board: the
+bid spaces, each with the team whose spare piece stands there: the order in
+which the teams locked in their answers to the latest challenge."""
 
 CATEGORY_ORDER = ("codex", "logic-key", "rose", "vitruvian-man")
 _DEFAULT_CATS: dict[str, dict[str, str]] = {
