@@ -978,6 +978,13 @@ class Session:
                 # are that action; the start of an action of the game that is not offered now
                 # (`lia` for `liar`) is written out, so that the refusal says why it is not possible now.
                 bare = [v for v in verbs if _is_legal_text(f"{v} {text}", legal)]
+                if not bare and text != text.lower():  # `O10` for the space `o10`
+                    bare = [v for v in verbs if _is_legal_text(f"{v} {text.lower()}", legal)]
+                    text = text.lower() if bare else text
+                if len(bare) > 1:
+                    self.console.print(f"[red]'{esc(quoted(text, 40))}' could be {esc(' or '.join(bare))}: type the "
+                                       "action's word too[/red]")
+                    continue
                 text = f"{bare[0]} {text}" if len(bare) == 1 else _whole_verb(text, sorted(self.game.definition.verb_args))
             begun = _verbs_begun(text, verbs)
             if len(text.partition(" ")[0]) == 1 and begun and len(verbs) > 1:

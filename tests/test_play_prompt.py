@@ -321,3 +321,9 @@ def test_one_letter_of_several_verbs_is_said_too_short() -> None:
     run_play(game, parse_seats("human,random", game), 1, {}, console, typed(["", "b"]), clear=False, timer=False)
     out = console.file.getvalue()  # type: ignore[attr-defined]
     assert "'b' is too short to name an action: type more of bank" in out and "no action of this game" not in out
+
+
+def test_values_that_fit_two_offered_actions_ask_for_the_word() -> None:
+    # `hand.1.2 0,0` fits cover and swap: it was "'hand.1.2' is no action of this game".
+    code, out = play("leonardos-riddle", "human,greedy", ["hand.1.2 0,0"], seed=1)
+    assert code == 0 and "'hand.1.2 0,0' could be cover or swap: type the action's word too" in out
