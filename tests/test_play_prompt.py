@@ -274,10 +274,11 @@ def test_list_longer_than_the_terminal_comes_a_screenful_at_a_time() -> None:
     assert len(pauses) == 1 and pauses[0].startswith("-- more (22 of ")  # then q stops it
 
 
-def test_the_values_of_one_offered_action_stand_for_it(tmp_path: Path) -> None:
+@pytest.mark.parametrize("typed_value", ["x1", "X1"])
+def test_the_values_of_one_offered_action_stand_for_it(tmp_path: Path, typed_value: str) -> None:
     # `x1` at The Da Vinci Game's move prompt was "no action of this game" (it meant `go x1`).
     save = tmp_path / "g.json"
-    code, out = play("da-vinci-game", "human:Me,scholar,scholar", ["", "x1"], seed=5, save_path=str(save))
+    code, out = play("da-vinci-game", "human:Me,scholar,scholar", ["", typed_value], seed=5, save_path=str(save))
     assert code == 0 and "is no action of this game" not in out
     assert (0, "go x1") in [tuple(m) for m in json.loads(save.read_text())["saved"]["state"]["history"]]
 
