@@ -275,7 +275,10 @@ def message_text(message: str) -> str:
 
 def no_ci_command(line: str) -> str:
     """`line` unless, its indentation skipped, it starts with `::` (a workflow command a CI runner
-    obeys: `::error::`, `::add-mask::`): then its first colon is written `\\x3a`."""
+    obeys: `::error::`, `::add-mask::`): then its first colon is written `\\x3a`; and the older
+    form `##[command]`, obeyed anywhere in a line, is written `#\\x23[`."""
+    if "##[" in line:
+        line = line.replace("##[", "#\\x23[")
     body = line.lstrip()
     if not body.startswith("::"):
         return line

@@ -38,6 +38,7 @@ from davinci.engine.errors import (
     debug_trace,
     did_you_mean,
     message_text,
+    no_ci_command,
     printable,
     quoted,
     seat_name_problem,
@@ -786,7 +787,7 @@ class Session:
         hide = (self.game.definition.display or {}).get("hide") or ()
         d = self.game.definition
         title = d.name + (f" ({d.variant})" if d.variant else "")  # its name, not its id; the variant as the game screens show it
-        plain = printable(generic_render(view, frozenset(hide), title))
+        plain = "\n".join(map(no_ci_command, printable(generic_render(view, frozenset(hide), title)).split("\n")))
         self.console.print(plain, markup=False)
         self.screen_lines = plain.count("\n") + 1
 
@@ -830,8 +831,8 @@ class Session:
         """Print the events of this session from index `since` that `seat` may see (public ones
         for None), but those in `skip` (shown already); True when there were any."""
         lines = [text for to, text in self.transcript[since:] if sees(to, seat) and text not in skip]
-        if lines:
-            self.console.print("\n".join(esc(line) for line in lines), style="dim")
+        if lines:  # (pack text: no line a CI runner would obey)
+            self.console.print("\n".join(esc(no_ci_command(line)) for line in lines), style="dim")
         return bool(lines)
 
     def wipe(self) -> None:

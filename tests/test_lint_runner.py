@@ -429,12 +429,13 @@ def test_a_file_whose_name_is_a_ci_workflow_command_is_not_one_in_the_output(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # `::warning::b.yaml:6:16: DV012 ...` began the line (`davinci lint .` in the pack): a runner acts on it.
     root = tmp_path / "p"
-    write(root / "pack.yaml", "kind: pack\nid: p\nname: Test\nversion: '1.0'\ndecks: ['::warning::d.yaml']\n")
+    write(root / "pack.yaml", "kind: pack\nid: p\nname: Test\nversion: '1.0'\ndecks: ['::warning::d.yaml', 'x##[error]e.yaml']\n")
     write(root / "::warning::d.yaml", GOOD_DECK.replace("difficulty: 1", "difficulty: 9"))
+    write(root / "x##[error]e.yaml", GOOD_DECK.replace("difficulty: 1", "difficulty: 9"))  # (the older form, anywhere)
     monkeypatch.chdir(root)
     status, out = run(["."])
-    assert status == 1 and "DV0" in out
-    assert not any(line.lstrip().startswith("::") for line in out.splitlines()), out
+    assert status == 1 and "DV0" in out and "x#\\x23[error]e.yaml" in out
+    assert not any(line.lstrip().startswith("::") or "##[" in line for line in out.splitlines()), out
 
 
 def test_github_format_encodes_a_line_feed_in_a_file_name(tmp_path: Path) -> None:

@@ -56,8 +56,8 @@ def render_text(result: LintResult, out: TextIO, color: bool | None = None) -> N
     if result.stopped_early:
         names = ", ".join(printable(p, one_line=True) for p in result.stopped_early[:3])
         more = f" and {len(result.stopped_early) - 3} more" if len(result.stopped_early) > 3 else ""
-        note = (f"note: {names}{more}: checked only up to these errors; lint checks the rest (the rules, the "
-                "test games) once they are fixed, and may find more")
+        note = no_ci_command(f"note: {names}{more}: checked only up to these errors; lint checks the rest (the rules, "
+                             "the test games) once they are fixed, and may find more")
         out.write(f"{_DIM}{note}{_RESET}\n" if coloured else note + "\n")
     line = summary_line(result)
     if result.installed:
