@@ -104,8 +104,13 @@ def replay_log(
                 echo(f"verified: {_actions(i)} replay to the failure the log recorded (action {i} fails):")
                 echo(message_text(str(e)))
                 return 0
-            raise ReplayMismatch(f"{path}: action {i} ('{shown}' by seat {seat + 1}) fails: {e}"
-                                 f"{_recorded_failure(doc) if verify else ''}") from None
+            if verify and i < len(actions) and _failed_as_logged(doc, "action", i, e):
+                raise ReplayMismatch(f"{path}: the rules fail at action {i}, as the log records, but the log goes on "
+                                     f"with {_actions(len(actions) - i)} after it: it is damaged") from None
+            mismatch = ReplayMismatch(f"{path}: action {i} ('{shown}' by seat {seat + 1}) fails: {e}")
+            if verify:
+                mismatch.add_note(_recorded_failure(doc))
+            raise mismatch from None
         echo(f"{i:>4}. {action_line(names[seat], text)}")
         if events:
             _show_new_events(st, before, action_line(names[seat], st.history[-1][1]), echo)
@@ -116,8 +121,10 @@ def replay_log(
             echo(f"verified: {_actions(len(actions))} replay to the failure the log recorded (working out the result):")
             echo(message_text(str(e)))
             return 0
-        raise ReplayMismatch(f"{path}: working out the result after the last action fails: {e}"
-                             f"{_recorded_failure(doc) if verify else ''}") from None
+        mismatch = ReplayMismatch(f"{path}: working out the result after the last action fails: {e}")
+        if verify:
+            mismatch.add_note(_recorded_failure(doc))
+        raise mismatch from None
     if verify:
         failure = doc.get("failure")
         if failure is not None:
@@ -139,8 +146,8 @@ def _recorded_failure(doc: dict[str, Any]) -> str:
     """What a log says of its game's failure, for a replay that failed otherwise."""
     failure = doc.get("failure")
     if failure is None:
-        return " (the log records no failure)"
-    return f" (the log records the failure {quoted(json.dumps(failure), 120)})"
+        return "(the log records no failure)"
+    return f"(the log records the failure {quoted(json.dumps(failure), 120)})"
 
 
 def _failed_as_logged(doc: dict[str, Any], where: str, action: int, e: DavinciError) -> bool:

@@ -614,8 +614,12 @@ def test_a_game_whose_rules_fail_mid_play_leaves_a_log_that_replays_to_the_failu
         log.write_text(json.dumps(doc))
         code, out = cli("replay", str(log), "--verify")
         assert code == 1 and "fails:" in out
-    doc["actions"].pop()
     doc["failure"] = {"where": "action", "action": 2, "code": "DV044"}
+    doc["actions"].append(doc["actions"][-1])  # an action logged after the failure
+    log.write_text(json.dumps(doc))
+    code, out = cli("replay", str(log), "--verify")
+    assert code == 1 and "the rules fail at action 2, as the log records, but the log goes on with 1 action after it" in out
+    doc["actions"] = doc["actions"][:1]
     log.write_text(json.dumps(doc))
     code, out = cli("replay", str(log), "--verify")
     assert code == 1 and "the log records that the game's rules failed" in out and "but the replay does not fail" in out
@@ -680,7 +684,7 @@ def test_a_game_whose_score_fails_at_the_end_keeps_every_action_in_its_log(tmp_p
     log.write_text(json.dumps(doc))
     code, out = cli("replay", str(log), "--verify")
     assert code == 1 and "DV071" in out and "working out the result after the last action fails" in out
-    assert '(the log records the failure {"where": "action", "action": 3, "code": "DV042"})' in out
+    assert '\n(the log records the failure {"where": "action", "action": 3, "code": "DV042"})' in out  # (its own line)
     doc["failure"]["where"], doc["result"] = "result", {"winners": [0]}
     log.write_text(json.dumps(doc))
     code, out = cli("replay", str(log), "--verify")
