@@ -148,8 +148,9 @@ class BotError(DavinciError):
 
 
 # Signals that stop a game or a simulation as Ctrl-C does (a game is saved, a simulation reports
-# the games it played): a kill, and a terminal window closed.
-STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+# the games it played): a kill, a terminal window closed, and Ctrl-\ (SIGQUIT: it left a challenge
+# unsettled, and the resumed game dealt the same card again).
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP", "SIGQUIT") if hasattr(signal, name))
 
 
 def debug_trace(error: BaseException) -> str:

@@ -275,7 +275,7 @@ def _start_at_prompt(tmp_path: Path, save: Path) -> subprocess.Popen[bytes]:
     return proc
 
 
-@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM, signal.SIGQUIT], ids=["SIGINT", "SIGTERM", "SIGQUIT"])
 def test_interrupt_at_a_prompt_saves_and_exits_130(tmp_path: Path, signum: int) -> None:
     save = tmp_path / "interrupted.json"
     proc = _start_at_prompt(tmp_path, save)
