@@ -443,7 +443,7 @@ def test_display_values_that_could_do_more_than_colour_are_judged_and_left_out(t
     display = {"categories": {"codex": {"letter": "CC", "colour": "link https://evil.example"}},
                "spaces": {"triskel": {"style": "bold link https://x"}}, "teams": ["red", "#zzzzzz"]}
     assert [(path, message) for path, message in screen.check_display(display)] == [
-        (("categories", "codex", "letter"), "letter must be one character"),
+        (("categories", "codex", "letter"), "letter must be one character one column wide"),
         (("categories", "codex", "colour"), "'link https://evil.example' is no colour the terminal screen knows"),
         (("spaces", "triskel", "style"), "'bold link https://x' holds a link: a style only colours the screen"),
         (("teams", 1), "'#zzzzzz' is no colour the terminal screen knows"),
@@ -460,3 +460,16 @@ def test_display_values_that_could_do_more_than_colour_are_judged_and_left_out(t
                                      "  categories:\n    codex: {letter: C, colour: \"link https://evil.example\"}\n")
     [problem] = lint_paths([str(tmp_path)])
     assert (problem.code, problem.location.line, problem.severity) == ("DV067", 7, "warning")
+
+
+@pytest.mark.parametrize(("section", "key", "value", "words"), [
+    ("categories", "letter", "字", "letter must be one character one column wide"),  # (shifted the board's columns)
+    ("categories", "letter", "\u0301", "letter must be one character one column wide"),
+    ("spaces", "style", "conceal", "'conceal' hides or blinks what it styles: a style only colours the screen"),
+    ("spaces", "style", "blink reverse", "'blink reverse' hides or blinks what it styles: a style only colours the screen"),
+    ("categories", "name", "Vitruvian\u00a0Man", "name must be plain text (no control or invisible characters, no "
+                                                  "no-break space)"),
+])
+def test_display_values_that_break_or_hide_the_board_are_judged(section: str, key: str, value: str, words: str) -> None:
+    entry = "codex" if section == "categories" else "ankh"
+    assert screen.check_display({section: {entry: {key: value}}}) == [((section, entry, key), words)]

@@ -11,6 +11,7 @@ list below names the space each number lands on.
 from __future__ import annotations
 
 import textwrap
+import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -109,16 +110,23 @@ def _value_problem(kind: str, value: Any) -> str | None:
 
     if not isinstance(value, str):
         return "must be a text"
-    if kind == "char":
-        return None if len(value) == 1 and value.isprintable() and not value.isspace() else "must be one character"
+    if kind == "char":  # one column of the board: no wide letter, no combining mark
+        ok = (len(value) == 1 and value.isprintable() and not value.isspace()
+              and unicodedata.east_asian_width(value) not in ("W", "F") and not unicodedata.category(value).startswith("M"))
+        return None if ok else "must be one character one column wide"
     if kind == "text":
-        return None if value.isprintable() and 0 < len(value) <= 40 else "must be one line of at most 40 characters"
+        if not 0 < len(value) <= 40:
+            return "must be a name of 1 to 40 characters"
+        return None if value.isprintable() else "must be plain text (no control or invisible characters, no no-break space)"
     try:
         if kind == "colour":
             Color.parse(value)
             return None
-        if RichStyle.parse(value).link:
+        parsed = RichStyle.parse(value)
+        if parsed.link:
             return f"'{value[:40]}' holds a link: a style only colours the screen"
+        if parsed.conceal or parsed.blink or parsed.blink2:
+            return f"'{value[:40]}' hides or blinks what it styles: a style only colours the screen"
         return None
     except (ColorParseError, StyleSyntaxError):
         return f"'{value[:40]}' is no {'colour' if kind == 'colour' else 'style'} the terminal screen knows"
