@@ -594,9 +594,8 @@ class Session:
             return
         said = "The only event:" if len(mine) == 1 else (f"All {len(mine)} events:" if len(shown) == len(mine)
                                                           else f"The last {len(shown)} of {len(mine)} events:")
-        self.console.print(f"[bold]{said}[/bold]")
-        for line in shown:
-            self.console.print(f"  {esc(line)}")
+        # A screenful at a time, as help and list (`history all` of a long game scrolled away).
+        self.paged("\n".join([f"[bold]{said}[/bold]", *(f"  {esc(no_ci_command(line))}" for line in shown)]))
 
     @property
     def humans(self) -> list[int]:
@@ -1084,7 +1083,8 @@ class Session:
             parts.append("Pieces show their name or their fields (red/5); ? marks fields hidden from you, "
                          "and * a piece turned face up, which every player sees.")
         parts.append(
-            "Type the number of an action or the action itself. 'list' shows every action, 'history' the "
+            "Type the number of an action on the list, the action itself, or its values alone when they fit one "
+            "offered action. 'list' shows every action, 'history' the "
             "latest events ('history all': all of them), 'save' saves (to --save's file, or 'save FILE'), 'quit' stops. "
             f"Actions now: {esc(', '.join(self.verb_form(v) for v in sorted({a.verb for a in legal})))}"
         )
@@ -1109,6 +1109,7 @@ class Session:
                 try:
                     more = self.input_fn(f"-- more ({start + room} of {len(lines)} lines): Enter, or q to stop -- ")
                 except EOFError:
+                    self.console.file.write("\n")  # (the next prompt on a line of its own)
                     return
                 if more.strip().lower() in ("q", *STOP_WORDS):
                     return

@@ -141,7 +141,7 @@ def test_an_invalid_move_is_explained_and_asked_again() -> None:
     code, out = _screen(GAME, "human,random", ["fly to the moon", "guess row.1.1 3", "999", "?"])
     assert code == 0
     assert "not possible now" in out or "not legal" in out
-    assert "Type the number of an action or the action itself" in out  # the help after '?'
+    assert "Type the number of an action on the list, the action itself, or its values alone" in out  # the help after '?'
     assert "Input closed" in out
 
 
