@@ -432,7 +432,10 @@ def list_(as_json: bool, packs: tuple[str, ...]) -> None:
     invalid = [g for g in games if "invalid" in g]
     valid = [g for g in games if "invalid" not in g]
     if as_json:
-        click.echo(json.dumps({"games": games, "decks": deck_rows, "bots": bots}, indent=2))
+        payload: dict[str, Any] = {"games": games, "decks": deck_rows, "bots": bots}
+        if unread is not None:  # only the installed content is listed: said in the JSON too
+            payload["unreadable"] = str(unread).split("\n")[0]
+        click.echo(json.dumps(payload, indent=2))
         _invalid_games(invalid, valid, unread)
         return
     from rich.markup import escape
@@ -482,7 +485,9 @@ def _invalid_games(invalid: list[dict[str, Any]], valid: list[dict[str, Any]], u
     from davinci.engine.errors import DavinciError
 
     if unread is not None:
-        raise DavinciError(f"only the installed content is listed: {unread}", code=unread.code)
+        where = f"{unread.location}: " if unread.location is not None else ""
+        raise DavinciError(f"only the installed content is listed, a pack file cannot be read ({where}"
+                           f"{unread.message.splitlines()[0]})", code=unread.code)
     bad = [(g["id"], g["invalid"]) for g in invalid]
     bad += [(f"{g['id']}/{v['id']}", v["invalid"]) for g in valid for v in g["variant_details"] if "invalid" in v]
     if bad:

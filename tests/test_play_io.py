@@ -1153,7 +1153,10 @@ def test_list_names_a_game_its_schema_refuses_and_fails(tmp_path: Path) -> None:
     # A file that is no YAML at all: the installed content is listed, and the file named.
     short.write_text("kind: variant\nid: short\nextends: pig\nname: [unclosed\n")
     code, out = cli("list", "--pack", str(pack))
-    assert code == 1 and "da-vinci-code" in out and "davinci: DV001 only the installed content is listed: " in out
+    assert code == 1 and "da-vinci-code" in out and "davinci: DV001 only the installed content is listed, a pack " in out
+    assert out.count("DV001") == 1
+    code, out = cli("list", "--pack", str(pack), "--json")
+    assert code == 1 and json.loads(out[: out.index("davinci: ")])["unreadable"].startswith(str(short))
 
 
 def test_list_shows_a_settings_bounds_and_no_empty_headings(tmp_path: Path) -> None:
