@@ -885,7 +885,8 @@ class Session:
 
         # Whether the numbered list is before the player: printed under the prompt, asked for with
         # `list`, or drawn by the game's own screen. A bare number picks from it only then.
-        numbers_shown = bool(getattr(mod, "numbers_actions", lambda v: False)(view)) if mod is not None else False
+        screen_numbers = bool(getattr(mod, "numbers_actions", lambda v: False)(view)) if mod is not None else False
+        numbers_shown = screen_numbers
 
         def ask() -> None:
             nonlocal numbers_shown
@@ -935,12 +936,28 @@ class Session:
             if text.isascii() and text.isdigit():
                 # A number that is also the value of one offered action (`bid 3`, `attempt 1`) is
                 # not taken for the list's entry: a sealed bid of 2 was played for a typed 3.
+                if len(text) > 1 and text.startswith("0"):  # `03`: neither list entry 3 nor the value 3, surely
+                    self.console.print(f"[red]'{esc(quoted(text, 20))}': type a number without a leading zero[/red]")
+                    continue
                 valued = [f"{v} {text}" for v in verbs if _is_legal_text(f"{v} {text}", legal)]
+                if len(valued) > 1:  # the value of two offered actions (`take 10`, `give 10`)
+                    self.console.print(f"[red]'{text}' could be {esc(' or '.join(valued))}: type the action "
+                                       "itself[/red]")
+                    continue
+                # An offered action that takes a number (`bid 0` to `bid 5`), outside a numbered list
+                # of the game's own screen: a number that is none of its values is no list entry
+                # either (`6` played `bid 5`, the sixth entry).
+                numeric = not screen_numbers and any(len(w) == 2 and w[1].isdigit()
+                                                     for w in (str(a).split() for a in numbered[:LIST_AT_MOST * 100]))
                 if len(text) <= 9 and 1 <= int(text) <= len(numbered):
                     picked = numbered[int(text) - 1]
                     if valued and str(picked) not in valued:
                         self.console.print(f"[red]'{text}' could be action {text} of the list ({esc(str(picked))}) or "
                                            f"'{esc(valued[0])}': type the action itself[/red]")
+                        continue
+                    if not valued and numeric:
+                        self.console.print(f"[red]'{text}' is the value of no action offered now, and a number here "
+                                           "could be mistaken for one: type the action itself[/red]")
                         continue
                     if not numbers_shown and not valued:
                         self.console.print("[red]no numbered list is on the screen: type 'list' to see the actions "

@@ -328,3 +328,46 @@ def test_values_that_fit_two_offered_actions_ask_for_the_word() -> None:
     # `hand.1.2 0,0` fits cover and swap: it was "'hand.1.2' is no action of this game".
     code, out = play("leonardos-riddle", "human,greedy", ["hand.1.2 0,0"], seed=1)
     assert code == 0 and "'hand.1.2 0,0' could be cover or swap: type the action's word too" in out
+
+
+TWO_VERBS = """\
+kind: game
+id: twoverbs
+name: Two verbs
+players: {min: 2, max: 2}
+turn_order: {first: "1"}
+flow:
+  turn:
+    - choose:
+        options:
+          - action: take
+            args: {n: "[10, 20]"}
+            do: [{end_game: true}]
+          - action: give
+            args: {n: "[10, 20]"}
+            do: [{end_game: true}]
+end:
+  when: "false"
+  winners: seats
+"""
+
+
+@pytest.mark.parametrize(("game", "pack", "typed_number", "words"), [
+    # `03` played `bid 2` (the third entry) where `3` was refused as ambiguous.
+    ("sealed-trumps", "from-docs", "03", "'03': type a number without a leading zero"),
+    # `6` (one past the bids 0 to 5) played `bid 5`, the sixth entry.
+    ("sealed-trumps", "from-docs", "6", "'6' is the value of no action offered now"),
+    # `10` fits `take 10` and `give 10`: it played the first.
+    ("twoverbs", None, "10", "'10' could be take 10 or give 10: type the action itself"),
+])
+def test_a_number_that_could_mean_another_action_is_refused(
+        tmp_path: Path, game: str, pack: str | None, typed_number: str, words: str) -> None:
+    from helpers import write_game_pack
+
+    folder = str(Path(__file__).parent / "packs" / pack) if pack else write_game_pack(tmp_path, game, TWO_VERBS)
+    loaded = load_game(game, packs=[folder])
+    console = Console(file=io.StringIO(), width=200)
+    players = "human,random,random" if game == "sealed-trumps" else "human,random"
+    run_play(loaded, parse_seats(players, loaded), 1, {}, console, typed([typed_number]), clear=False, timer=False)
+    out = console.file.getvalue()  # type: ignore[attr-defined]
+    assert words in out and "You bid" not in out and "takes" not in out
