@@ -283,6 +283,11 @@ def run_race(
                         typing, buf, turns = seat, [], 0
                         continue
                     raise QuitGame
+                if answer in ("?", "help"):  # no answer is a question mark: help, and the clock runs on
+                    write(f"\r{CLEAR_LINE}Type your answer and press Enter; an empty answer passes; quit stops the "
+                          "game. The clock runs on.\n")
+                    typing, buf, turns = seat, [], 0
+                    continue
                 write(f"\r{CLEAR_LINE}" + (lock_in_text(names[seat], t) + (" - too late" if limit and t > limit else "")
                                            if answer else f"{names[seat]} passes") + "\n")
                 results[seat] = (t, answer) if answer else None

@@ -243,3 +243,13 @@ def test_quit_at_a_teams_own_challenge_warns_first_in_the_race_too() -> None:
     clock2 = [0.0]
     with pytest.raises(QuitGame):
         run_race([0], ["Ana"], {}, 60, [].append, FakeTerminal(clock2, twice), lambda: clock2[0])
+
+
+def test_a_question_mark_typed_as_a_race_answer_is_help_not_a_bid() -> None:
+    # `?` and `help` were locked in as wrong answers ("Ana answered 'help': wrong").
+    clock = [0.0]
+    events = [(1.0, "?"), (1.1, "\n"), (2.0, "l"), (2.1, "a"), (2.2, "s"), (2.3, "h"), (2.4, "\n")]
+    out: list[str] = []
+    res = run_race([0], ["Ana"], {}, 60, out.append, FakeTerminal(clock, events), lambda: clock[0])
+    assert res == {0: (2.4, "lash")}
+    assert "Type your answer and press Enter; an empty answer passes" in "".join(out)
