@@ -8,6 +8,7 @@ import pytest
 from rich.console import Console
 from test_leonardo_rules import KE, MC, MF, MPH, SC, SIX, game, position
 
+from davinci.engine.errors import ShortFormError
 from davinci.games.leonardos_riddle.screen import HELP, expand, legend, render
 
 
@@ -83,7 +84,8 @@ def test_short_commands_expand_to_actions() -> None:
     assert expand("3 -1,0", view) == "place hand.1.3 -1,0"
     assert expand("c 2 0,0", view) == "cover hand.1.2 0,0"
     assert expand("s 1 1,0", view) == "swap hand.1.1 1,0"
-    assert expand("3 0,0", view) is None, "an occupied cell: cover or swap must be said"
+    with pytest.raises(ShortFormError, match="0,0 holds a card: type c 3 0,0 to cover it, or s 3 0,0 to swap"):
+        expand("3 0,0", view)  # an occupied cell: cover or swap must be said (it was "'3' is no action")
     assert expand("skip", view) == "skip"
     assert expand("hello", view) is None
     assert expand("place hand.1.3 1,1", view) == "place hand.1.3 1,1"

@@ -16,6 +16,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from davinci.engine.errors import ShortFormError
 from davinci.engine.values import events_since_own_move, fit_events, lines_left, turn_text, winners_text
 
 GRID_SIZE = 5
@@ -309,7 +310,8 @@ def expand(text: str, view: dict[str, Any]) -> str | None:
     verb = _VERBS[m.group(1)] if m.group(1) else None
     x, y = int(m.group(4)), int(m.group(5))
     if verb is None:
-        if (x, y) in _cells(view):
-            return None  # covering or swapping: the player must say which
+        if (x, y) in _cells(view):  # covering or swapping: the player must say which
+            n = m.group(3)
+            raise ShortFormError(f"{x},{y} holds a card: type c {n} {x},{y} to cover it, or s {n} {x},{y} to swap")
         verb = "place"
     return f"{verb} hand.{me}.{m.group(3)} {x},{y}"
