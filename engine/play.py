@@ -898,9 +898,11 @@ class Session:
                 for i, a in enumerate(numbered, 1):
                     self.console.print(f"  {i:>2}. {esc(noted_action(str(a), notes))}")
             else:
+                numbers = ("the screen above numbers them (a number picks one)" if screen_numbers
+                           else "'list' shows them all, numbered (then a number picks one)")
                 self.console.print(
-                    f"  {len(numbered)} possible actions ({esc(', '.join(verbs))}); 'list' shows them all, numbered "
-                    "(then a number picks one), '?' explains; an empty line shows the board again."
+                    f"  {len(numbered)} possible actions ({esc(', '.join(verbs))}); {numbers}, '?' explains; an empty "
+                    "line shows the board again."
                 )
 
         ask()
