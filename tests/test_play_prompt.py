@@ -324,10 +324,17 @@ def test_one_letter_of_several_verbs_is_said_too_short() -> None:
     assert "'b' is too short to name an action: type more of bank" in out and "no action of this game" not in out
 
 
-def test_values_that_fit_two_offered_actions_ask_for_the_word() -> None:
-    # `hand.1.2 0,0` fits cover and swap: it was "'hand.1.2' is no action of this game".
+def test_values_that_fit_two_offered_actions_ask_for_the_word(tmp_path: Path) -> None:
+    # `hand.1.2 0,0` fitting cover and swap in Leonardo's Riddle was "'hand.1.2' is no action of
+    # this game" (its screen now says to cover or swap); any game's values ask for the word.
     code, out = play("leonardos-riddle", "human,greedy", ["hand.1.2 0,0"], seed=1)
-    assert code == 0 and "'hand.1.2 0,0' could be cover or swap: type the action's word too" in out
+    assert code == 0 and "0,0 holds a card: type c 2 0,0 to cover it, or s 2 0,0 to swap" in out
+    from helpers import write_game_pack
+
+    game = load_game("twoverbs", packs=[write_game_pack(tmp_path, "twoverbs", TWO_VERBS.replace("[10, 20]", "['red', 'blue']"))])
+    console = Console(file=io.StringIO(), width=200)
+    run_play(game, parse_seats("human,random", game), 1, {}, console, typed(["red"]), clear=False, timer=False)
+    assert "'red' could be take or give: type the action's word too" in console.file.getvalue()  # type: ignore[attr-defined]
 
 
 TWO_VERBS = """\
