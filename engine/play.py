@@ -971,6 +971,10 @@ class Session:
                                        f"{len(numbered)}[/red]")
                     continue
                 text = valued[0]  # (out of the list's range: the value of one offered action)
+            if text.endswith(")") and " (" in text and not _is_legal_text(text, legal):
+                bare_line = text[: text.rindex(" (")].strip()  # a list line pasted back, its piece note and all
+                if _is_legal_text(bare_line, legal) and noted_action(bare_line, notes) == text:
+                    text = bare_line
             whole = _whole_verb(text, verbs)
             if expand is not None and not _is_legal_text(text, legal):  # (an action as the list writes it needs no expanding)
                 try:

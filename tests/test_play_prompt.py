@@ -378,3 +378,13 @@ def test_a_number_that_could_mean_another_action_is_refused(
     run_play(loaded, parse_seats(players, loaded), 1, {}, console, typed([typed_number]), clear=False, timer=False)
     out = console.file.getvalue()  # type: ignore[attr-defined]
     assert words in out and "You bid" not in out and "takes" not in out
+
+
+def test_a_list_line_pasted_back_with_its_piece_note_is_the_action() -> None:
+    # `take market.1 (pepper)`, copied from the list, was "'take' takes 1 value (CARD)".
+    pack = str(Path(__file__).parent / "packs" / "from-docs")
+    game = load_game("spice-stall", packs=[pack])
+    console = Console(file=io.StringIO(), width=200)
+    run_play(game, parse_seats("human,random", game), 1, {}, console, typed(["take market.1 (pepper)"]), clear=False,
+             timer=False)
+    assert "Player 1 takes pepper from the market" in console.file.getvalue()  # type: ignore[attr-defined]
