@@ -910,11 +910,13 @@ class Session:
         while True:
             text = self.input_fn("> ").strip()
             if not text:  # the board again (after '?' or 'list' pushed it off the screen)
+                numbers_shown = screen_numbers  # (a list asked for earlier is gone with it)
                 self.render(seat)
                 ask()
                 continue
             word = text.lower()  # commands in any case: QUIT, Save, LIST
             if word in ("?", "help"):
+                numbers_shown = screen_numbers  # the help pushes a list printed before it away
                 self.show_help(legal, seat)
                 continue
             first, *rest = word.split()
@@ -922,6 +924,7 @@ class Session:
                 self.console.print(f"[red]'{esc(first)}' takes nothing after it[/red] - type ? for help")
                 continue
             if word == "history" or word.startswith("history "):
+                numbers_shown = screen_numbers
                 self.show_history(seat, word)
                 continue
             if word == "list":  # a screenful at a time, as help
@@ -932,6 +935,12 @@ class Session:
                 raise QuitGame
             if word == "save" or word.startswith("save "):
                 self.save_command(text[4:].strip())
+                continue
+            # `#N`: the list's entry N, whatever the values (a number that is also a value is refused).
+            if text.startswith("#") and text[1:].isascii() and text[1:].isdigit() and len(text) <= 10:
+                if 1 <= int(text[1:]) <= len(numbered):
+                    return numbered[int(text[1:]) - 1]
+                self.console.print(f"[red]there is no action {esc(text)}: the list runs from #1 to #{len(numbered)}[/red]")
                 continue
             # Only a single whole number in ASCII digits ('²'.isdigit() holds but int('²') fails;
             # `3 7` is a screen's shorthand); more digits than any list has actions are no action.
@@ -953,13 +962,21 @@ class Session:
                                                      for w in (str(a).split() for a in numbered[:LIST_AT_MOST * 100]))
                 if len(text) <= 9 and 1 <= int(text) <= len(numbered):
                     picked = numbered[int(text) - 1]
+                    # The one action whose last value is the number (`guess row.2.3 2`, one tile
+                    # left to guess): entry 2, `guess row.2.3 1`, is not what a player typing the
+                    # tile's value meant. (Several such actions: the number names none of them.)
+                    if numbers_shown and not valued and str(picked).split()[-1] != text:
+                        ending = [str(a) for a in numbered[:LIST_AT_MOST * 100] if str(a).split()[-1] == text]
+                        valued = ending if len(ending) == 1 else []
                     if valued and str(picked) not in valued:
                         self.console.print(f"[red]'{text}' could be action {text} of the list ({esc(str(picked))}) or "
-                                           f"'{esc(valued[0])}': type the action itself[/red]")
+                                           f"'{esc(valued[0])}': type the action itself, or #{text} for the list's "
+                                           "entry[/red]")
                         continue
                     if not valued and numeric:
                         self.console.print(f"[red]'{text}' is the value of no action offered now, and a number here "
-                                           "could be mistaken for one: type the action itself[/red]")
+                                           f"could be mistaken for one: type the action itself, or #{text} for the "
+                                           "list's entry[/red]")
                         continue
                     if not numbers_shown and not valued:
                         self.console.print("[red]no numbered list is on the screen: type 'list' to see the actions "
@@ -1130,10 +1147,12 @@ class Session:
             self.console.file.flush()
             if start + room < len(lines):
                 try:
-                    more = self.input_fn(f"-- more ({start + room} of {len(lines)} lines): Enter, or q to stop -- ")
+                    more = self.input_fn(f"-- more ({start + room} of {len(lines)} lines): Enter, or q and Enter "
+                                         "to stop -- ")
                 except EOFError:
                     self.console.file.write("\n")  # (the next prompt on a line of its own)
                     return
+                self.console.file.write("\x1b[1A\r\x1b[2K")  # the pager's line goes: the text reads on
                 if more.strip().lower() in ("q", *STOP_WORDS):
                     return
 

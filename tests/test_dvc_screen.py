@@ -174,7 +174,7 @@ def test_a_terminal_game_against_the_deducer_uses_this_screen() -> None:
         if nxt is not None:
             return nxt
         turn[0] += 1
-        return "list" if turn[0] % 2 else "1"
+        return "list" if turn[0] % 2 else "#1"
 
     out = io.StringIO()
     console = Console(file=out, width=100, color_system=None)
@@ -219,7 +219,7 @@ def test_at_the_end_against_a_bot_every_tile_shows() -> None:
 
     g = load_game("da-vinci-code")
     console = Console(file=io.StringIO(), width=100)
-    moves = iter(["list", "1"] * 300)
+    moves = iter(["list", "#1"] * 300)
     code = run_play(g, parse_seats("human,naive", g), 3, {}, console, lambda prompt="": next(moves), clear=False)
     final = console.file.getvalue().rsplit("game over after turn", 1)[1]  # type: ignore[attr-defined]
     assert code == 0 and "Game over - winner: Naive 2" in final

@@ -196,7 +196,7 @@ def test_an_answer_no_action_can_carry_is_asked_again() -> None:
             raise EOFError
         if prompt == "answer> ":
             return ["\x00", "x" * 5000, "?", ""][min(asked.count(prompt) - 1, 3)]
-        return "list" if len(asked) % 2 else "1"
+        return "list" if len(asked) % 2 else "#1"
 
     console = Console(file=io.StringIO(), width=120)
     code = run_play(game, parse_seats("human,random,random", game), 3, {}, console, ask, clear=False, timer=False)
@@ -410,7 +410,7 @@ def test_history_before_anything_happened_says_so() -> None:
 
 def test_history_shows_the_events_that_scrolled_away() -> None:
     # A game of many turns: by the end the screen's few event lines are long gone.
-    code, out = _screen("leonardos-riddle", "human,random", ["list", "1"] * 5 + ["history all", "history 2"])
+    code, out = _screen("leonardos-riddle", "human,random", ["list", "#1"] * 5 + ["history all", "history 2"])
     assert code == 0
     total = int(re.search(r"All (\d+) events:", out)[1])  # type: ignore[index]
     assert total > 8
@@ -919,7 +919,7 @@ def test_without_players_the_seating_is_said_and_no_clear_at_hot_seat_is_warned(
 
 
 def test_against_bots_a_players_move_shows_what_it_led_to_before_the_bots_move() -> None:
-    code, out = _screen("da-vinci-code", "human,naive", ["stop", "list", "1", "list", "1", "list", "1"], seed=3)
+    code, out = _screen("da-vinci-code", "human,naive", ["stop", "list", "#1", "list", "#1", "list", "#1"], seed=3)
     wrong = out.find(": wrong\n")  # the player's first wrong guess ends the turn: the bot moves next
     assert code == 0 and wrong > 0 and "Naive 2 guessed " in out  # the bot's move, in the game's words
     assert out.rfind("Player 1 guessed", 0, wrong) < wrong < out.find("Naive 2 guessed ")

@@ -297,9 +297,9 @@ def test_a_number_that_is_also_a_value_is_not_taken_for_a_list_entry() -> None:
 
 def test_a_number_picks_from_a_list_only_once_it_is_on_the_screen() -> None:
     # With 48 actions and no list shown, `7` played the seventh of a list the player never saw.
-    code, out = play("da-vinci-code", "human,deducer", ["7", "list", "7"], seed=1)
+    code, out = play("da-vinci-code", "human,deducer", ["7", "list", "30"], seed=1)
     assert code == 0 and "no numbered list is on the screen: type 'list'" in " ".join(out.split())
-    assert "Player 1 guessed row." in out  # the second 7, after `list`, played
+    assert "Player 1 guessed row." in out  # 30, after `list`, played (no tile's value: no doubt)
 
 
 def test_an_action_written_as_the_list_writes_it_is_taken_whatever_the_short_forms(tmp_path: Path) -> None:
@@ -388,3 +388,21 @@ def test_a_list_line_pasted_back_with_its_piece_note_is_the_action() -> None:
     run_play(game, parse_seats("human,random", game), 1, {}, console, typed(["take market.1 (pepper)"]), clear=False,
              timer=False)
     assert "Player 1 takes pepper from the market" in console.file.getvalue()  # type: ignore[attr-defined]
+
+
+def test_a_list_redrawn_away_takes_its_numbers_with_it() -> None:
+    # `list`, then an empty line (the board again, no list), then `3` played the third entry unseen.
+    code, out = play("da-vinci-code", "human,deducer", ["list", "", "3"], seed=11)
+    assert code == 0 and "no numbered list is on the screen" in " ".join(out.split())
+    assert "Player 1 guessed" not in out
+
+
+def test_a_list_number_that_is_also_a_tiles_value_is_refused() -> None:
+    # With one hidden tile left, entry 2 was `guess row.2.3 1`: a player typing the value 2 guessed 1.
+    code, out = play("da-vinci-code", "human,deducer",
+                     ["2.1 0", "s", "2.2 1", "st", "2.5 4", "2.4 4", "list", "2"], seed=11)
+    assert code == 0
+    assert "'2' could be action 2 of the list (guess row.2.3 1) or 'guess row.2.3 2'" in " ".join(out.split())
+    code, out = play("da-vinci-code", "human,deducer",
+                     ["2.1 0", "s", "2.2 1", "st", "2.5 4", "2.4 4", "#2"], seed=11)
+    assert "Player 1 guessed row.2.3 = 1" in out  # `#2` is the list's entry, whatever the values

@@ -40,7 +40,7 @@ def feeder(lines: int) -> Callable[[str], str]:
         count[0] += 1
         if count[0] > lines:
             raise EOFError
-        return "list" if count[0] % 2 else "1"
+        return "list" if count[0] % 2 else "#1"
 
     return ask
 
@@ -895,9 +895,9 @@ def test_a_resumed_bot_that_remembers_what_it_saw_plays_on_as_without_the_break(
     # guessed 'joker' at the 16th action where the unbroken game guessed 6.
     args = ["play", "da-vinci-code", "-v", "advanced", "-p", "human,deducer", "--seed", "3", "--no-clear"]
     whole, part, rest = tmp_path / "whole.json", tmp_path / "part.json", tmp_path / "rest.json"
-    assert cli(*args, "--log", str(whole), stdin="list\n1\n" * 80)[0] == 0
-    assert cli(*args, "--save", str(part), stdin="list\n1\n" * 7)[0] == 0
-    assert cli("play", "--resume", str(part), "--no-clear", "--log", str(rest), stdin="list\n1\n" * 73)[0] == 0
+    assert cli(*args, "--log", str(whole), stdin="list\n#1\n" * 80)[0] == 0
+    assert cli(*args, "--save", str(part), stdin="list\n#1\n" * 7)[0] == 0
+    assert cli("play", "--resume", str(part), "--no-clear", "--log", str(rest), stdin="list\n#1\n" * 73)[0] == 0
     unbroken = json.loads(whole.read_text())["actions"]
     resumed = json.loads(rest.read_text())["actions"]
     assert len(unbroken) > 16 and resumed == unbroken
