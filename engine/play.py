@@ -1124,7 +1124,8 @@ class Session:
                          "and * a piece turned face up, which every player sees.")
         parts.append(
             "Type the number of an action on the list, the action itself, or its values alone when they fit one "
-            "offered action. 'list' shows every action, 'history' the "
+            "offered action (#N is the list's entry N when the number is also a value). 'list' shows every action, "
+            "'history' the "
             "latest events ('history all': all of them), 'save' saves (to --save's file, or 'save FILE'), 'quit' stops. "
             f"Actions now: {esc(', '.join(self.verb_form(v) for v in sorted({a.verb for a in legal})))}"
         )
