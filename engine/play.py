@@ -1586,6 +1586,14 @@ def _zone_text(z: dict[str, Any], numbered: bool = False) -> str:
     for i, (p, text) in enumerate(zip(z["pieces"], texts), 1):
         where = f"@{p['space']}" if p.get("space") is not None else ""
         out.append((f"{i}:" if numbered else "") + text + where)
+    if not numbered:  # a run of like pieces once, with its count (Nim's box: 180 tokens filled five lines)
+        runs: list[list[Any]] = []
+        for text in out:
+            if runs and runs[-1][0] == text:
+                runs[-1][1] += 1
+            else:
+                runs.append([text, 1])
+        out = [f"{text} x{n}" if n >= 4 else " ".join([text] * n) for text, n in runs]
     return " ".join(out) or "-"
 
 

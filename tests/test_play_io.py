@@ -1199,3 +1199,13 @@ def test_replay_prints_no_line_a_ci_runner_would_obey(tmp_path: Path) -> None:
     log.write_text(json.dumps(doc))
     code, out = cli("replay", str(log), "--events")
     assert "error::seat" in out and not any(line.lstrip().startswith("::") for line in out.splitlines()), out
+
+
+def test_the_generic_screen_counts_a_run_of_like_pieces() -> None:
+    # Nim's box of 179 spare tokens filled five lines of `o o o ...` above the pile.
+    pack = str(Path(__file__).parent / "packs" / "from-docs")
+    game = load_game("nim", packs=[pack])
+    console = Console(file=io.StringIO(), width=80)
+    run_play(game, parse_seats("human,random", game), 3, {}, console, typed([]), clear=False, timer=False)
+    out = console.file.getvalue()  # type: ignore[attr-defined]
+    assert re.search(r"^box: o x\d+$", out, re.M) and "o o o o" not in out
