@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import importlib
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -404,6 +405,15 @@ def _variant_entry(vid: str, doc: Any) -> dict[str, Any]:
         return {"id": vid, "invalid": str(problems[0]).split("\n")[0]}
     data = doc.data if isinstance(doc.data, dict) else {}
     return {"id": vid, "name": str(data.get("name") or vid), "description": str(data.get("description") or "")}
+
+
+def screen_module(game_id: str) -> Any:
+    """A game's own terminal screen (`davinci.games.<id>.screen`), or None: `play` draws with it,
+    and lint asks it to judge the game's `display` hints."""
+    try:
+        return importlib.import_module(f"davinci.games.{game_id.replace('-', '_')}.screen")
+    except ImportError:
+        return None
 
 
 def catalogue(packs: Sequence[str] = ()) -> list[dict[str, Any]]:

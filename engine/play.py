@@ -7,7 +7,6 @@ A game may ship a `screen` module beside its YAML (`davinci.games.<id>.screen`) 
 from __future__ import annotations
 
 import hashlib
-import importlib
 import json
 import math
 import os
@@ -51,6 +50,7 @@ from davinci.engine.files import (
     read_regular_text,
     unique_members,
 )
+from davinci.engine.game import screen_module
 from davinci.engine.race import STOP_WORDS, QuitGame, stop_warning
 from davinci.engine.rng import MAX_SEED, derive_seed
 from davinci.engine.values import (
@@ -118,13 +118,6 @@ def parse_seats(spec: str | None, game: Any) -> list[SeatSpec]:
     for kind in {s.kind for s in seats} - {"human"}:  # a bot that plays other games only: refused here
         make_bot(kind, 0, d.id, dict(game.settings))
     return seats
-
-
-def screen_module(game_id: str) -> Any:
-    try:
-        return importlib.import_module(f"davinci.games.{game_id.replace('-', '_')}.screen")
-    except ImportError:
-        return None
 
 
 def draws_itself(mod: Any) -> bool:

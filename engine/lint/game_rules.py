@@ -927,7 +927,7 @@ def display_hints(ctx: LintContext) -> Iterator[Problem]:
     if not isinstance(data, dict) or not isinstance(data.get("display"), dict):
         return
     game_id = str(data.get("id", "")) if ctx.kind == "game" else str(data.get("extends", "")).split("/")[0]
-    from davinci.engine.play import screen_module
+    from davinci.engine.game import screen_module
 
     check = getattr(screen_module(game_id), "check_display", None) if game_id else None
     if not callable(check):
