@@ -202,3 +202,17 @@ def test_hidden_dice_told_to_everyone_or_to_the_wrong_seat_are_found(
 def test_one_hidden_die_is_a_die(tmp_path: Path) -> None:
     st = load_game("cups", packs=[write_game_pack(tmp_path, "cups", CUPS.replace("cup_size: 3", "cup_size: 1"))]).new_state(2, seed=4)
     assert "Player 2 rolls a die" in st.view(0)["events"]  # not "rolls 1 dice"
+
+
+def test_a_log_told_to_current_in_a_loop_over_seats_is_found_without_seat_variables(tmp_path: Path) -> None:
+    # The check sat behind "no seat variables: nothing to report", meant for the `set` check alone.
+    from davinci.engine.lint.runner import lint_paths
+
+    game = CUPS.replace("seat_vars: {cup: [], cup_size: 3}\nprivate_seat_vars: [cup]\n", "").replace(
+        "          - roll: {dice: s.cup_size, as: rolled, to: s}\n          - set: {seat: s, cup: rolled}\n",
+        "          - log: {text: 'your turn is coming', to: current}\n").replace(
+        'winners: "seats where sum(cup) == max(seats select sum(cup))"', "winners: seats")
+    assert "seat_vars" not in game and "to: current" in game
+    [problem] = lint_paths([write_game_pack(tmp_path, "cups", game)])
+    assert (problem.code, problem.message) == (
+        "DV066", "this log line is told to current (the seat whose turn it is), not to 's' the loop is at: write to: s")

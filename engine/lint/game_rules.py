@@ -859,9 +859,7 @@ def seat_variable_of_current(ctx: LintContext) -> Iterator[Problem]:
     data = ctx.doc.data
     if not isinstance(data, dict) or not isinstance(data.get("flow"), dict):
         return
-    seat_vars = {str(k) for k in (data.get("seat_vars") or {})}
-    if not seat_vars:
-        return
+    seat_vars = {str(k) for k in (data.get("seat_vars") or {})}  # (none: the `to: current` check still runs)
     defines: dict[Any, Any] = data["define"] if isinstance(data.get("define"), dict) else {}
 
     def over_seats(source: Any) -> bool:  # `seats`, `seats where active`, or a definition of them (`alive`)
