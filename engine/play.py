@@ -51,7 +51,7 @@ from davinci.engine.files import (
     unique_members,
 )
 from davinci.engine.game import screen_module
-from davinci.engine.race import STOP_WORDS, QuitGame, stop_warning
+from davinci.engine.race import ANSWER_HELP, HELP_WORDS, STOP_WORDS, QuitGame, stop_warning
 from davinci.engine.rng import MAX_SEED, derive_seed
 from davinci.engine.values import (
     LIST_ALWAYS,
@@ -951,15 +951,15 @@ class Session:
                 # An offered action that takes a number (`bid 0` to `bid 5`), outside a numbered list
                 # of the game's own screen: a number that is none of its values is no list entry
                 # either (`6` played `bid 5`, the sixth entry).
-                numeric = not screen_numbers and any(len(w) == 2 and w[1].isdigit()
-                                                     for w in (str(a).split() for a in numbered[:LIST_AT_MOST * 100]))
+                words = [str(a).split() for a in numbered[:LIST_AT_MOST * 100]]  # (the first actions suffice)
+                numeric = not screen_numbers and any(len(w) == 2 and w[1].isdigit() for w in words)
                 if len(text) <= 9 and 1 <= int(text) <= len(numbered):
                     picked = numbered[int(text) - 1]
                     # The one action whose last value is the number (`guess row.2.3 2`, one tile
                     # left to guess): entry 2, `guess row.2.3 1`, is not what a player typing the
                     # tile's value meant. (Several such actions: the number names none of them.)
                     if numbers_shown and not valued and str(picked).split()[-1] != text:
-                        ending = [str(a) for a in numbered[:LIST_AT_MOST * 100] if str(a).split()[-1] == text]
+                        ending = [" ".join(w) for w in words if w[-1] == text]
                         valued = ending if len(ending) == 1 else []
                     if valued and str(picked) not in valued:
                         self.console.print(f"[red]'{text}' could be action {text} of the list ({esc(str(picked))}) or "
@@ -1071,9 +1071,8 @@ class Session:
                 secs = min(secs, full_limit)
             if not text:
                 return st.parse_action("pass")
-            if text in ("?", "help"):  # no answer is a question mark: the move prompt's help key, here
-                self.console.print("Type your answer and press Enter; an empty line passes; 'quit' stops the game "
-                                   "(in a challenge of your own, stopping loses it). The clock runs on.")
+            if text in HELP_WORDS:  # the move prompt's help key, here too
+                self.console.print(esc(ANSWER_HELP))
                 continue
             if text.lower() in STOP_WORDS:  # as at the move prompt (other commands could be answers)
                 solo = [int(x) - 1 for x in p.get("seats") or ()] == [seat]

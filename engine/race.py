@@ -28,6 +28,10 @@ class QuitGame(Exception):
 
 # The words that stop the game at `davinci play`'s prompts, a race's answer included.
 STOP_WORDS = ("quit", "exit")
+# Typed as an answer, a request for help (no answer is a question mark), and what it says.
+HELP_WORDS = ("?", "help")
+ANSWER_HELP = ("Type your answer and press Enter; an empty answer passes; 'quit' stops the game (in a challenge of "
+               "your own, stopping loses it). The clock runs on.")
 
 
 def race_available() -> bool:
@@ -283,9 +287,8 @@ def run_race(
                         typing, buf, turns = seat, [], 0
                         continue
                     raise QuitGame
-                if answer in ("?", "help"):  # no answer is a question mark: help, and the clock runs on
-                    write(f"\r{CLEAR_LINE}Type your answer and press Enter; an empty answer passes; quit stops the "
-                          "game. The clock runs on.\n")
+                if answer in HELP_WORDS:
+                    write(f"\r{CLEAR_LINE}{ANSWER_HELP}\n")
                     typing, buf, turns = seat, [], 0
                     continue
                 write(f"\r{CLEAR_LINE}" + (lock_in_text(names[seat], t) + (" - too late" if limit and t > limit else "")

@@ -204,7 +204,7 @@ def test_an_answer_no_action_can_carry_is_asked_again() -> None:
     assert asked.count("answer> ") >= 4
     assert "type your answer again" in console.file.getvalue()
     # `?` is help here too (it was taken for a wrong answer).
-    assert "Type your answer and press Enter; an empty line passes" in console.file.getvalue()
+    assert "Type your answer and press Enter; an empty answer passes" in console.file.getvalue()
     assert "answered '?'" not in console.file.getvalue()
 
 

@@ -1073,14 +1073,14 @@ def _playouts(ctx: LintContext, gdef: Any) -> Iterator[Problem]:
     asks = any(isinstance(i, (Choose, Respond)) for prog in gdef.programs.values() for i in prog.code)
     if decided == 0 and at_once == PLAYOUTS and asks:
         yield Problem(
-                ctx.at(["end", "when"] if own_end else []),
-                "DV055",
-                f"no seat decided anything in {PLAYOUTS} random test games: `end.when` already held when the first "
-                "decision came (it is checked at each decision and after each turn), so every game was over before "
-                "it began",
-                "game-builds",
-                "warning",
-            )
+            ctx.at(["end", "when"] if own_end else []),
+            "DV055",
+            f"no seat decided anything in {PLAYOUTS} random test games: `end.when` already held when the first "
+            "decision came (it is checked at each decision and after each turn), so every game was over before "
+            "it began",
+            "game-builds",
+            "warning",
+        )
     elif decided == 0 and ctx.doc.data.get("kind") != "variant":
         yield Problem(
             ctx.at(["flow"]),
