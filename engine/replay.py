@@ -101,16 +101,11 @@ def replay_log(
             if events:
                 _show_new_events(st, before, action_line(names[seat], text), echo)
             if verify and i == len(actions) and _failed_as_logged(doc, "action", i, e):
-                echo(f"verified: {_actions(i)} replay to the failure the log recorded (action {i} fails):")
-                echo(message_text(str(e)))
-                return 0
+                return _failure_verified(echo, i, f"action {i} fails", e)
             if verify and i < len(actions) and _failed_as_logged(doc, "action", i, e):
                 raise ReplayMismatch(f"{path}: the rules fail at action {i}, as the log records, but the log goes on "
                                      f"with {_actions(len(actions) - i)} after it: it is damaged") from None
-            mismatch = ReplayMismatch(f"{path}: action {i} ('{shown}' by seat {seat + 1}) fails: {e}")
-            if verify:
-                mismatch.add_note(_recorded_failure(doc))
-            raise mismatch from None
+            raise _failed_otherwise(f"{path}: action {i} ('{shown}' by seat {seat + 1}) fails: {e}", doc, verify) from None
         echo(f"{i:>4}. {action_line(names[seat], text)}")
         if events:
             _show_new_events(st, before, action_line(names[seat], st.history[-1][1]), echo)
@@ -118,13 +113,8 @@ def replay_log(
         result = st.result() if st.is_terminal() else None
     except DavinciError as e:
         if verify and _failed_as_logged(doc, "result", len(actions), e):
-            echo(f"verified: {_actions(len(actions))} replay to the failure the log recorded (working out the result):")
-            echo(message_text(str(e)))
-            return 0
-        mismatch = ReplayMismatch(f"{path}: working out the result after the last action fails: {e}")
-        if verify:
-            mismatch.add_note(_recorded_failure(doc))
-        raise mismatch from None
+            return _failure_verified(echo, len(actions), "working out the result", e)
+        raise _failed_otherwise(f"{path}: working out the result after the last action fails: {e}", doc, verify) from None
     if verify:
         failure = doc.get("failure")
         if failure is not None:
@@ -142,12 +132,21 @@ def replay_log(
     return 0
 
 
-def _recorded_failure(doc: dict[str, Any]) -> str:
-    """What a log says of its game's failure, for a replay that failed otherwise."""
-    failure = doc.get("failure")
-    if failure is None:
-        return "(the log records no failure)"
-    return f"(the log records the failure {quoted(json.dumps(failure), 120)})"
+def _failure_verified(echo: Callable[[str], Any], count: int, where: str, e: DavinciError) -> int:
+    """Say that the replay of `count` actions failed as the log records (`where`: how), and how; 0."""
+    echo(f"verified: {_actions(count)} replay to the failure the log recorded ({where}):")
+    echo(message_text(str(e)))
+    return 0
+
+
+def _failed_otherwise(message: str, doc: dict[str, Any], verify: bool) -> ReplayMismatch:
+    """The replay's failure; with `verify`, a note under it saying what the log records of one."""
+    mismatch = ReplayMismatch(message)
+    if verify:
+        failure = doc.get("failure")
+        mismatch.add_note("(the log records no failure)" if failure is None
+                          else f"(the log records the failure {quoted(json.dumps(failure), 120)})")
+    return mismatch
 
 
 def _failed_as_logged(doc: dict[str, Any], where: str, action: int, e: DavinciError) -> bool:
