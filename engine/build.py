@@ -36,6 +36,7 @@ from davinci.engine.errors import (
     did_you_mean,
     quoted,
     retell,
+    retell_unknown_name,
     unknown_name,
 )
 from davinci.engine.expr.types import ANY, BOOL, INT, STR, ListType, RecordType, Type
@@ -1071,11 +1072,10 @@ MAX_DOMAIN = 200  # a text field with more values than this (card answers...) is
 def _seat_only_in_scores(expr: Any, key: str) -> None:
     """`end.winners` or `end.when` reading `seat`, the name `score` and `tie_break` bind: said why
     it is unknown there and what to write."""
-    error = getattr(expr, "error", None)
-    if isinstance(error, DavinciError) and unknown_name(error.message) == "seat":
-        retell(error, f"unknown name 'seat': only end.score and end.tie_break are worked out for each seat; "
-                      f"end.{key} is one expression over the whole table: inside `seats where ...` a seat's own variables "
-                      "are read by their names (`seats where banked >= 100`)")
+    retell_unknown_name(expr, ("seat",), lambda name: (
+        f"unknown name 'seat': only end.score and end.tie_break are worked out for each seat; end.{key} is one "
+        "expression over the whole table: inside `seats where ...` a seat's own variables are read by their names "
+        "(`seats where banked >= 100`)"))
 
 
 def _piece_domains(b: Builder, comps: Mapping[str, ComponentDef], pieces: Sequence[PieceDef],

@@ -12,8 +12,9 @@ import difflib
 import re
 import signal
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True, order=True)
@@ -256,6 +257,15 @@ def retell(error: DavinciError, first_line: str) -> None:
     """Say an error's first line better, keeping the lines under it (the expression and its caret)."""
     _first, nl, rest = error.message.partition("\n")
     error.message = f"{first_line}{nl}{rest}"
+
+
+def retell_unknown_name(compiled: Any, names: Container[str], say: Callable[[str], str]) -> None:
+    """When the compiled expression `compiled` failed its check on an unknown name among `names`,
+    its message says `say(name)` instead (why that name is unknown there, and what to write)."""
+    error = getattr(compiled, "error", None)
+    name = unknown_name(error.message) if isinstance(error, DavinciError) else None
+    if error is not None and name is not None and name in names:
+        retell(error, say(name))
 
 
 def message_text(message: str) -> str:

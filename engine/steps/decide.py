@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from davinci.engine.actions import Action
-from davinci.engine.errors import DavinciError, DefinitionError, EvalError, retell, unknown_name
+from davinci.engine.errors import DavinciError, DefinitionError, EvalError, retell_unknown_name
 from davinci.engine.expr.budget import step_charge
 from davinci.engine.expr.types import ANY, BOOL, INT, STR, ListType, Type
 from davinci.engine.flow import FlowCompiler, Instr, Jump, Path, step
@@ -194,24 +194,18 @@ class Choose(Instr):
 def _if_before_args(avail: Any, names: list[str]) -> None:
     """An option's `if` that names one of its arguments: said why (the arguments do not exist when
     `if` is checked) and what to write instead, in place of the general unknown-name advice."""
-    error = getattr(avail, "error", None)
-    name = unknown_name(error.message) if isinstance(error, DavinciError) else None
-    if error is None or name is None or name not in names:
-        return
-    retell(error, f"unknown name '{name}': an option's 'if' is checked before its arguments are chosen, so it "
-                  f"cannot read '{name}'; to filter the argument values, write this condition under 'when'")
+    retell_unknown_name(avail, names, lambda name: (
+        f"unknown name '{name}': an option's 'if' is checked before its arguments are chosen, so it "
+        f"cannot read '{name}'; to filter the argument values, write this condition under 'when'"))
 
 
 def _not_now_before_args(part: Any, names: list[str]) -> None:
     """A `not_now` part naming one of the option's arguments: said why it cannot (the player's
     typed action, quoted beside it, names the refused values)."""
-    error = getattr(part, "error", None)
-    name = unknown_name(error.message) if isinstance(error, DavinciError) else None
-    if error is None or name is None or name not in names:
-        return
-    retell(error, f"unknown name '{name}': an option's 'not_now' is said over the names of the decision, before "
-                  f"or without its arguments, so it cannot read '{name}' (the refusal quotes the action the player "
-                  "typed, with its values, beside it)")
+    retell_unknown_name(part, names, lambda name: (
+        f"unknown name '{name}': an option's 'not_now' is said over the names of the decision, before "
+        f"or without its arguments, so it cannot read '{name}' (the refusal quotes the action the player "
+        "typed, with its values, beside it)"))
 
 
 Labelled = tuple[Sequence[Any], Sequence[str]]  # an argument list: stored values, and their labels
