@@ -382,10 +382,12 @@ class _Checker:
             record = next((f for f in frames if isinstance(f, RecordType) and name in f.fields), None)
         domain = record.domains.get(name) if isinstance(record, RecordType) else None
         if domain is not None and record is not None and other.value not in domain:
-            shown = ", ".join(f"'{v}'" for v in sorted(domain)[:12]) + (", ..." if len(domain) > 12 else "")
-            near = _suggest(other.value, domain)
-            raise self.fail(f"'{other.value}' is no {record.name}'s {name} in this game{near} (its values: {shown})",
-                            other.pos)
+            raise self.not_in_domain(f"'{other.value}' is no {record.name}'s {name}", other, domain)
+
+    def not_in_domain(self, what: str, value: StrLit, domain: frozenset[str]) -> ExprTypeError:
+        """The error for a text no piece or space holds in the field `what` names, with the values it can hold."""
+        shown = ", ".join(f"'{v}'" for v in sorted(domain)[:12]) + (", ..." if len(domain) > 12 else "")
+        return self.fail(f"{what} in this game{_suggest(value.value, domain)} (its values: {shown})", value.pos)
 
     def field_arguments(self, fn: Function, node: Call, arg_types: list[Type]) -> None:
         """A function's argument that names a field of a record type, written as a text, must be
@@ -407,10 +409,9 @@ class _Checker:
                             "could match", value.start)
         domain = record.domains.get(named.value)
         if isinstance(value, StrLit) and domain is not None and value.value not in domain:
-            shown = ", ".join(f"'{v}'" for v in sorted(domain)[:12]) + (", ..." if len(domain) > 12 else "")
-            what = (f"no {record.name}'s {named.value} hold '{value.value}'" if isinstance(record.fields[named.value], ListType)
+            what = (f"no {record.name}'s {named.value} hold '{value.value}'" if isinstance(held, ListType)
                     else f"'{value.value}' is no {record.name}'s {named.value}")
-            raise self.fail(f"{what} in this game{_suggest(value.value, domain)} (its values: {shown})", value.pos)
+            raise self.not_in_domain(what, value, domain)
 
     def membership(self, item: Type, container: Type, op: str, at: int) -> None:
         if container is ANY:
