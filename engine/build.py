@@ -311,6 +311,9 @@ def build_settings(b: Builder) -> tuple[dict[str, SettingDef], dict[str, Any]]:
 def _settings_value(b: Builder, settings: Mapping[str, Any], path: Path, expect: Type) -> Any:
     """The value of the expression at `path`, which may read only `settings` (the game is not built yet)."""
     fn = b.expr(path, {"settings": settings_type(b, settings)}, expect)
+    if isinstance(fn, _Broken) and unknown_name(fn.error.message) not in (None, "settings"):
+        first = fn.error.message.partition("\n")[0]
+        retell(fn.error, f"{first} ('{path[-1]}' is worked out before the game is set up: it reads only settings)")
     return fn({"settings": _SettingsRecord(settings)})
 
 

@@ -192,6 +192,19 @@ LEAVING_STEPS = {"break": "leaves the loop", "return": "leaves the procedure", "
                  "end_game": "ends the game"}
 
 
+def _not_a_flag(value: Any) -> str:
+    """A value given where true or false belongs, as a message names it: a quoted `"true"` is text,
+    and the message says to drop the quotes (`'end_turn' takes true, got 'true'` read as nonsense)."""
+    if isinstance(value, str):
+        word = value.strip().lower()
+        fix = (f" (write {word} without quotes)" if word in ("true", "false")
+               else " (write true or false)" if word in ("yes", "no", "on", "off", "y", "n") else "")
+        return f"the text {quoted(value, 60)!r}{fix}"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "none" if value is None else quoted(repr(value), 60)
+
+
 class FlowCompiler:
     """Compiles the step lists of one game; one instance per program being built."""
 
@@ -289,7 +302,7 @@ class FlowCompiler:
         refused: YAML's `no` or the text "false" would otherwise read as true."""
         value = spec.get(key, default)
         if key in spec and not isinstance(value, bool):
-            raise DefinitionError(f"'{key}' must be true or false, got {value!r}", self.b.loc.loc((*path, key)),
+            raise DefinitionError(f"'{key}' must be true or false, got {_not_a_flag(value)}", self.b.loc.loc((*path, key)),
                                   code="DV050")
         return value
 
@@ -317,7 +330,7 @@ class FlowCompiler:
                 self.check_keys(st[kind], allowed, (*path, kind), f"the '{kind}' step")
         if kind in LEAVING_STEPS and st[kind] is not True:
             doing = LEAVING_STEPS[kind]
-            raise DefinitionError(f"'{kind}' takes true, got {st[kind]!r}: the step always {doing} (for a "
+            raise DefinitionError(f"'{kind}' takes true, got {_not_a_flag(st[kind])}: the step always {doing} (for a "
                                   "condition, put it under an 'if')", self.b.loc.loc((*path, kind)), code="DV050")
         if kind in ("if",):
             self.compile_if(st, path, scope)

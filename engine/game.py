@@ -342,13 +342,18 @@ class MergedDoc:
 _DOCUMENTED = ("settings", "zones", "components")  # where `doc` is the schema's (a variable's value is data)
 
 
+# A file's top-level keys the rules never read: its display name, its description and the hints
+# for screens (`display`).
+_PRESENTATION = frozenset({"name", "description", "display"})
+
+
 def _rules_of(data: Any) -> Any:
     """A game or variant file's data as its content hash covers it: what the rules read, without
-    comments (gone once parsed), the `description` and the `doc` texts of settings, zones and
-    components, so that rewording them keeps saves and logs usable."""
+    comments (gone once parsed), the name, `description` and `display` hints, and the `doc` texts
+    of settings, zones and components, so that rewording them keeps saves and logs usable."""
     if not isinstance(data, dict):
         return data
-    out = {k: v for k, v in data.items() if k != "description"}
+    out = {k: v for k, v in data.items() if k not in _PRESENTATION}
     for section in _DOCUMENTED:
         entries = out.get(section)
         if isinstance(entries, dict):

@@ -1365,6 +1365,7 @@ class Session:
                     if len(st.history) != self.saved_moves:
                         self.autosave()  # every move before a person's decision is kept (a second guess, a stop...)
                     action = self.ask_human(seat)
+                    self.unread = False  # (what was shown before stood above the prompt this player answered)
                     self.moved_at = len(self.transcript)
                     self.live.clear()
                     self.apply_move(seat, action)

@@ -1105,6 +1105,7 @@ def _why_not(action: Action, legal: Any, names: tuple[str, ...] = ()) -> str:
         if value not in possible:
             sep = " / " if any("," in v for v in possible) else ", "  # grid cells are written 0,1
             shown = sep.join(possible[:12]) + (f"{sep}..." if len(possible) > 12 else "")
-            where = f" as {names[i]}" if len(names) == len(action.args) and len(names) > 1 else " there"
+            # The argument's name as the usage line writes it (`as TARGET`): `as a` read as an article.
+            where = f" as {names[i].upper()}" if len(names) == len(action.args) else " there"
             return f"; {value} is not possible{where} (possible: {shown})"
     return "; those values are not allowed together"

@@ -359,6 +359,10 @@ def test_rewording_comments_and_docs_keeps_the_content_hash(tmp_path: Path) -> N
     assert hash_of(text + "# a comment\n", "b") == first
     assert hash_of(text.replace("doc: Points needed to win.", "doc: The points that win."), "c") == first
     assert hash_of(text.replace("default: 50", "default: 60"), "d") != first  # a rule changed
+    # The name and the screen's display hints are no rules either (an author adding `display.hide`
+    # stranded every save).
+    assert hash_of(text.replace("name: Pig", "name: Pig Dice"), "e") == first
+    assert hash_of(text + "display:\n  hide: [pot]\n", "f") == first
 
 
 def test_a_doc_key_inside_a_variables_value_is_a_rule_the_hash_covers(tmp_path: Path) -> None:

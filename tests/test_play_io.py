@@ -433,8 +433,8 @@ def test_a_refused_action_says_which_value_is_wrong_and_what_is_possible() -> No
     seat = st.current_seats[0]
     cases = {
         # Named by the option's argument names (`target`, `value`): which of the values is wrong.
-        "guess row.2.9 3": "row.2.9 is not possible as target (possible: row.2.1, row.2.2, row.2.3, row.2.4)",
-        "guess row.2.1 99": "99 is not possible as value (possible: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11)",
+        "guess row.2.9 3": "row.2.9 is not possible as TARGET (possible: row.2.1, row.2.2, row.2.3, row.2.4)",
+        "guess row.2.1 99": "99 is not possible as VALUE (possible: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11)",
     }
     for text, why in cases.items():
         with pytest.raises(IllegalAction) as info:
@@ -1062,7 +1062,7 @@ def test_possible_grid_cells_are_listed_apart_from_their_own_commas() -> None:
         st.apply(1, "place hand.2.1 5,5")
     # A cover the game's filter refuses says why, in the game's words (`not_now` beside `when`).
     with pytest.raises(IllegalAction, match="'cover hand.2.1 0,0' is not legal now: the card must share a symbol "
-                                            "with the top card it covers; hand.2.1 is not possible as card"):
+                                            "with the top card it covers; hand.2.1 is not possible as CARD"):
         st.apply(1, "cover hand.2.1 0,0")
     # ... but not for a cell where no card lies: that is not why it is refused.
     with pytest.raises(IllegalAction) as e:

@@ -346,3 +346,48 @@ def test_a_challenge_after_a_bots_move_shows_the_board_before_the_clock(monkeypa
     run_play(game, parse_seats("human:Ana,scholar,scholar", game), 5, {}, console, ask, clear=False, timer=True)
     out = console.file.getvalue()  # type: ignore[attr-defined]
     assert "Challenge for Ana" in out and out.index("The Da Vinci Game - turn") < out.index("Challenge for Ana")
+
+
+TWO_STEPS = """\
+kind: game
+id: twostep
+name: Two steps
+players: {min: 2, max: 2}
+turn_order: {first: "1"}
+flow:
+  turn:
+    - choose:
+        options:
+          - action: mark
+            do: [{log: "{current.name} marks"}]
+    - choose:
+        options:
+          - action: done
+            do: [{end_turn: true}]
+end:
+  max_turns: 3
+  when: "false"
+  winners: "seats"
+"""
+
+
+def test_a_player_who_moved_again_since_an_outcome_is_not_asked_to_read_it_again(tmp_path: Any) -> None:
+    # The outcome of Ann's `mark` was shown; she then typed `done` (which shows nothing new) under
+    # it, yet the keyboard waited for "Ann: press Enter when you have read this" with nothing to read.
+    from helpers import write_game_pack
+
+    game = load_game("twostep", packs=[write_game_pack(tmp_path, "twostep", TWO_STEPS)])
+    moves = iter(["", "mark", "done", "", "mark", "done"])
+    asked: list[str] = []
+
+    def ask(prompt: str) -> str:
+        asked.append(prompt)
+        if len(asked) > 6:
+            raise EOFError
+        return next(moves)
+
+    console = Console(file=io.StringIO(), width=100)
+    run_play(game, parse_seats("human:Ann,human:Ben", game), 1, {}, console, ask, clear=False, timer=False)
+    assert "Ann marks" in console.file.getvalue()
+    assert [p for p in asked if "read this" in p] == []
+    assert asked[:4] == ["", "> ", "> ", ""]  # Ann's two moves, then straight to passing the keyboard

@@ -31,11 +31,12 @@ flow:
 @pytest.mark.parametrize(
     ("step", "message"),
     [
-        ("draw: {from: deck, to: hand, owner: s, face_up: no}", "'face_up' must be true or false, got 'no'"),
-        ('draw: {from: deck, to: hand, owner: s, face_up: "false"}', "'face_up' must be true or false, got 'false'"),
+        ("draw: {from: deck, to: hand, owner: s, face_up: no}", "'face_up' must be true or false, got the text 'no' (write true or false)"),
+        ('draw: {from: deck, to: hand, owner: s, face_up: "false"}', "'face_up' must be true or false, got the text 'false' (write false without quotes)"),
         ("draw: {from: deck, to: hand, owner: s, random: 1}", "'random' must be true or false, got 1"),
-        ("move: {piece: first(deck), to: hand, owner: s, bottom: yes}", "'bottom' must be true or false, got 'yes'"),
-        ("end_game: false", "'end_game' takes true, got False: the step always ends the game"),
+        ("move: {piece: first(deck), to: hand, owner: s, bottom: yes}", "'bottom' must be true or false, got the text 'yes' (write true or false)"),
+        ("end_game: false", "'end_game' takes true, got false: the step always ends the game"),
+        ('end_game: "true"', "'end_game' takes true, got the text 'true' (write true without quotes)"),
     ],
 )
 def test_a_flag_that_is_not_true_or_false_is_refused_where_it_is(tmp_path: Path, step: str, message: str) -> None:
