@@ -279,6 +279,8 @@ def _year_value(words: Sequence[str]) -> int | None:
 _NUMBER_TOKENS = NUMBER_WORDS | {"a", "minus", "negative"}
 _DIGITS = re.compile(r"[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)")
 _GROUPED_DIGITS = re.compile(r"\d{1,3}(?: \d{3})+")
+# A whole number written with a decimal point and zeros ("58.0", "10.00"): the number itself.
+_WHOLE_DECIMAL = re.compile(r"([+-]?\d+)\.0+")
 
 
 # The longest number an answer may write: in characters, and in words ("nine hundred ninety-nine
@@ -303,6 +305,9 @@ def _number_value(text: str) -> int | None:
     raw = text.strip()
     if _DIGITS.fullmatch(raw):
         return int(raw.replace(",", ""))
+    whole = _WHOLE_DECIMAL.fullmatch(raw)
+    if whole is not None:
+        return int(whole.group(1))
     folded = fold(raw)
     if _GROUPED_DIGITS.fullmatch(folded):
         return int(folded.replace(" ", ""))

@@ -1099,13 +1099,23 @@ def _why_not(action: Action, legal: Any, names: tuple[str, ...] = ()) -> str:
         counts = " or ".join(map(str, sorted(sizes)))
         what = f" ({' '.join(n.upper() for n in names)})" if names and sizes == {len(names)} else ""
         return f"'{action.verb}' takes {counts} value{'' if sizes == {1} else 's'}{what}, as in '{same[0]}'"
-    for i, value in enumerate(action.args):
-        fits = [a for a in same if len(a.args) == len(action.args) and a.args[:i] == action.args[:i]]
+    sized = [a for a in same if len(a.args) == len(action.args)]
+
+    def refused(i: int, fits: list[Action]) -> str:
         possible = list(dict.fromkeys(a.args[i] for a in fits))
-        if value not in possible:
-            sep = " / " if any("," in v for v in possible) else ", "  # grid cells are written 0,1
-            shown = sep.join(possible[:12]) + (f"{sep}..." if len(possible) > 12 else "")
-            # The argument's name as the usage line writes it (`as TARGET`): `as a` read as an article.
-            where = f" as {names[i].upper()}" if len(names) == len(action.args) else " there"
-            return f"; {value} is not possible{where} (possible: {shown})"
+        sep = " / " if any("," in v for v in possible) else ", "  # grid cells are written 0,1
+        shown = sep.join(possible[:12]) + (f"{sep}..." if len(possible) > 12 else "")
+        # The argument's name as the usage line writes it (`as TARGET`): `as a` read as an article.
+        where = f" as {names[i].upper()}" if len(names) == len(action.args) else " there"
+        return f"{action.args[i]} is not possible{where} (possible: {shown})"
+
+    # A value no legal action has at its place, whatever the others, is to blame (each one such):
+    # `cover hand.1.2 2,2` on an empty cell blamed the card and offered cards that could not cover it either.
+    alone = [refused(i, sized) for i, value in enumerate(action.args) if all(a.args[i] != value for a in sized)]
+    if alone:
+        return "; " + ", and ".join(alone)
+    for i, value in enumerate(action.args):
+        fits = [a for a in sized if a.args[:i] == action.args[:i]]
+        if all(a.args[i] != value for a in fits):
+            return "; " + refused(i, fits)
     return "; those values are not allowed together"

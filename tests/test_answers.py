@@ -57,6 +57,8 @@ def test_normalise_drops_only_one_leading_article() -> None:
         ("three million two hundred thousand", 3_200_000),
         ("nineteen eighty-four", 1984),
         ("minus seven", -7),
+        ("58.0", 58),  # a whole number with a decimal point ("58.0" was wrong where "58th" was right)
+        ("10.00", 10),
     ],
 )
 def test_number_value_reads_digits_and_english_words(text: str, expected: int) -> None:
@@ -73,6 +75,7 @@ def test_number_value_reads_digits_and_english_words(text: str, expected: int) -
         "one hundred and",
         "five thousand two million",
         "3.5",
+        "3.50",
         "1,00",
         "a",
     ],

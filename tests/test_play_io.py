@@ -1068,6 +1068,12 @@ def test_possible_grid_cells_are_listed_apart_from_their_own_commas() -> None:
     with pytest.raises(IllegalAction) as e:
         st.apply(1, "cover hand.2.1 9,9")
     assert "'cover hand.2.1 9,9' is not legal now; " in e.value.message and "share a symbol" not in e.value.message
+    # A cell no card can cover is named, whatever the card: `cover hand.2.2 9,9` blamed a card that
+    # could cover elsewhere, and offered cards that could not cover 9,9 either.
+    cards = {a.args[0] for a in st.legal_actions(1) if a.verb == "cover"}
+    with pytest.raises(IllegalAction) as e:
+        st.apply(1, f"cover {sorted(cards)[0]} 9,9")
+    assert "; 9,9 is not possible as CELL (possible: 0,0)" in e.value.message and "as CARD" not in e.value.message
 
 
 def test_a_game_for_exactly_two_says_2_players(tmp_path: Path) -> None:
