@@ -167,6 +167,8 @@ STEP_DOCS: dict[str, str] = {}
 STEP_KEYS: dict[str, frozenset[str] | None] = {
     "for_each": frozenset({"in", "as", "index", "do"}),
 }
+# The steps the flow compiler handles itself (the others are registered with `step`).
+CONTROL_STEPS = ("if", "while", "for_each", "break", "call", "return")
 # Keys that sit beside the step kind in the step itself (`if: ...` with `then:` and `else:`).
 STEP_SIBLINGS: dict[str, frozenset[str]] = {
     "if": frozenset({"then", "else"}),
@@ -276,7 +278,7 @@ class FlowCompiler:
 
     def one(self, st: Any, path: Path, scope: dict[str, Type]) -> None:
         if not isinstance(st, dict) or not st:
-            if isinstance(st, str) and (st in STEP_KINDS or st in ("if", "while", "for_each", "break", "call", "return")):
+            if isinstance(st, str) and (st in STEP_KINDS or st in CONTROL_STEPS):
                 raise DefinitionError(
                     f"a step is a mapping with one step kind: write '{st}: true' (a bare '{st}' is a text)"
                     if st in LEAVING_STEPS
@@ -322,7 +324,7 @@ class FlowCompiler:
 
     def _one(self, st: dict[str, Any], path: Path, scope: dict[str, Type]) -> None:
         kind = next(iter(st))
-        if kind in STEP_KINDS or kind in ("if", "while", "for_each", "break", "call", "return"):
+        if kind in STEP_KINDS or kind in CONTROL_STEPS:
             self.check_keys({k: v for k, v in st.items() if k != kind}, STEP_SIBLINGS.get(kind, ()), path,
                             f"the '{kind}' step")
             allowed = STEP_KEYS.get(kind)
@@ -364,7 +366,7 @@ class FlowCompiler:
             return
         handler = STEP_KINDS.get(kind)
         if handler is None:
-            known = sorted([*STEP_KINDS, "if", "while", "for_each", "break", "call", "return"])
+            known = sorted([*STEP_KINDS, *CONTROL_STEPS])
             hint = did_you_mean(kind, known)
             raise DefinitionError(f"unknown step kind '{kind}'{hint}", self.b.loc.loc(path, key=True), code="DV051")
         handler(self, st, path, scope)

@@ -217,13 +217,59 @@ def schema_names() -> list[str]:
 
 
 def schema_text(name: str) -> str:
-    """The JSON text of schema `name` (SchemaError if there is no such schema)."""
+    """The JSON text of schema `name` (SchemaError if there is no such schema), as the loader
+    checks documents with it."""
     if name not in schema_names():
         raise SchemaError(
             f"no schema named '{name}' (known: {', '.join(schema_names())})", code=SCHEMA
         )
     text: str = _schema_dir().joinpath(name + _SUFFIX).read_text(encoding="utf-8")
     return text
+
+
+# The loader's copy of the game schema's `step`: any mapping of at least one key. The flow
+# compiler checks each step itself, with did-you-means and the step's own place; the file's
+# spelt-out step (for editors, `step_schema`) would report the same mistakes first and worse
+# ("not valid under any of the given schemas").
+LOOSE_STEP = {"type": "object", "minProperties": 1}
+
+
+def step_schema() -> dict[str, Any]:
+    """The JSON Schema of one flow step, from the registered step kinds: every kind with the keys
+    it takes, a choose option's keys, the steps nested in `do`, `then` and `else`. The game schema
+    file holds it for editors (`python -m davinci.engine.schema` writes it there again)."""
+    import davinci.engine.steps  # noqa: F401 - registers the step kinds
+    from davinci.engine.flow import CONTROL_STEPS, STEP_KEYS, STEP_KINDS, STEP_SIBLINGS
+    from davinci.engine.steps.decide import OPTION_KEYS
+
+    steps = {"type": "array", "items": {"$ref": "#/$defs/step"}}
+    kinds = sorted({*STEP_KINDS, *CONTROL_STEPS})
+    branches = []
+    for kind in kinds:
+        keys = STEP_KEYS.get(kind)
+        value: dict[str, Any] = {}
+        if kind == "choose":
+            option = {"type": "object", "propertyNames": {"enum": list(OPTION_KEYS)},
+                      "properties": {"do": steps}, "required": ["action"]}
+            value = {"type": "object", "properties": {"options": {"type": "array", "items": option}}}
+        elif kind == "for_each":
+            value = {"type": "object", "properties": {"do": steps}}
+        if keys is not None:
+            # A step's mapping form takes only its own keys; its short form (`log: "text"`) is no mapping.
+            value = {"anyOf": [{"not": {"type": "object"}}, {**value, "type": "object", "propertyNames": {"enum": sorted(keys)}}]}
+        siblings = sorted(STEP_SIBLINGS.get(kind, ()))
+        branches.append({
+            "required": [kind],
+            "propertyNames": {"enum": [kind, *siblings]},
+            "properties": {kind: value, **{s: steps for s in siblings}},
+        })
+    return {
+        "type": "object",
+        "minProperties": 1,
+        "description": f"One flow step: a mapping whose first key names the step kind ({', '.join(kinds)}), with "
+                       "the keys that kind takes. See docs/authoring.md for every kind.",
+        "oneOf": branches,
+    }
 
 
 def write_schemas(out_dir: str | os.PathLike[str]) -> list[Path]:
@@ -276,8 +322,11 @@ def _refuse_remote(uri: str) -> referencing.Resource[Any]:
 
 @functools.lru_cache(maxsize=1)
 def _contents() -> dict[str, Any]:
-    """Every shipped schema, parsed once, keyed by its full URI (the `$id`)."""
-    return {SCHEMA_BASE + name + _SUFFIX: json.loads(schema_text(name)) for name in schema_names()}
+    """Every shipped schema as the loader checks with it, parsed once, keyed by its full URI (the
+    `$id`): the game's flow steps loose (LOOSE_STEP)."""
+    contents = {SCHEMA_BASE + name + _SUFFIX: json.loads(schema_text(name)) for name in schema_names()}
+    contents[SCHEMA_BASE + "game" + _SUFFIX]["$defs"]["step"] = LOOSE_STEP
+    return contents
 
 
 @functools.lru_cache(maxsize=1)
@@ -868,3 +917,11 @@ def _re_search(pattern: str, key: Any) -> bool:
         return re.search(pattern, str(key)) is not None
     except re.error:
         return False
+
+
+if __name__ == "__main__":  # python -m davinci.engine.schema: write the game schema's step again
+    _game = Path(__file__).resolve().parent.parent / "schemas" / ("game" + _SUFFIX)
+    _data = json.loads(_game.read_text(encoding="utf-8"))
+    _data["$defs"]["step"] = step_schema()
+    _game.write_text(json.dumps(_data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"wrote {_game}")

@@ -238,3 +238,40 @@ def test_a_misspelt_value_of_a_fixed_list_gets_a_suggestion() -> None:
                           "zones: {b: {kind: bord}}\nflow: {turn: []}\nend: {when: 'true', winners: seats}\n", "g.yaml")
     [problem] = [p for p in validate(game, "game") if p.code == "DV014"]
     assert problem.message.endswith("got 'bord'; did you mean 'board'?")
+
+
+def test_the_published_game_schema_spells_out_flow_steps(tmp_path: Path) -> None:
+    # An editor validating a game with schemas/game.schema.json flagged nothing in the flow: a step
+    # was "any mapping", so `lgo:` and an option's `privat:` passed as typed.
+    import glob
+
+    import yaml
+    from referencing import Registry, Resource
+
+    from davinci.engine.schema import step_schema
+
+    schemas = [json.loads(p.read_text(encoding="utf-8")) for p in write_schemas(tmp_path / "out")]
+    registry = Registry().with_resources([(s["$id"], Resource.from_contents(s)) for s in schemas])
+    game = json.loads(schema_text("game"))
+    # The file holds the step registry's schema (`python -m davinci.engine.schema` writes it again).
+    assert game["$defs"]["step"] == step_schema()
+    jsonschema.Draft202012Validator.check_schema(game)
+    validator = jsonschema.Draft202012Validator(game, registry=registry)
+    root = Path(__file__).parent.parent
+    games = [yaml.safe_load(Path(f).read_text(encoding="utf-8"))
+             for f in sorted(glob.glob(str(root / "games/*/game.yaml")) + glob.glob(str(root / "tests/packs/*/*.yaml")))]
+    games = [g for g in games if isinstance(g, dict) and g.get("kind") == "game"]
+    assert len(games) >= 10
+    for data in games:  # every game the project ships or documents is valid under it
+        assert [e.message for e in validator.iter_errors(data)] == [], data["id"]
+    pig = next(g for g in games if g["id"] == "pig")
+    for bad in ({"lgo": "x"},  # no such step
+                {"log": {"txt": "x"}},  # no such key of the step
+                {"if": "true", "than": []},  # no such key beside it
+                {"choose": {"options": [{"action": "x", "privat": True}]}},  # no such key of an option
+                {"for_each": {"in": "seats", "as": "s", "do": [{"lgo": 1}]}}):  # nested steps are steps
+        data = json.loads(json.dumps(pig))
+        data["flow"]["turn"].append(bad)
+        assert list(validator.iter_errors(data)), bad
+    # The loader checks steps itself, with better messages than "not valid under any of the schemas".
+    assert validate(load_yaml_text(json.dumps(data)), "game") == []
