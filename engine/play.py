@@ -6,6 +6,7 @@ A game may ship a `screen` module beside its YAML (`davinci.games.<id>.screen`) 
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import math
@@ -255,7 +256,12 @@ class HangUp(KeyboardInterrupt):
     """The terminal closed (SIGHUP): nobody is left to name a file, so the game is saved anyway."""
 
 
+class NobodyToAsk(Exception):
+    """Input ended while the player was asked for a file name: the game is saved to a file of its own."""
+
+
 def _stop(signum: int, frame: Any) -> None:
+    _note_stops().append(signum)  # a second signal (a closing terminal sends two) is only noted
     raise HangUp if signum == HANGUP else KeyboardInterrupt
 
 
@@ -281,6 +287,11 @@ def deferred_interrupts() -> Iterator[None]:
         for sig, handler in old.items():
             signal.signal(sig, handler)
     if caught:
+        stops = [sig for sig in caught if sig in STOP_SIGNALS]
+        if stops and len(stops) == len(caught) and all(old[sig] is _noted for sig in stops):
+            _CAUGHT.extend(stops)  # the game is stopping already (saving, say): noted, as they would have been
+            return
+        _note_stops().extend(caught)
         raise HangUp if HANGUP in caught else KeyboardInterrupt
 
 
@@ -549,6 +560,8 @@ class Session:
     moved_at: int = 0  # the transcript's length when a human last acted
     told: int = 0  # the transcript's length when the last human's outcome was printed
     unread: bool = False  # an outcome was printed that the player leaving the keyboard has not confirmed
+    hung_up: bool = False  # the terminal closed while the player was asked where to save
+    interactive: bool = False  # input came from a terminal when the game began
     live: set[str] = field(default_factory=set)  # bots' moves printed as they were made, since a human's move
     narrow: bool = False  # told that the terminal is narrower than the game's screen
     _last_event: Any = None
@@ -1455,22 +1468,63 @@ def _at_terminal() -> bool:
     return sys.stdin is not None and sys.stdin.isatty()
 
 
+# Whether the player is being asked for a file to save in (a stop signal then ends the question).
+_ASKING = [False]
+
+
+# The stop signals that came since the game began to stop (see _note_stops).
+_CAUGHT: list[int] = []
+
+
+def _noted(signum: int, frame: Any) -> None:
+    _CAUGHT.append(signum)
+    if _ASKING[0]:
+        raise HangUp
+
+
+def _note_stops() -> list[int]:
+    """From now on stop signals (SIGTERM, SIGHUP, SIGQUIT) are only noted, in the list returned, so
+    that the game being saved is not killed half way: a closing terminal sends SIGHUP twice (the
+    shell passes its own on), and the second one ended the save. Only while the player is asked
+    for a file name does one end the question (the game is then saved to a file of its own)."""
+    if threading.current_thread() is threading.main_thread():
+        for sig in STOP_SIGNALS:
+            signal.signal(sig, _noted)
+    return _CAUGHT
+
+
+def _say(console: Any, text: str, **kwargs: Any) -> None:
+    """Print while a game stops: a terminal whose window closed cannot be written (EIO), and the save
+    must go on regardless."""
+    try:
+        console.print(text, **kwargs)
+    except OSError:
+        pass
+
+
 def _save_now(session: Session, console: Any, hung_up: bool = False) -> str | None:
     """Save the game as it stands when it stops (Ctrl-C, quit, a failing bot): to the --save
     file, or in a terminal to a file the player names; when the terminal has closed (`hung_up`),
-    to a new file in the working folder (`davinci-GAME-SEED.json`, numbered if taken). The file
-    written, or None; SaveError when the --save file cannot be written."""
+    to a new file in the working folder (`davinci-GAME-SEED.json`, numbered if taken), as when
+    the terminal closes or input ends while a file name is asked. The file written, or None;
+    SaveError when the --save file cannot be written."""
     if session.save_path is not None:
         session.write_own(session.save_path, session.save_json())
         return session.save_path
+    if not hung_up and _at_terminal():
+        try:
+            return _ask_and_save(console, session.save_json(), session.identity)
+        except HangUp:  # the terminal closed (or a stop signal came) while a file name was asked
+            hung_up = session.hung_up = True
+        except NobodyToAsk:  # input ended at the question
+            hung_up = True
     if hung_up:
         for n in range(1, 100):
             path = f"davinci-{session.game.id}-{session.seed}{'' if n == 1 else f'-{n}'}.json"
             if not os.path.exists(path):
                 atomic_write(path, session.save_json())
                 return path
-        return None
-    return _ask_and_save(console, session.save_json(), session.identity) if _at_terminal() else None
+    return None
 
 
 def typed_file_name(text: str) -> str:
@@ -1489,11 +1543,22 @@ def _ask_and_save(console: Any, data: str, mine: GameId | None = None) -> str | 
     again: the game is only lost when the player chooses so (an empty answer, end of input).
     """
     while True:
+        _ASKING[0] = True
         try:
             answer = typed_file_name(input("Save the game? Enter a file name (empty: don't save): "))
-        except (EOFError, KeyboardInterrupt):
+        except HangUp:  # the terminal closed, or a stop signal came: nobody is left to answer
+            raise
+        except OSError as e:  # the terminal's window closed while it asked
+            if e.errno in (errno.EIO, errno.ENXIO):
+                raise HangUp from None
+            raise
+        except EOFError:  # input ended (a closed window reads as its end): nobody answers, nothing is lost
+            raise NobodyToAsk from None
+        except KeyboardInterrupt:
             console.print("\n[yellow]Not saved.[/yellow]")  # (a second Ctrl-C at the question)
             return None
+        finally:
+            _ASKING[0] = False
         if not answer:
             return None
         try:
@@ -1683,42 +1748,60 @@ def run_play(
         raise SaveError(f"{resume}: the save's seats cannot be played here: {e.message}") from None
     if resume:  # bots that remember what they saw see the game so far again
         warm_bots(game, state.seat_names, seed, state.history, bots, [s.kind for s in seats])
+    def reading(prompt: str) -> str:
+        try:
+            return input_fn(prompt)
+        except (EOFError, OSError):  # input ended, or the terminal's window closed: the game stops here
+            _note_stops()  # (and a SIGHUP coming with it must not cut the save short)
+            raise
+
     session = Session(
-        game, state, seats, seed, settings, console, input_fn, save_path, log_path, timer, hints, clear, bots,
+        game, state, seats, seed, settings, console, reading, save_path, log_path, timer, hints, clear, bots,
         packs=packs,
     )
+    session.interactive = _at_terminal()
 
     for note in notes:
         console.print(note)
     if resumed_note:
         console.print(f"[yellow]{esc(resumed_note)}[/yellow]")
 
+    _CAUGHT.clear()
     old = {sig: signal.signal(sig, _stop) for sig in STOP_SIGNALS}
     try:
         # Saving before the first move finds an unwritable --save or --log path before anyone plays.
         session.autosave(strict=True)
-        code = session.loop()
+        try:
+            code = session.loop()
+        except OSError as e:
+            # The terminal's window closed: reading or writing it fails (EIO) before, or instead
+            # of, the SIGHUP arriving. The game is saved as at a hangup, not lost as output trouble.
+            if e.errno not in (errno.EIO, errno.ENXIO):
+                raise
+            raise HangUp from None
         for what in sorted(session.given_up):  # said mid-game, long scrolled away by now
             console.print(f"[yellow]Note: this game's {what} file was given up during the game (see above): the "
                           f"{what} does not hold its end.[/yellow]")
         return code
     except EOFError:
+        caught = _note_stops()
         session.autosave()
-        console.print("\n[yellow]Input closed: the game stops here.[/yellow]")
+        _say(console, "\n[yellow]Input closed: the game stops here.[/yellow]")
         path = session.save_path  # --save, or a file named by the in-game 'save FILE'
-        if path is None and _at_terminal():  # Ctrl-D at a terminal: asked as at Ctrl-C, not thrown away
+        # Input ends at a closed terminal too (its window closed), often before its SIGHUP comes.
+        gone = HANGUP in caught or (session.interactive and not _at_terminal())
+        if path is None and (session.interactive or gone):  # Ctrl-D at a terminal: asked as at Ctrl-C
             try:
-                path = _save_now(session, console)
+                path = _save_now(session, console, hung_up=gone)
             except SaveError as e:
-                console.print(f"[red]{esc(e.message)}[/red]")
+                _say(console, f"[red]{esc(e.message)}[/red]")
         if path:
-            console.print(f"Saved to {esc(path)}; resume with: {session.resume_hint(path)}",
-                          soft_wrap=True)
+            _say(console, f"Saved to {esc(path)}; resume with: {session.resume_hint(path)}", soft_wrap=True)
         elif "save" in session.given_up:
-            console.print("[yellow]Not saved[/yellow]: the --save file was given up during the game (see above)")
-        elif not _at_terminal():
-            console.print("[yellow]Not saved[/yellow] (give --save FILE to keep a game that input may end)")
-        return 0
+            _say(console, "[yellow]Not saved[/yellow]: the --save file was given up during the game (see above)")
+        elif not session.interactive:
+            _say(console, "[yellow]Not saved[/yellow] (give --save FILE to keep a game that input may end)")
+        return 129 if gone or HANGUP in caught or session.hung_up else 0
     except BotError as e:
         # A bot failed before its move changed anything: the position is whole. The reason first,
         # then the game is saved as at Ctrl-C (to the --save file, or to a file the player names).
@@ -1744,29 +1827,25 @@ def run_play(
         return 1
     except (KeyboardInterrupt, QuitGame) as stop:
         quitting = isinstance(stop, QuitGame)
-        try:
-            console.print("\n[yellow]" + ("Game stopped." if quitting else "Interrupted.") + "[/yellow]")
-        except OSError:  # the terminal is gone (its window closed): the save below still happens
-            pass
+        caught = _note_stops()
+        hung = isinstance(stop, HangUp)
+        # (the terminal may be gone, its window closed: what cannot be said is skipped, the save is not)
+        _say(console, "\n[yellow]" + ("Game stopped." if quitting else "Interrupted.") + "[/yellow]")
         try:
             session.write_log()  # the log keeps up with the save
         except DavinciError as e:
-            console.print(f"[red]{esc(e.message)}[/red]")
+            _say(console, f"[red]{esc(e.message)}[/red]")
         try:
-            path = _save_now(session, console, hung_up=isinstance(stop, HangUp))
+            path = _save_now(session, console, hung_up=hung)
         except SaveError as e:
             if not _at_terminal():
                 raise
-            console.print(f"[red]{esc(e.message)}[/red]")  # a full disk
+            _say(console, f"[red]{esc(e.message)}[/red]")  # a full disk
             path = None
-        if path:
-            # soft_wrap: the command stays on one line, ready to copy.
-            try:
-                console.print(f"Saved to {esc(path)}; resume with: {session.resume_hint(path)}",
-                              soft_wrap=True)
-            except OSError:  # no terminal left to say it to
-                pass
-        return 0 if quitting else 129 if isinstance(stop, HangUp) else 130  # (as a shell reports SIGHUP)
+        if path:  # soft_wrap: the command stays on one line, ready to copy
+            _say(console, f"Saved to {esc(path)}; resume with: {session.resume_hint(path)}", soft_wrap=True)
+        hung = hung or HANGUP in caught or session.hung_up
+        return 0 if quitting and not hung else 129 if hung else 130  # (as a shell reports SIGHUP)
     finally:
         for sig, handler in old.items():
             signal.signal(sig, handler)

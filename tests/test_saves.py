@@ -366,13 +366,20 @@ def test_a_bad_name_at_the_save_prompt_is_explained_and_asked_again(tmp_path: Pa
     assert (tmp_path / "notes.txt").read_text(encoding="utf-8") == "mine"
 
 
-@pytest.mark.parametrize("answers", [["/nonexistent/dir/x.json", ""], ["/nonexistent/dir/x.json"]],
-                         ids=["empty answer", "end of input"])
-def test_giving_up_at_the_save_prompt_exits_without_saving(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                           answers: list[str]) -> None:
-    code, screen, asked = _interrupted_at_the_save_prompt(tmp_path, monkeypatch, answers)
+def test_giving_up_at_the_save_prompt_exits_without_saving(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    code, screen, asked = _interrupted_at_the_save_prompt(tmp_path, monkeypatch, ["/nonexistent/dir/x.json", ""])
     assert code == 130 and "Saved to" not in screen
     assert len(asked) == 2
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_input_ending_at_the_save_prompt_saves_to_a_file_of_its_own(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    # End of input there is no answer (a window that closed reads as it): the game was lost.
+    code, screen, asked = _interrupted_at_the_save_prompt(tmp_path, monkeypatch, ["/nonexistent/dir/x.json"])
+    assert code == 130 and len(asked) == 2
+    assert "Saved to davinci-da-vinci-code-7.json" in screen
+    assert json.loads((tmp_path / "davinci-da-vinci-code-7.json").read_text())["davinci_save"] == 1
 
 
 # ------------------------------------------------------------------------------- resuming
@@ -970,6 +977,43 @@ def test_a_closed_terminal_saves_the_game_even_without_save(tmp_path: Path) -> N
     proc.communicate(timeout=60)
     saved = tmp_path / "davinci-da-vinci-code-42.json"
     assert proc.returncode == 129 and saved.is_file()
+    assert cli("play", "--resume", str(saved), "--no-clear")[0] == 0
+
+
+@pytest.mark.parametrize("second_hangup", [False, True])
+def test_a_terminal_window_closing_saves_the_game(tmp_path: Path, second_hangup: bool) -> None:
+    # Closing the window itself lost the game: reading the terminal failed (EIO) or ended before the
+    # SIGHUP came ("cannot write the output"), and the shell's own SIGHUP, a second one, cut the save.
+    import os
+    import pty
+    import select
+    import signal
+    import sys
+    import time
+
+    pid, fd = pty.fork()
+    if pid == 0:  # the program, in a terminal of its own
+        os.chdir(tmp_path)
+        os.execv(sys.executable, [sys.executable, "-c", "from davinci.cli import main; main()", "play", GAME,
+                                  "--players", "human,random", "--seed", "42", "--no-clear"])
+    seen, deadline = b"", time.time() + 60
+    while b"> " not in seen and time.time() < deadline:
+        if select.select([fd], [], [], 0.2)[0]:
+            try:
+                seen += os.read(fd, 65536)
+            except OSError:
+                break
+    assert b"> " in seen, seen[-500:]
+    os.close(fd)  # the window closes
+    if second_hangup:
+        os.kill(pid, signal.SIGHUP)
+    deadline = time.time() + 60
+    while (waited := os.waitpid(pid, os.WNOHANG))[0] == 0 and time.time() < deadline:
+        time.sleep(0.05)
+    status = waited[1]
+    saved = tmp_path / "davinci-da-vinci-code-42.json"
+    assert saved.is_file(), os.listdir(tmp_path)
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 129, status
     assert cli("play", "--resume", str(saved), "--no-clear")[0] == 0
 
 
