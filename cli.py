@@ -298,7 +298,7 @@ def play(
         variant = variant or saved["saved"]["variant"]
         if not packs and saved["packs"]:
             record = saved["packs"]
-            packs = recorded_pack_paths(record, str(resume), "save")
+            packs = recorded_pack_paths(record, str(resume), "save", game, variant)
     if game is None:
         games = catalogue(packs)
         console.print("[bold]davinci[/bold] - choose a game:")

@@ -54,6 +54,7 @@ from davinci.engine.files import (
 from davinci.engine.game import screen_module
 from davinci.engine.race import ANSWER_HELP, HELP_WORDS, STOP_WORDS, QuitGame, stop_warning
 from davinci.engine.rng import MAX_SEED, derive_seed
+from davinci.engine.serial import newer_format
 from davinci.engine.values import (
     LIST_ALWAYS,
     LIST_AT_MOST,
@@ -317,29 +318,47 @@ def read_pack_record(doc: dict[str, Any], path: str, what: str) -> PackRecord:
         isinstance(x, dict) and isinstance(x.get("path"), str) and isinstance(x.get("resolved"), str) for x in record
     ):
         raise SaveError(f"{path}: the {what}'s pack list is damaged")
+    if any(len(x["path"]) > 4096 or len(x["resolved"]) > 4096 for x in record):  # no folder's path is longer
+        raise SaveError(f"{path}: the {what}'s pack list is damaged (a path over 4,096 characters)")
     return [{"path": x["path"], "resolved": x["resolved"]} for x in record]
 
 
-def recorded_pack_paths(record: PackRecord, path: str, what: str) -> tuple[str, ...]:
+def recorded_pack_paths(record: PackRecord, path: str, what: str, game_id: str | None = None,
+                        variant: str | None = None) -> tuple[str, ...]:
     """Folders to load for a recorded pack list: the absolute path, else the path as typed.
 
-    SaveError naming the first pack found at neither place (the content hash, checked later,
-    catches a folder that is there but holds other content).
+    A pack found at neither place is skipped when the game (`game_id`, and its `variant`) is
+    there without it: a game played with a pack it did not need (`--pack` given once, the folder
+    since removed) must not be stranded. Otherwise SaveError names it. Either way the content
+    hash, checked later, catches content that differs (a deck the pack held, another folder).
     """
-    out = []
+    from davinci.engine.game import game_sources
+
+    out: list[str] = []
+    missing: list[dict[str, str]] = []
     for entry in record:
         for candidate in (entry["resolved"], entry["path"]):
             if os.path.isfile(os.path.join(candidate, "pack.yaml")):
                 out.append(candidate)
                 break
         else:
-            typed = f" (given as {printable(entry['path'])})" if entry["path"] != entry["resolved"] else ""
-            gone = ("is no pack folder (it has no pack.yaml)" if os.path.exists(entry["resolved"])
-                    else "no longer exists")
-            raise SaveError(
-                f"{path}: the {what} was made with the content pack {printable(entry['resolved'])}{typed}, which "
-                f"{gone}; give its folder with --pack DIR"
-            )
+            missing.append(entry)
+    if missing and game_id is not None:
+        try:
+            source = game_sources(out).get(game_id)
+        except DavinciError:
+            source = None
+        if source is not None and (variant is None or variant in source.variants):
+            return tuple(out)
+    if missing:
+        entry = missing[0]
+        typed = f" (given as {quoted(entry['path'], 200)})" if entry["path"] != entry["resolved"] else ""
+        gone = ("is no pack folder (it has no pack.yaml)" if os.path.exists(entry["resolved"])
+                else "no longer exists")
+        raise SaveError(
+            f"{path}: the {what} was made with the content pack {quoted(entry['resolved'], 200)}{typed}, which "
+            f"{gone}; give its folder with --pack DIR"
+        )
     return tuple(out)
 
 
@@ -415,8 +434,15 @@ def read_json_file(path: str, what: str) -> dict[str, Any]:
         if e.content:
             raise SaveError(f"{path}: the {what} is {e.reason}") from None
         raise SaveError(f"cannot read {what} {path}: {e.reason}") from None
+    if text.startswith("\ufeff"):  # a byte-order mark, as some editors write one (Notepad): not JSON, no harm
+        text = text[1:]
     try:
-        data = json.loads(text, parse_constant=_no_constant, parse_float=_finite_float, object_pairs_hook=unique_members)
+        data = json.loads(text, parse_constant=_no_constant, parse_float=_finite_float, parse_int=_short_int,
+                          object_pairs_hook=unique_members)
+    except _LongNumber as e:
+        line, col = _json_position(text, text.find(e.digits))
+        raise SaveError(f"{path}:{line}:{col}: the {what} holds a number of {len(e.digits):,} digits, longer than "
+                        "any davinci writes (the file was damaged or edited)") from None
     except DuplicateKey as e:
         raise SaveError(f"{path}: the {what} gives the key {printable(str(e.args[0]))!r} twice") from None
     except json.JSONDecodeError as e:
@@ -438,6 +464,27 @@ def read_json_file(path: str, what: str) -> dict[str, Any]:
 # A save or log of a long game is under 1 MiB; JSON of tiny items takes about 22 times its size in
 # memory, so 8 MiB keeps reading one under 200 MB (50 MiB of `[0, "r"]` took 1 GB and 15 s).
 MAX_JSON_CHARS = 8 * 2**20
+
+
+class _LongNumber(ValueError):
+    def __init__(self, digits: str) -> None:
+        super().__init__(digits)
+        self.digits = digits
+
+
+def _short_int(text: str) -> int:
+    """A JSON integer; one of thousands of digits (which Python refuses with advice about its own
+    settings) is no number davinci writes."""
+    if len(text) > 40:
+        raise _LongNumber(text)
+    return int(text)
+
+
+def _json_position(text: str, index: int) -> tuple[int, int]:
+    """The 1-based line and column of `index` in `text`."""
+    index = max(index, 0)
+    line = text.count("\n", 0, index) + 1
+    return line, index - (text.rfind("\n", 0, index) + 1) + 1
 
 
 def _no_constant(name: str) -> Any:
@@ -486,6 +533,7 @@ def read_save(path: str) -> dict[str, Any]:
     of {path, resolved}; empty for saves written before packs were recorded) checked.
     """
     doc = read_json_file(path, "save file")
+    newer_format(doc, "davinci_save", 1, "save", path)
     if doc.get("davinci_save") != 1 or type(doc.get("davinci_save")) is not int or not isinstance(doc.get("saved"), dict):
         hint = " (it is a game log: `davinci replay` reads it; resume from the game's --save file)" \
             if doc.get("davinci_log") == 1 else ""

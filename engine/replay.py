@@ -16,7 +16,7 @@ from davinci.engine.errors import (
     printable,
     quoted,
 )
-from davinci.engine.serial import CHANGED_SINCE
+from davinci.engine.serial import CHANGED_SINCE, newer_format
 from davinci.engine.values import action_line, sees
 
 
@@ -50,6 +50,7 @@ def replay_log(
     )
 
     doc = read_json_file(path, "log")
+    newer_format(doc, "davinci_log", 1, "log", path)
     if doc.get("davinci_log") != 1 or type(doc.get("davinci_log")) is not int:
         hint = " (it is a save: `davinci play --resume` reads it)" if doc.get("davinci_save") == 1 else ""
         raise SaveError(f"{path}: not a davinci log (no 'davinci_log': 1){hint}")
@@ -70,7 +71,7 @@ def replay_log(
     if verify and doc.get("failure") is not None and doc.get("result") is not None:
         raise ReplayMismatch(f"{path}: the log records both a result and a failure of the rules: it is damaged")
     if not packs:
-        packs = recorded_pack_paths(read_pack_record(doc, path, "log"), path, "log")
+        packs = recorded_pack_paths(read_pack_record(doc, path, "log"), path, "log", game_id, variant)
     # A game, variant or setting this installation lacks is a problem of the log, not of usage.
     game = load_recorded_game(game_id, variant, settings, packs, path, "logged game")
     if doc.get("content_hash") != game.content_hash:

@@ -78,12 +78,24 @@ CHANGED_SINCE = ("the game's files, its variant or a content pack it was played 
                  "since, or the file's settings were edited")
 
 
+def newer_format(doc: Mapping[str, Any], key: str, known: int, what: str, path: str = "") -> None:
+    """SaveError when `doc[key]` is a format number above `known`: a file a newer davinci wrote is
+    said to be so, not called no davinci file at all."""
+    number = doc.get(key)
+    if type(number) is int and number > known:
+        where = f"{path}: " if path else ""
+        raise SaveError(f"{where}this {what} was written by a newer davinci (format {number}); this version reads "
+                        f"format {known}: update davinci to read it")
+
+
 def state_from_json(game: Game, data: Mapping[str, Any]) -> State:
     """Rebuild a state; SaveError naming the problem when the data does not fit this game."""
     from davinci.engine.state import State
 
     if isinstance(data, (str, bytes)):
         raise SaveError("state_from_json takes the dict State.to_json() returned (json.loads the text first)")
+    if isinstance(data, Mapping):
+        newer_format(data, "format", FORMAT, "save's state")
     if not isinstance(data, Mapping) or data.get("format") != FORMAT or type(data.get("format")) is not int or not isinstance(data.get("state"), dict):
         raise SaveError("not a davinci save (missing format/state)")
     if data.get("game") != game.id:

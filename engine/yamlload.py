@@ -171,8 +171,8 @@ hold a control character written as an escape in a double-quoted string either (
 `"\\x1b"`, `"\\u009b"`, `"\\a"`, `"\\r"`...); only `"\\n"` and `"\\t"` are allowed. No text may
 hold a Unicode direction embedding, override or isolate (U+202A to U+202E, U+2066 to U+2069),
 raw or escaped; the marks U+200E, U+200F and U+061C, and right-to-left text, are fine. The line
-and paragraph separators U+2028 and U+2029 may not appear anywhere in a file: YAML reads them
-as line breaks that editors do not show.
+and paragraph separators U+2028 and U+2029 and the next-line character U+0085 (NEL) may not appear
+anywhere in a file: YAML reads them as line breaks that editors do not show.
 
 Why: a stray NUL or a Latin-1 accent usually means the file was corrupted or saved with the
 wrong encoding, and clue text would be garbled on screen. Names, prompts and clues are printed
@@ -649,9 +649,9 @@ def _block_emulate(
 
 # Characters YAML 1.1/1.2 do not allow in a stream (C0 controls except tab/LF/CR, DEL, C1
 # controls except NEL, surrogates, U+FFFE/U+FFFF).
-# U+2028 and U+2029 too: YAML reads them as line breaks that editors, diff and grep do not show,
-# so a line could hide a key, and reported line numbers would not match the editor's.
-_BAD_CHAR_RE = re.compile("[^\t\n\r\x20-\x7e\x85\xa0-\u2027\u202a-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+# U+2028, U+2029 and NEL (U+0085) too: YAML reads them as line breaks that editors, diff and grep
+# do not show, so a line could hide a key, and reported line numbers would not match the editor's.
+_BAD_CHAR_RE = re.compile("[^\t\n\r\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
 
@@ -744,9 +744,9 @@ def load_yaml_text(
         ch = bad.group()
         line, col = _loc_of_index(text, bad.start())
         what = "NUL byte" if ch == "\0" else f"control character U+{ord(ch):04X}"
-        if ch in "\u2028\u2029":
-            what = (f"{'line' if ch == chr(0x2028) else 'paragraph'} separator U+{ord(ch):04X} (YAML reads it as a "
-                    "line break that editors do not show)")
+        if ch in "\x85\u2028\u2029":
+            name = {"\x85": "next-line character", "\u2028": "line separator"}.get(ch, "paragraph separator")
+            what = f"{name} U+{ord(ch):04X} (YAML reads it as a line break that editors do not show)"
         raise _err(ENCODING, f"{what} is not allowed in a YAML file", path, line, col)
     # The builder allocates hundreds of thousands of small containers that are all alive until
     # the end; pausing the cyclic GC meanwhile roughly halves load time on big decks.

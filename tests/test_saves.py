@@ -554,7 +554,7 @@ def test_a_number_too_large_for_python_is_refused_in_a_log(log_file: Path, tmp_p
         ("", "the save file is empty"),
         ("[1, 2]", "not a JSON object"),
         ('{"davinci_save": 1, "saved": {"game": NaN}}', "NaN"),
-        ('{"davinci_save": 1, "seed": ' + "9" * 5000 + "}", "not valid JSON"),
+        ('{"davinci_save": 1, "seed": ' + "9" * 5000 + "}", "holds a number of 5,000 digits"),
         ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
         (b"\xff\xfe{}", "not UTF-8"),
     ],
@@ -1029,3 +1029,55 @@ def test_resuming_a_file_that_holds_no_json_says_which_file_is_wanted() -> None:
     # A game's YAML given to --resume read "not valid JSON (Expecting value); truncated?".
     code, out = cli("play", "--resume", str(Path(__file__).parent / "packs" / "tutorial" / "pig.yaml"))
     assert code == 1 and "is not a davinci save file (no JSON in it): give the file --save or Ctrl-C writes" in out
+
+
+def test_a_save_or_log_an_editor_gave_a_byte_order_mark_still_reads(tmp_path: Path) -> None:
+    # Saved again by Notepad, the file was "not a davinci save file (no JSON in it)".
+    save, log = tmp_path / "s.json", tmp_path / "l.json"
+    assert cli("play", GAME, "--players", "random,random", "--seed", "3", "--log", str(log), "--no-clear")[0] == 0
+    log.write_text("\ufeff" + log.read_text(encoding="utf-8"), encoding="utf-8")
+    assert cli("replay", str(log), "--verify")[0] == 0
+    cli("play", GAME, "--players", "human,random", "--seed", "3", "--save", str(save), "--no-clear", stdin="quit\n")
+    save.write_text("\ufeff" + save.read_text(encoding="utf-8"), encoding="utf-8")
+    code, out = cli("play", "--resume", str(save), "--no-clear", stdin="quit\n")
+    assert code == 0 and "Game stopped" in out, out
+
+
+def test_a_file_from_a_newer_davinci_is_said_to_be_one(tmp_path: Path) -> None:
+    # A save of format 2 was "not a davinci save file", a log "not a davinci log".
+    for name, doc, command in (("s.json", {"davinci_save": 2}, ("play", "--resume")),
+                               ("l.json", {"davinci_log": 2}, ("replay",))):
+        path = tmp_path / name
+        path.write_text(json.dumps(doc), encoding="utf-8")
+        code, out = cli(*command, str(path))
+        what = "save" if name == "s.json" else "log"
+        assert code == 1 and f"this {what} was written by a newer davinci (format 2); this version reads format 1" in out
+
+
+def test_a_number_of_thousands_of_digits_in_a_save_is_located(tmp_path: Path) -> None:
+    # Python's own advice was printed ("use sys.set_int_max_str_digits() to increase the limit").
+    path = tmp_path / "s.json"
+    path.write_text('{"davinci_save": 1,\n "seed": ' + "7" * 5000 + "}", encoding="utf-8")
+    code, out = cli("play", "--resume", str(path))
+    assert code == 1 and f"{path}:2:10: the save file holds a number of 5,000 digits" in out
+    assert "set_int_max_str_digits" not in out
+
+
+def test_a_pack_the_game_did_not_need_does_not_strand_its_save(tmp_path: Path) -> None:
+    # `--pack other` given once, then the folder removed: "the save was made with the content pack
+    # .../other, which no longer exists", though the game never read it.
+    import shutil
+
+    tutorial = Path(__file__).parent / "packs" / "tutorial"
+    game_pack, other = tmp_path / "tut", tmp_path / "other"
+    shutil.copytree(tutorial, game_pack)
+    shutil.copytree(Path(__file__).parent / "packs" / "from-docs", other)
+    save = tmp_path / "s.json"
+    cli("play", "pig", "--pack", str(game_pack), "--pack", str(other), "--players", "human,random", "--seed", "2",
+        "--save", str(save), "--no-clear", stdin="quit\n")
+    shutil.rmtree(other)
+    code, out = cli("play", "--resume", str(save), "--no-clear", stdin="quit\n")
+    assert code == 0 and "Game stopped" in out, out
+    shutil.rmtree(game_pack)  # the pack that holds the game is needed, and named
+    code, out = cli("play", "--resume", str(save), "--no-clear", stdin="quit\n")
+    assert code == 1 and f"was made with the content pack {game_pack}, which no longer exists" in out, out

@@ -158,6 +158,8 @@ def test_direction_controls_refused_in_any_text(text: str, where: tuple[int, int
 @pytest.mark.parametrize(("text", "where", "words"), [
     ("a: 1\n# a comment\u2028tokens: 9\n", (2, 12), "line separator U+2028"),  # a key hidden in a comment
     ("a: 'one\u2029two'\n", (1, 8), "paragraph separator U+2029"),
+    ("a: 1\n# keep it short\x85max_turns: 2\n", (2, 16), "next-line character U+0085"),  # NEL hid a key too
+    ("name: Co\x85in\n", (1, 9), "next-line character U+0085"),
 ])
 def test_unicode_line_separators_are_refused(text: str, where: tuple[int, int], words: str) -> None:
     # YAML reads them as line breaks that editors, diff and grep do not show.
@@ -174,9 +176,8 @@ def test_direction_marks_and_right_to_left_text_are_allowed() -> None:
 def test_escapes_that_are_plain_text_stay_allowed() -> None:
     assert load('a: "tab\\tand\\nnewline"\nb: "\\\\e is a backslash and e"\nc: \'\\e\'\n') == {
         "a": "tab\tand\nnewline", "b": "\\e is a backslash and e", "c": "\\e"}
-    # Other styles have no escapes; their CR and NEL line breaks are read as line feeds or spaces.
+    # Other styles have no escapes; their CR line breaks are read as line feeds (a raw NEL is refused).
     assert load("a: |\n  x\r\n  y\n") == {"a": "x\ny\n"}
-    assert load("a: 'x\x85y'\n") == {"a": "x y"}
 
 
 def test_tab_in_indentation_but_not_in_text() -> None:
