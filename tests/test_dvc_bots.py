@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -154,3 +155,25 @@ def test_deducer_beats_random_and_naive_in_a_few_seeded_games() -> None:
                 st.apply(s, bots[s].choose(st.view(s), st.legal_actions(s)))
             wins += order.index("deducer") in st.result()["winners"]
     assert wins >= 6
+
+
+def test_the_bots_play_a_variant_with_other_tiles_without_deducing(tmp_path: Path) -> None:
+    # A pack variant numbering its tiles 0-499 crashed the deducer (IndexError in its counts):
+    # the deductions assume the published tiles, so with others the bots play at random.
+    from davinci.engine.bots import make_bot
+
+    pack = str(tmp_path)
+    (tmp_path / "big.yaml").write_text("kind: variant\nid: big\nextends: da-vinci-code\nname: Big\ncomponents:\n"
+                                       "  tile:\n    product:\n      number: {from: 0, to: 99}\n"
+                                       "      colour: [black, white]\n", encoding="utf-8")
+    (tmp_path / "pack.yaml").write_text('kind: pack\nid: big\nname: Big\nversion: "1.0"\nvariants: [big.yaml]\n',
+                                        encoding="utf-8")
+    game = load_game("da-vinci-code", "big", packs=[pack])
+    for name in ("deducer", "naive"):
+        st = game.new_state(2, seed=4)
+        bots = [make_bot(name, seed, game.id, dict(game.settings)) for seed in (1, 2)]
+        for _ in range(60):
+            if st.is_terminal():
+                break
+            seat = st.current_seats[0]
+            st.apply(seat, bots[seat].choose(st.view(seat), st.legal_actions(seat)))

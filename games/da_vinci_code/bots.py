@@ -91,6 +91,23 @@ def universe(view: dict[str, Any]) -> set[Tile]:
     return tiles
 
 
+def published_tiles(view: dict[str, Any]) -> bool:
+    """Whether the game in `view` has the published tiles (0-11 in both colours, and the jokers
+    when they are in play), which the deductions of these bots assume: every number seen is one of
+    them, and the tiles on the table number no more. A pack variant with other tiles (0-499, say)
+    is played at random instead of on wrong counts."""
+    total = int((view.get("zones", {}).get("pile") or {}).get("count", 0))
+    for s in view["seats"]:
+        for zname in (ROW, "drawn"):
+            zone = s["zones"].get(zname) or {}
+            total += int(zone.get("count", 0))
+            for p in zone.get("pieces", ()):
+                number = _seen(p).number
+                if number is not None and number != JOKER and number not in NUMBERS:
+                    return False
+    return total <= len(universe(view))
+
+
 def known_tiles(view: dict[str, Any], public_only: bool = False) -> set[Tile]:
     """Tiles whose place the viewer knows: every visible number (only revealed ones if `public_only`)."""
     out: set[Tile] = set()
@@ -541,7 +558,7 @@ class NaiveBot(SeededBot):
         """Pick one of `legal` from the view."""
         if STOP in legal:
             return STOP
-        if "guess" in _verbs(legal):
+        if "guess" in _verbs(legal) and published_tiles(view):
             return self._guess(view, legal)
         return legal[self.rng.below(len(legal))]
 
@@ -592,6 +609,8 @@ class DeducerBot(SeededBot):
 
     def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
         """Pick one of `legal` from the view."""
+        if not published_tiles(view):
+            return legal[self.rng.below(len(legal))]
         excl = self.tracker.update(view)
         verbs = _verbs(legal)
         if "guess" in verbs:
