@@ -238,10 +238,15 @@ _ECHO = re.compile(f"{CONTROL_CHARS.pattern}|{BIDI_CONTROLS.pattern}|[\u2028\u20
 _ECHO_LINE = re.compile(f"{LINE_CONTROL_CHARS.pattern}|{BIDI_CONTROLS.pattern}|[\u2028\u2029]")
 
 
+# Letters that show as nothing (the Hangul fillers, the blank Braille pattern): a name of them alone
+# reads as "Pass the keyboard to " on the screen.
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+
 def hides_text(c: str) -> bool:
     """Whether the character `c` is invisible or changes the direction of what follows (Unicode
-    format characters such as U+202E, line and paragraph separators)."""
-    return unicodedata.category(c) in ("Cf", "Zl", "Zp")
+    format characters such as U+202E, line and paragraph separators, letters that show as nothing)."""
+    return unicodedata.category(c) in ("Cf", "Zl", "Zp") or c in _BLANK_LETTERS
 
 
 _UNKNOWN_NAME = re.compile(r"unknown name '([^']+)'")
@@ -332,6 +337,8 @@ def seat_name_problem(name: str) -> str | None:
         return problem
     if len(name) > MAX_SEAT_NAME:
         return f"'{quoted(name)}' is {len(name):,} characters long (at most {MAX_SEAT_NAME})"
+    if name.strip() and all(c.isspace() or unicodedata.category(c) in ("Mn", "Me") for c in name):
+        return f"'{quoted(name)}' shows no letter (only accents or spaces)"
     return None
 
 

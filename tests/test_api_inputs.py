@@ -61,12 +61,19 @@ def test_result_is_for_a_finished_game() -> None:
         st.result()
 
 
-@pytest.mark.parametrize("name", ["Ann\u202ex", "Ann\u200b", "Ann\u2028Bo"])
+@pytest.mark.parametrize("name", ["Ann\u202ex", "Ann\u200b", "Ann\u2028Bo", "\u3164", "Ann\u2800"])
 def test_a_seat_name_may_not_hide_or_turn_text_around(name: str) -> None:
     # A right-to-left override (U+202E) printed on every screen turns the rest of the line around.
     with pytest.raises(UsageError, match="holds an invisible or direction-changing character") as e:
         load_game("da-vinci-code").new_state([name, "Bo"], seed=1)
     assert name not in e.value.message  # shown escaped
+
+
+def test_a_seat_name_must_show_a_letter() -> None:
+    # A name of two combining accents read "Pass the keyboard to " with nothing after it.
+    with pytest.raises(UsageError, match="shows no letter"):
+        load_game("da-vinci-code").new_state(["\u0301\u0301", "Bo"], seed=1)
+    assert load_game("da-vinci-code").new_state(["Zoe\u0301", "\u05e9\u05dc\u05d5\u05dd"], seed=1)
 
 
 def _forged(change: Any) -> dict[str, Any]:

@@ -275,3 +275,17 @@ def test_the_published_game_schema_spells_out_flow_steps(tmp_path: Path) -> None
         assert list(validator.iter_errors(data)), bad
     # The loader checks steps itself, with better messages than "not valid under any of the schemas".
     assert validate(load_yaml_text(json.dumps(data)), "game") == []
+
+
+@pytest.mark.parametrize("name", ["   ", "\u3164", "Co\u200bin", "Co\ufeffin"])
+def test_a_display_name_must_show_something(name: str) -> None:
+    # A game named with spaces, a Hangul filler or a zero-width space linted clean; `davinci list`
+    # then showed a blank name.
+    doc = load_yaml_text(f'kind: pack\nid: p\nname: "{name}"\nversion: "1.0"\n')
+    errors = validate(doc, "pack")
+    assert [e.code for e in errors] == ["DV015"] and "shows something" in errors[0].message
+
+
+@pytest.mark.parametrize("name", ["Café ☕", "\u05e9\u05dc\u05d5\u05dd", "Zoe\u0301", "a"])
+def test_display_names_in_any_script_are_fine(name: str) -> None:
+    assert validate(load_yaml_text(f'kind: pack\nid: p\nname: "{name}"\nversion: "1.0"\n'), "pack") == []
