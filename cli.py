@@ -23,6 +23,12 @@ class _SeedType(click.IntRange):
     def convert(self, value: Any, param: Any, ctx: Any) -> Any:
         if isinstance(value, str) and len(value) > 40:
             self.fail(f"'{value[:20]}...' ({len(value):,} characters) is not a seed from 0 to {2**64 - 1}", param, ctx)
+        if isinstance(value, str) and not (value.isascii() and value.isdigit()):
+            # Python's int() also reads ' 5 ', '1_0' and Arabic-Indic digits, which --setting refuses.
+            from davinci.engine.errors import quoted
+
+            self.fail(f"'{quoted(value)}' is not a seed: write a whole number from 0 to {2**64 - 1} in digits 0-9",
+                      param, ctx)
         return super().convert(value, param, ctx)
 
 

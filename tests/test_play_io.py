@@ -330,7 +330,10 @@ BAD_OPTIONS: list[tuple[list[str], int, str]] = [
     (["play", GAME, "--setting", "hand_small=99999999999999999999", "--players", "random,random"], 1, "must be <="),
     (["play", GAME, "--setting", "hand_size=3", "--players", "random,random"], 1, "; settings: hand_small, hand_large"),
     (["play", GAME, "--setting", "=3"], 2, "is not KEY=VALUE"),
-    (["play", GAME, "--seed", "abc"], 2, "is not a valid integer"),
+    (["play", GAME, "--seed", "abc"], 2, "'abc' is not a seed: write a whole number"),
+    (["play", GAME, "--seed", "1_0", "--players", "random,random"], 2, "'1_0' is not a seed"),  # int() read these
+    (["play", GAME, "--seed", "\u0661\u0660", "--players", "random,random"], 2, "is not a seed"),
+    (["play", GAME, "--seed", " 5 ", "--players", "random,random"], 2, "' 5 ' is not a seed"),
     (["play", GAME, "--variant", "nope", "--players", "random,random"], 2, "has no variant 'nope'"),
     (["play", "chess"], 2, "unknown game 'chess'"),
     (["play", GAME, "--log", "/"], 2, "is a directory"),

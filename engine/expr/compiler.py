@@ -182,7 +182,7 @@ def _constant(node: Node) -> Any:
 
 
 def _overflow(pos: int) -> _Fail:
-    return _Fail(f"integer result is too large (the limit is {MAX_INT})", pos)
+    return _Fail(f"integer result is out of range (the rules count from -{MAX_INT} to {MAX_INT})", pos)
 
 
 def _as_list(v: Value, pos: int, what: str) -> Any:

@@ -260,7 +260,7 @@ def _coalesce_rule(args: list[Type]) -> Type:
 def _checked(n: int) -> int:
     if -MAX_INT <= n <= MAX_INT:
         return n
-    raise EvalError(f"integer result is too large (the limit is {MAX_INT})")
+    raise EvalError(f"integer result is out of range (the rules count from -{MAX_INT} to {MAX_INT})")
 
 
 def _need_items(xs: Sequence[Value], fname: str) -> None:
