@@ -182,6 +182,8 @@ MAX_PACK_OPTIONS = 64  # as many as a save or log may record (engine.play.MAX_PA
 def _packs(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> tuple[str, ...]:
     if len(value) > MAX_PACK_OPTIONS:
         raise click.BadParameter(f"at most {MAX_PACK_OPTIONS} content packs, got {len(value)}")
+    if any(not v.strip() for v in value):  # `--pack ""` read as the working folder, or as no pack
+        raise click.BadParameter("needs a folder name (the content pack's folder, holding its pack.yaml)")
     return value
 
 

@@ -334,6 +334,8 @@ BAD_OPTIONS: list[tuple[list[str], int, str]] = [
     (["play", GAME, "--seed", "1_0", "--players", "random,random"], 2, "'1_0' is not a seed"),  # int() read these
     (["play", GAME, "--seed", "\u0661\u0660", "--players", "random,random"], 2, "is not a seed"),
     (["play", GAME, "--seed", " 5 ", "--players", "random,random"], 2, "' 5 ' is not a seed"),
+    (["play", GAME, "--pack", "", "--players", "random,random"], 2, "needs a folder name"),
+    (["lint", "--pack", " "], 2, "needs a folder name"),
     (["play", GAME, "--variant", "nope", "--players", "random,random"], 2, "has no variant 'nope'"),
     (["play", "chess"], 2, "unknown game 'chess'"),
     (["play", GAME, "--log", "/"], 2, "is a directory"),
