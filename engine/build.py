@@ -1082,26 +1082,26 @@ def _seat_only_in_scores(expr: Any, key: str) -> None:
 
 
 def _piece_domains(b: Builder, comps: Mapping[str, ComponentDef], pieces: Sequence[PieceDef],
-                   zones: Mapping[str, ZoneDef]) -> dict[str, frozenset[str]]:
-    """The values each text field of the pieces can hold (see RecordType.domains), with `kind`
-    and `zone`; for a list of texts, the texts it can hold. A field of a component a setting can
+                   zones: Mapping[str, ZoneDef]) -> dict[str, frozenset[Any]]:
+    """The values each text or number field of the pieces can hold (see RecordType.domains), with
+    `kind` and `zone`; for a list of texts or numbers, the ones it can hold. A field of a component a setting can
     leave out (`include_if`) has none: that component's pieces may not be built, so its values
     are not all known."""
     out: dict[str, frozenset[str]] = {"kind": frozenset(comps), "zone": frozenset(zones)}
     partial = {f for name, spec in (b.data.get("components") or {}).items()
                if spec.get("include_if") is not None for f in (spec.get("fields") or {})}
-    values: dict[str, set[str]] = {}
+    values: dict[str, set[Any]] = {}
     for c in comps.values():
         for f, t in c.fields.items():
-            if t in ("str", "list[str]") and f not in partial:
+            if t in ("str", "list[str]", "int", "list[int]") and f not in partial:
                 values.setdefault(f, set())
     for p in pieces:
         for f, seen in values.items():
             v = p.attrs.get(f)
-            if isinstance(v, str):
+            if isinstance(v, (str, int)) and not isinstance(v, bool):
                 seen.add(v)
             elif isinstance(v, (list, tuple)):
-                seen.update(x for x in v if isinstance(x, str))
+                seen.update(x for x in v if isinstance(x, (str, int)) and not isinstance(x, bool))
     out.update({f: frozenset(v) for f, v in values.items() if 0 < len(v) <= MAX_DOMAIN})
     return out
 

@@ -699,3 +699,32 @@ flow:
 """ + STOP_AT_ONCE
     problems = [p for p in lint_paths([write_game_pack(tmp_path, "chips2", game)]) if p.code == "DV066"]
     assert len(problems) == 1 and "write set: {seat: t, chips: ...}" in problems[0].message
+
+
+def test_a_number_compared_with_a_field_of_known_values_must_be_one_of_them(tmp_path: Path) -> None:
+    # `rank == 15` with ranks 7 to 14: the queen-of-spades penalty silently never counted.
+    from helpers import STOP_AT_ONCE, write_game_pack
+
+    game = """\
+kind: game
+id: ranks
+name: Ranks
+players: {min: 2, max: 2}
+components:
+  card:
+    fields: {rank: int, suit: str}
+    product: {rank: {from: 7, to: 14}, suit: [hearts, spades]}
+zones:
+  deck: {kind: deck, visibility: hidden, contents: [card]}
+vars:
+  n: 0
+flow:
+  setup:
+    - set: {n: "count(deck where suit == 'spades' and rank == RANK)"}
+""" + STOP_AT_ONCE
+    problems = lint_paths([write_game_pack(tmp_path / "bad", "ranks", game.replace("RANK", "15"))])
+    assert [(p.code, p.location.line, p.location.col) for p in problems] == [("DV041", 15, 63)], problems
+    assert "15 is no piece's rank in this game (its values: 7, 8, 9, 10, 11, 12, 13, 14)" in problems[0].message
+    assert lint_paths([write_game_pack(tmp_path / "good", "ranks", game.replace("RANK", "12"))]) == []
+    negative = lint_paths([write_game_pack(tmp_path / "neg", "ranks", game.replace("RANK", "-1"))])
+    assert [p.code for p in negative] == ["DV041"] and "-1 is no piece's rank" in negative[0].message

@@ -367,10 +367,17 @@ class _Checker:
         return BOOL
 
     def known_value(self, side: Node, other: Node, frames: tuple[Type, ...]) -> None:
-        """`other`, a text literal compared with the field `side`, must be one of the values the
-        game gives that field (RecordType.domains): `to.type == 'bonsu'` would never hold."""
-        if not isinstance(other, StrLit):
+        """`other`, a text or number literal compared with the field `side`, must be one of the
+        values the game gives that field (RecordType.domains): `to.type == 'bonsu'` or `rank == 15`
+        (ranks 7 to 14) would never hold."""
+        if isinstance(other, Unary) and other.op == "-" and isinstance(other.operand, IntLit):
+            number = -other.operand.value
+        elif isinstance(other, IntLit):
+            number = other.value
+        elif not isinstance(other, StrLit):
             return
+        else:
+            number = None
         record: Type | None = None
         name = ""
         if isinstance(side, Field):
@@ -381,7 +388,16 @@ class _Checker:
             name = side.name
             record = next((f for f in frames if isinstance(f, RecordType) and name in f.fields), None)
         domain = record.domains.get(name) if isinstance(record, RecordType) else None
-        if domain is not None and record is not None and other.value not in domain:
+        if domain is None or record is None:
+            return
+        if number is not None:
+            numbers = sorted(v for v in domain if isinstance(v, int))
+            if numbers and number not in numbers:
+                shown = ", ".join(map(str, numbers[:12])) + (", ..." if len(numbers) > 12 else "")
+                raise self.fail(f"{number} is no {record.name}'s {name} in this game (its values: {shown})", other.pos)
+            return
+        assert isinstance(other, StrLit)
+        if other.value not in domain:
             raise self.not_in_domain(f"'{other.value}' is no {record.name}'s {name}", other, domain)
 
     def not_in_domain(self, what: str, value: StrLit, domain: frozenset[str]) -> ExprTypeError:

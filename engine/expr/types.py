@@ -81,9 +81,10 @@ class RecordType(Type):
         self._spec = fields
         self._fields: Mapping[str, Type] | None = None
         self.doc = doc
-        # Every value some text fields can hold (a space's `type`: the board's types), when the
-        # game says: a text literal compared with such a field is checked against them.
-        self.domains: dict[str, frozenset[str]] = {}
+        # Every value some text or number fields can hold (a space's `type`: the board's types; a
+        # card's `rank`), when the game says: a literal compared with such a field is checked
+        # against them.
+        self.domains: dict[str, frozenset[Any]] = {}
 
     @property
     def fields(self) -> Mapping[str, Type]:
