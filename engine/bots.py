@@ -14,7 +14,7 @@ from importlib import metadata
 from typing import Any, Protocol
 
 from davinci.engine.actions import Action
-from davinci.engine.errors import BotError, DavinciError, IllegalAction, UsageError, quoted
+from davinci.engine.errors import BotError, DavinciError, IllegalAction, StopSignal, UsageError, quoted
 from davinci.engine.legal import Choices
 from davinci.engine.rng import Rng
 
@@ -89,8 +89,9 @@ def bot_choice(bot: Any, kind: str, state: Any, seat: int) -> Action | str:
     except DavinciError:
         raise
     except (Exception, SystemExit, KeyboardInterrupt) as e:  # noqa: BLE001 - any failure of outside code is the bot's
-        if isinstance(e, KeyboardInterrupt) and signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
-            raise  # a Ctrl-C, as far as anyone can tell (a simulate worker ignores Ctrl-C: there it is the bot's)
+        if isinstance(e, StopSignal) or (
+                isinstance(e, KeyboardInterrupt) and signal.getsignal(signal.SIGINT) is not signal.SIG_IGN):
+            raise  # a stop signal, or a Ctrl-C as far as anyone can tell (a simulate worker ignores Ctrl-C)
         try:
             said = quoted(str(e), 200)
         except Exception:  # noqa: BLE001 - an exception that cannot even say what it is

@@ -154,6 +154,12 @@ class BotError(DavinciError):
 STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP", "SIGQUIT") if hasattr(signal, name))
 
 
+class StopSignal(KeyboardInterrupt):
+    """One of STOP_SIGNALS, raised where it arrived as Ctrl-C is: never mistaken for a bot's own
+    KeyboardInterrupt (a run started in the background ignores Ctrl-C, and a `kill` during a bot's
+    move was reported as the bot's failure, its games lost)."""
+
+
 def debug_trace(error: BaseException) -> str:
     """With DAVINCI_DEBUG set, the traceback of what caused `error` (a bot's own exception: its
     author's file and line), else "". Kept as text, so that it crosses from a worker process."""

@@ -34,6 +34,7 @@ from davinci.engine.errors import (
     IllegalAction,
     SaveError,
     ShortFormError,
+    StopSignal,
     UsageError,
     debug_trace,
     did_you_mean,
@@ -253,7 +254,7 @@ def check_write_target(path: str, what: str, mine: GameId | None = None) -> None
 HANGUP = getattr(signal, "SIGHUP", None)
 
 
-class HangUp(KeyboardInterrupt):
+class HangUp(StopSignal):
     """The terminal closed (SIGHUP): nobody is left to name a file, so the game is saved anyway."""
 
 
@@ -263,7 +264,7 @@ class NobodyToAsk(Exception):
 
 def _stop(signum: int, frame: Any) -> None:
     _note_stops().append(signum)  # a second signal (a closing terminal sends two) is only noted
-    raise HangUp if signum == HANGUP else KeyboardInterrupt
+    raise HangUp if signum == HANGUP else StopSignal
 
 
 @contextmanager
@@ -293,7 +294,7 @@ def deferred_interrupts() -> Iterator[None]:
             _CAUGHT.extend(stops)  # the game is stopping already (saving, say): noted, as they would have been
             return
         _note_stops().extend(caught)
-        raise HangUp if HANGUP in caught else KeyboardInterrupt
+        raise HangUp if HANGUP in caught else StopSignal if stops else KeyboardInterrupt
 
 
 PackRecord = list[dict[str, str]]

@@ -26,7 +26,7 @@ from typing import Any
 
 from davinci.engine.bots import apply_bot, bot_choice, reseed_for_decision
 from davinci.engine.definition import seat_range
-from davinci.engine.errors import STOP_SIGNALS, DavinciError, UsageError, debug_trace
+from davinci.engine.errors import STOP_SIGNALS, DavinciError, StopSignal, UsageError, debug_trace
 from davinci.engine.rng import derive_seed
 
 
@@ -331,7 +331,7 @@ def _iter_tallies(cfg: SimConfig, jobs: int) -> Iterator[Tally]:
 
 
 def _interrupt(signum: int, frame: Any) -> None:
-    raise KeyboardInterrupt
+    raise StopSignal
 
 
 def _main_thread() -> bool:

@@ -189,6 +189,34 @@ def test_a_bot_raising_keyboard_interrupt_in_a_worker_is_the_bots_failure() -> N
     assert getattr(error, "code", None) == "DV061" and "bot 'panicky' (seat 1) raised KeyboardInterrupt" in str(error)
 
 
+def test_a_kill_during_a_bots_move_stops_the_run_even_with_ctrl_c_ignored() -> None:
+    # A run started in the background (`cmd &`) ignores Ctrl-C; a `kill` during a bot's move was
+    # then reported as the bot's failure (DV061, exit 1) and the games played were lost.
+    import signal
+
+    from davinci.engine.errors import StopSignal
+    from davinci.engine.game import load_game
+
+    class Killed:
+        wants_view = False
+
+        def choose(self, view: Any, legal: Any) -> Any:
+            signal.raise_signal(signal.SIGTERM)  # arrives while the bot thinks
+            return legal[0]
+
+    def stop(signum: int, frame: Any) -> None:
+        raise StopSignal
+
+    st = load_game("da-vinci-code").new_state(2, seed=1)
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN), signal.signal(signal.SIGTERM, stop)
+    try:
+        with pytest.raises(StopSignal):
+            bots.bot_choice(Killed(), "killed", st, st.current_seats[0])
+    finally:
+        signal.signal(signal.SIGINT, old[0])
+        signal.signal(signal.SIGTERM, old[1])
+
+
 def test_play_names_the_failing_bot_and_keeps_the_save(tmp_path: Path) -> None:
     save, log = tmp_path / "game.json", tmp_path / "game.log.json"
     code, out = _run("play", "da-vinci-code", "--players", "random,exploding", "--seed", "1", "--no-clear",
