@@ -280,25 +280,38 @@ def chunk_size(games: int, jobs: int) -> int:
     return max(1, min(50, math.ceil(games / (jobs * 16))))
 
 
-def _chunks(cfg: SimConfig, size: int) -> Iterator[tuple[SimConfig, int, int]]:
-    for lo in range(0, cfg.games, size):
+def _chunks(cfg: SimConfig, size: int, start: int = 0) -> Iterator[tuple[SimConfig, int, int]]:
+    for lo in range(start, cfg.games, size):
         yield (cfg, lo, min(cfg.games, lo + size))
 
 
+# About how long one work unit of `--jobs` should take: the progress bar moves, and a stopped run
+# reports its games, at least this often (units of 50 slow games took half a minute each).
+UNIT_SECONDS = 0.5
+
+
 def _iter_tallies(cfg: SimConfig, jobs: int) -> Iterator[Tally]:
-    size = chunk_size(cfg.games, jobs)
     if jobs == 1:
         # Game by game: a run stopped during a chunk of slow games still reports those it finished.
         for i in range(cfg.games):
             yield _chunk((cfg, i, i + 1))
         return
+    # The first game is played here, and timed: a unit holds as many games as take about
+    # UNIT_SECONDS (at most chunk_size's). Which process plays a game changes no result.
+    t0 = time.perf_counter()
+    first = _chunk((cfg, 0, 1))
+    one = time.perf_counter() - t0
+    yield first
+    if cfg.games == 1:
+        return
+    size = max(1, min(chunk_size(cfg.games - 1, jobs), round(UNIT_SECONDS / max(one, 1e-6))))
     import gc
     import multiprocessing as mp
 
     # fork shares the loaded game and the imported modules with the workers at no cost;
     # freezing the heap first keeps the collector from touching (and so copying) those pages.
     ctx = mp.get_context("fork") if hasattr(os, "fork") else mp.get_context()
-    processes = min(jobs, math.ceil(cfg.games / size))
+    processes = min(jobs, math.ceil((cfg.games - 1) / size))
     gc.freeze()
     # SIGTERM and SIGHUP stop the parent as Ctrl-C does (see `run`), so that leaving the pool ends the
     # workers too; the workers leave both signals to the parent.
@@ -311,7 +324,7 @@ def _iter_tallies(cfg: SimConfig, jobs: int) -> Iterator[Tally]:
     try:
         with ctx.Pool(processes, initializer=_worker_signals) as pool:
             # In order: a failure is reported for the same (first failing) game as with one job.
-            results = pool.imap(_worker_chunk, _chunks(cfg, size))
+            results = pool.imap(_worker_chunk, _chunks(cfg, size, start=1))
             while True:
                 if stopped:
                     raise KeyboardInterrupt

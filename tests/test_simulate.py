@@ -350,3 +350,17 @@ def test_one_job_tallies_game_by_game() -> None:
 
     cfg = SimConfig("da-vinci-code", None, ("random", "random"), 5, 3, {})
     assert [t.games for t in _iter_tallies(cfg, 1)] == [1, 1, 1, 1, 1]
+
+
+def test_jobs_units_of_slow_games_are_small(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Units of up to 50 games each: with slow bots the bar sat at 0% and Ctrl-C reported nothing for
+    # half a minute. The first game, played by the parent, sets the unit to about UNIT_SECONDS.
+    import davinci.engine.simulate as sim
+
+    cfg = sim.SimConfig("da-vinci-code", None, ("random", "random"), 100, 1, {})
+    monkeypatch.setattr(sim, "UNIT_SECONDS", 1e9)  # as if every game were fast
+    fast = [t.games for t in sim._iter_tallies(cfg, 2)]
+    monkeypatch.setattr(sim, "UNIT_SECONDS", 1e-9)  # as if every game were slow
+    slow = [t.games for t in sim._iter_tallies(cfg, 2)]
+    assert fast == [1] + [4] * 24 + [3]  # then units of chunk_size(99, 2) = 4
+    assert slow == [1] * 100
