@@ -541,9 +541,12 @@ def simulate(
     if as_json or not sys.stderr.isatty():
         report = run(cfg, jobs)
     else:
+        from rich.console import Console
         from rich.progress import Progress
 
-        with Progress(transient=True) as prog:
+        # On standard error, which is the terminal: the report on standard output stays clean
+        # when it is redirected (`> report.txt` began with the bar's empty line).
+        with Progress(transient=True, console=Console(stderr=True)) as prog:
             task = prog.add_task(f"{game}", total=n_games)
             report = run(cfg, jobs, lambda k: prog.advance(task, k))
     if as_json:

@@ -364,3 +364,21 @@ def test_jobs_units_of_slow_games_are_small(monkeypatch: pytest.MonkeyPatch) -> 
     slow = [t.games for t in sim._iter_tallies(cfg, 2)]
     assert fast == [1] + [4] * 24 + [3]  # then units of chunk_size(99, 2) = 4
     assert slow == [1] * 100
+
+
+def test_the_progress_bar_goes_to_standard_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The bar was drawn on standard output, so a report redirected to a file began with its line.
+    import sys
+
+    from click.testing import CliRunner
+
+    from davinci.cli import main
+
+    runner = CliRunner()
+    with runner.isolation() as (out, err, _):
+        monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+        with pytest.raises(SystemExit) as done:
+            main(["simulate", "da-vinci-code", "-n", "3", "-p", "random,random"], standalone_mode=True)
+        assert done.value.code in (0, None)
+        printed = out.getvalue().decode()
+    assert printed.startswith("da-vinci-code: 3 games"), printed[:80]
