@@ -19,7 +19,7 @@ import signal
 import statistics
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -91,9 +91,12 @@ def play_one(cfg: SimConfig, index: int, game: Any = None) -> dict[str, Any]:
         for i, name in enumerate(seat_bots)
     ]
     actions = 0
+    first = None  # the seat that took the first turn (drawn, or set by the settings)
     try:
         st = game.new_state(n, seed=seed)
         while not st.is_terminal():
+            if first is None and st.turn >= 1:
+                first = st.current
             for s in st.current_seats:
                 bot = reseed_for_decision(bots[s], seed, s, len(st.history))  # as `davinci play --seed` does
                 apply_bot(st, s, seat_bots[s], bot_choice(bot, seat_bots[s], st, s))
@@ -115,6 +118,7 @@ def play_one(cfg: SimConfig, index: int, game: Any = None) -> dict[str, Any]:
         "actions": actions,
         "turns": r["turns"],
         "reason": r["reason"],
+        "first": first,
     }
 
 
@@ -138,10 +142,16 @@ class Tally:
     turn_limit_games: int = 0
     actions: Counter[int] = field(default_factory=Counter)
     turns: Counter[int] = field(default_factory=Counter)
+    # Wins by place in the turn order (0: the seat that took the first turn), and how often each
+    # seat took it, over the games that reached a first turn.
+    order_wins: list[int] = field(default_factory=list)
+    firsts: Counter[int] = field(default_factory=Counter)
 
     def __post_init__(self) -> None:
         if not self.wins:
             self.wins = [0] * self.seats
+        if not self.order_wins:
+            self.order_wins = [0] * self.seats
 
     def add(self, r: Mapping[str, Any]) -> None:
         """Count one game summary as returned by `play_one`."""
@@ -159,6 +169,11 @@ class Tally:
             self.turn_limit_games += 1
         self.actions[r["actions"]] += 1
         self.turns[r["turns"]] += 1
+        first = r.get("first")
+        if first is not None:
+            self.firsts[first] += 1
+            for w in winners:
+                self.order_wins[(w - first) % self.seats] += 1
 
     def merge(self, other: Tally) -> None:
         """Add another tally's games to this one (order does not matter)."""
@@ -171,6 +186,8 @@ class Tally:
         self.turn_limit_games += other.turn_limit_games
         self.actions.update(other.actions)
         self.turns.update(other.turns)
+        self.order_wins = [a + b for a, b in zip(self.order_wins, other.order_wins)]
+        self.firsts.update(other.firsts)
 
     def bot_wins(self) -> dict[str, Fraction]:
         """Wins per bot name, a win shared by k winners counting 1/k."""
@@ -401,6 +418,7 @@ def summarise(
             k: round(float(bot_wins.get(k, Fraction(0)) / max(1, t.bot_seats[k])), 4) for k in sorted(t.bot_seats)
         },
         "seat_advantage": seat_advantage(cfg, t),
+        "turn_order": turn_order(cfg, t),
         "draws": t.draws,
         "shared_wins": t.shared_games,
         "turn_limit_games": t.turn_limit_games,
@@ -429,24 +447,64 @@ def _typed_settings(cfg: SimConfig) -> dict[str, Any]:
 
 
 def seat_advantage(cfg: SimConfig, t: Tally) -> dict[str, Any] | None:
-    """The seat that won most against the seats' average win rate, and whether its interval
-    (95% for the whole table: 1 - 5%/n for each of n seats) leaves that average out (a clear
-    advantage). None when the seats hold different bots and do
-    not rotate: a seat's rate then measures its bot as much as its place at the table."""
-    if t.games == 0 or not (cfg.rotate or len(set(cfg.players)) == 1):
+    """The seat farthest from the seats' average win rate (ahead or behind), and whether its
+    interval (95% for the whole table: 1 - 5%/n for each of n seats) leaves that average out (a
+    clear difference). None when the seats hold different bots and do not rotate: a seat's rate
+    then measures its bot as much as its place at the table."""
+    if not (cfg.rotate or len(set(cfg.players)) == 1):
         return None
-    if not any(t.wins) or all(w == t.games for w in t.wins):  # no winner, or every seat won every game
+    found = _farthest(t.wins, t.games)
+    return None if found is None else {"seat": found.pop("place"), **found}
+
+
+def turn_order(cfg: SimConfig, t: Tally) -> dict[str, Any] | None:
+    """Wins by place in the turn order (the first to play, the second...), whichever seat took
+    the first turn, with the place farthest from the average tested as seats are. A drawn first
+    player spreads the turn order's effect over every seat, where the seats' own figures cannot
+    show it. None when no game reached a first turn, or when the same seat always began and the
+    seats hold different bots (place and bot cannot then be told apart)."""
+    games = sum(t.firsts.values())
+    if games == 0 or (len(t.firsts) == 1 and not (cfg.rotate or len(set(cfg.players)) == 1)):
         return None
-    rates = [w / t.games for w in t.wins]
+    return {"wins": list(t.order_wins), "games": games,
+            "win_rate": [round(w / games, 4) for w in t.order_wins],
+            "first_seats": {str(seat + 1): count for seat, count in sorted(t.firsts.items())},
+            "farthest": _farthest(t.order_wins, games)}
+
+
+def _farthest(wins: Sequence[int], games: int) -> dict[str, Any] | None:
+    """Of places with these `wins` in `games`, the one farthest from their average win rate (the
+    first of equals): its 1-based `place`, rate, the average, the difference in points, and
+    whether its interval, widened for the places compared, leaves the average out (`clear`).
+    None when there is nothing to compare (no winner, or every place won every game)."""
+    if games == 0 or not any(wins) or all(w == games for w in wins):
+        return None
+    rates = [w / games for w in wins]
     average = sum(rates) / len(rates)
-    best = max(range(len(rates)), key=lambda i: (rates[i], -i))
-    # The best of n seats is tested, so each gets 5% / n of the chance of a false alarm (Bonferroni):
-    # with a plain 95% interval, six equal seats showed "an advantage" in 14% of simulations.
+    # (rounded: 0.7 - 0.5 is a hair under 0.5 - 0.3 in floating point; on a tie the one ahead)
+    far = max(range(len(rates)), key=lambda i: (round(abs(rates[i] - average), 9), rates[i] > average, -i))
+    # The farthest of n places is tested, so each gets 5% / n of the chance of a false alarm
+    # (Bonferroni): with a plain 95% interval, six equal seats showed "an advantage" in 14% of runs.
     z = statistics.NormalDist().inv_cdf(1 - 0.025 / len(rates))
-    lo, hi = wilson(t.wins[best], t.games, z)
-    return {"seat": best + 1, "win_rate": round(rates[best], 4), "average": round(average, 4),
-            "points": round(100 * (rates[best] - average), 1), "clear": not lo <= average <= hi,
+    lo, hi = wilson(wins[far], games, z)
+    return {"place": far + 1, "win_rate": round(rates[far], 4), "average": round(average, 4),
+            "points": round(100 * (rates[far] - average), 1), "clear": not lo <= average <= hi,
             "interval": [round(lo, 4), round(hi, 4)], "confidence": round(1 - 0.05 / len(rates), 4)}
+
+
+def _verdict(found: Mapping[str, Any], places: int, what: str) -> str:
+    """`seat 2 wins 51.3%, +26.3 points over the seat average of 25.0% (outside ...: an advantage)`."""
+    lo, hi = found["interval"]
+    used = f"its {found['confidence']:.1%} interval {lo:.1%}-{hi:.1%}, widened for {places} {what}s"
+    ahead = found["points"] > 0
+    verdict = (f"outside {used}: {'an advantage' if ahead else 'a disadvantage'}" if found["clear"]
+               else f"within {used}: none clear")
+    return (f"{found['win_rate']:.1%}, {found['points']:+.1f} points {'over' if ahead else 'under'} the {what} "
+            f"average of {found['average']:.1%} ({verdict})")
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
 def report_text(report: Mapping[str, Any]) -> list[str]:
@@ -480,16 +538,19 @@ def report_text(report: Mapping[str, Any]) -> list[str]:
     elif adv is None:
         lines.append("  seat advantage: not measured (the seats hold different bots: use --rotate, or one bot in every "
                      "seat)")
+    elif adv["points"] == 0:
+        lines.append(f"  seat advantage: none, every seat wins {adv['average']:.1%}")
     else:
         # The interval the test used, not the 95% one above: it is widened for the seats compared.
-        lo, hi = adv["interval"]
-        used = f"its {adv['confidence']:.1%} interval {lo:.1%}-{hi:.1%}, widened for {len(report['players'])} seats"
-        verdict = f"outside {used}: an advantage" if adv["clear"] else f"within {used}: none clear"
-        if adv["points"] == 0:
-            lines.append(f"  seat advantage: none, every seat wins {adv['average']:.1%}")
-        else:
-            lines.append(f"  seat advantage: seat {adv['seat']} wins {adv['win_rate']:.1%}, {adv['points']:+.1f} points "
-                         f"over the seat average of {adv['average']:.1%} ({verdict})")
+        lines.append(f"  seat advantage: seat {adv['seat']} wins {_verdict(adv, len(report['players']), 'seat')}")
+    order = report.get("turn_order")
+    if order is not None:
+        rates = ", ".join(f"{_ordinal(i + 1)} {rate:.1%}" for i, rate in enumerate(order["win_rate"]))
+        drawn = " (the first player varied)" if len(order["first_seats"]) > 1 else ""
+        lines.append(f"  turn order: wins by place, the 1st to play first: {rates}{drawn}")
+        far = order["farthest"]
+        if far is not None and far["points"] != 0:
+            lines.append(f"    the {_ordinal(far['place'])} to play wins {_verdict(far, len(order['win_rate']), 'place')}")
     if report["rotate"]:
         n = len(report["players"])
         if report["games"] % n:

@@ -382,3 +382,36 @@ def test_the_progress_bar_goes_to_standard_error(monkeypatch: pytest.MonkeyPatch
         assert done.value.code in (0, None)
         printed = out.getvalue().decode()
     assert printed.startswith("da-vinci-code: 3 games"), printed[:80]
+
+
+def test_wins_are_counted_by_place_in_the_turn_order() -> None:
+    # With the first player drawn, every seat won about 25% and "seat advantage: none clear", while
+    # the last to play won 51%: the seats' figures cannot show the turn order's effect.
+    tally = Tally(4)
+    for i in range(100):
+        first = i % 4
+        tally.add({**_game(["random"] * 4, [(first + 1 + i % 3) % 4], 10, 5), "first": first})
+    report = summarise(SimConfig("g", None, ("random",) * 4, 100, 0, {}), tally, 1.0, 1)
+    assert not report["seat_advantage"]["clear"]
+    order = report["turn_order"]
+    assert order["wins"] == [0, 34, 33, 33] and order["games"] == 100
+    assert order["first_seats"] == {"1": 25, "2": 25, "3": 25, "4": 25}
+    assert order["farthest"]["place"] == 1 and order["farthest"]["clear"]  # never won: clearly behind
+    lines = report_text(report)
+    assert "  turn order: wins by place, the 1st to play first: 1st 0.0%, 2nd 34.0%, 3rd 33.0%, 4th 33.0% " \
+           "(the first player varied)" in lines
+    assert any(line.startswith("    the 1st to play wins 0.0%, -25.0 points under the place average of 25.0% (outside")
+               and line.endswith(": a disadvantage)") for line in lines)
+    # Different bots and always the same first seat: place and bot cannot be told apart.
+    fixed = Tally(2)
+    fixed.add({**_game(["random", "naive"], [0], 10, 5), "first": 0})
+    assert summarise(SimConfig("g", None, ("random", "naive"), 1, 0, {}), fixed, 1.0, 1)["turn_order"] is None
+
+
+def test_simulate_records_who_took_the_first_turn() -> None:
+    from davinci.engine.simulate import play_one
+
+    firsts = {play_one(SimConfig("da-vinci-code", None, ("random", "random"), 1, 5, {}), i)["first"] for i in range(12)}
+    assert firsts == {0, 1}  # drawn by each game's seed
+    fixed = SimConfig("da-vinci-code", None, ("random", "random"), 1, 5, {"first_player": 2})
+    assert {play_one(fixed, i)["first"] for i in range(4)} == {1}
