@@ -887,3 +887,17 @@ def test_a_team_that_cannot_move_after_a_triskel_throw_ends_its_turn() -> None:
             assert not str(pending.get("prompt", "")).startswith("Triskel") or pending.get("seat") != seat
     assert stuck > 0  # the situation did arise
     assert st.is_terminal() and st.result()["reason"] == "end"
+
+
+def test_settings_under_which_the_bag_can_run_dry_are_refused() -> None:
+    # tokens_per_category 2 with 3 teams: the bag emptied into the teams' hands, nobody held one
+    # token of each category, nothing came back, and games ran to the 500-turn limit.
+    from davinci.engine.errors import DavinciError
+    from davinci.engine.game import load_game
+
+    game = load_game("da-vinci-game", settings={"tokens_per_category": 2})
+    with pytest.raises(DavinciError, match="the bag holds no more tokens than the teams may keep together"):
+        game.new_state(3, seed=1)
+    load_game("da-vinci-game", settings={"tokens_per_category": 3}).new_state(3, seed=1)  # 16 tokens > 3 x 4
+    with pytest.raises(DavinciError, match="once it runs dry"):
+        load_game("da-vinci-game", settings={"token_cap": 12}).new_state(6, seed=1)  # 44 tokens, 72 places
