@@ -521,9 +521,10 @@ def report_text(report: Mapping[str, Any]) -> list[str]:
     # Columns as wide as the longest bot name (at least 12), so that long names stay aligned.
     width = max([12, *(len(name) for name in report["players"])])
     for i, name in enumerate(report["players"]):
-        if report["rotate"]:
+        if report["rotate"] and len(set(report["players"])) > 1:
             name = "(any bot)"  # the bots take turns in every seat: a seat's line is the seat's
-        lo, hi = report["win_ci95"][i]
+        # From the counts, not from the JSON's 4-place values (9.453% read 9.4%, rounded twice).
+        lo, hi = wilson(report["wins"][i], games) if games else report["win_ci95"][i]
         lines.append(
             f"  seat {i + 1:<{len(str(len(report['players'])))}} {name:<{width}} wins {report['wins'][i]:>6}  "
             f"{report['win_rate'][i]:6.1%}  (95% CI {lo:.1%}-{hi:.1%})"
@@ -551,7 +552,9 @@ def report_text(report: Mapping[str, Any]) -> list[str]:
         far = order["farthest"]
         if far is not None and far["points"] != 0:
             lines.append(f"    the {_ordinal(far['place'])} to play wins {_verdict(far, len(order['win_rate']), 'place')}")
-    if report["rotate"]:
+    if report["rotate"] and len(set(report["players"])) == 1:
+        lines.append(f"  (--rotate changes nothing here: every seat holds {report['players'][0]})")
+    elif report["rotate"]:
         n = len(report["players"])
         if report["games"] % n:
             extra = report["games"] % n

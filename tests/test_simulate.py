@@ -415,3 +415,15 @@ def test_simulate_records_who_took_the_first_turn() -> None:
     assert firsts == {0, 1}  # drawn by each game's seed
     fixed = SimConfig("da-vinci-code", None, ("random", "random"), 1, 5, {"first_player": 2})
     assert {play_one(fixed, i)["first"] for i in range(4)} == {1}
+
+
+def test_the_text_rounds_intervals_once_and_says_when_rotating_changes_nothing() -> None:
+    # "95% CI 9.4%-90.5%": the Wilson bound 9.453% was rounded to 0.0945 for the JSON, then again.
+    tally = Tally(2)
+    for winner in (0, 1):
+        tally.add(_game(["deducer", "deducer"], [winner], 10, 5))
+    report = summarise(SimConfig("g", None, ("deducer", "deducer"), 2, 0, {}, rotate=True), tally, 1.0, 1)
+    lines = report_text(report)
+    assert "(95% CI 9.5%-90.5%)" in lines[1] and "deducer" in lines[1]  # a seat's own bot: there is one
+    assert "  (--rotate changes nothing here: every seat holds deducer)" in lines
+    assert not any(line.startswith("  bot deducer") for line in lines)
