@@ -1594,7 +1594,7 @@ def _ask_and_save(console: Any, data: str, mine: GameId | None = None) -> str | 
     while True:
         _ASKING[0] = True
         try:
-            answer = typed_file_name(input("Save the game? Enter a file name (empty: don't save): "))
+            answer = typed_file_name(input("Save the game? Enter a file name (empty or n: don't save): "))
         except HangUp:  # the terminal closed, or a stop signal came: nobody is left to answer
             raise
         except OSError as e:  # the terminal's window closed while it asked
@@ -1609,6 +1609,9 @@ def _ask_and_save(console: Any, data: str, mine: GameId | None = None) -> str | 
         finally:
             _ASKING[0] = False
         if not answer:
+            return None
+        if answer.lower() in ("n", "no"):  # an answer to "Save the game?", not a file name (it saved to `n`)
+            console.print("[yellow]Not saved.[/yellow]")
             return None
         try:
             check_write_target(answer, "save", mine)

@@ -1081,3 +1081,12 @@ def test_a_pack_the_game_did_not_need_does_not_strand_its_save(tmp_path: Path) -
     shutil.rmtree(game_pack)  # the pack that holds the game is needed, and named
     code, out = cli("play", "--resume", str(save), "--no-clear", stdin="quit\n")
     assert code == 1 and f"was made with the content pack {game_pack}, which no longer exists" in out, out
+
+
+@pytest.mark.parametrize("answer", ["n", "No"])
+def test_no_at_the_save_question_is_no(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, answer: str) -> None:
+    # "Save the game?" answered `n` saved the game to a file named n.
+    code, screen, asked = _interrupted_at_the_save_prompt(tmp_path, monkeypatch, [answer])
+    assert code == 130 and "Not saved." in screen and "Saved to" not in screen
+    assert list(tmp_path.iterdir()) == []
+
