@@ -410,6 +410,8 @@ def summarise(
         "players": list(cfg.players),
         "rotate": cfg.rotate,
         "settings": _typed_settings(cfg),
+        "settings_in_effect": _all_settings(cfg),  # the game's and variant's defaults too: the run can be repeated
+        "packs": list(cfg.packs),
         "wins": list(t.wins),
         "win_rate": [round(w / g, 4) for w in t.wins] if g else [0.0] * t.seats,  # 4 places, as bot_win_rate
         "win_ci95": [[round(x, 4) for x in wilson(w, g)] for w in t.wins],
@@ -435,6 +437,14 @@ def summarise(
         "actions_per_s": round(total_actions / elapsed, 1) if elapsed > 0 else 0.0,
         "jobs": jobs,
     }
+
+
+def _all_settings(cfg: SimConfig) -> dict[str, Any]:
+    """Every setting of the game as the run played it (defaults, the variant's, the overrides)."""
+    try:
+        return dict(_load(cfg).definition.settings)
+    except DavinciError:  # (the run would not have started)
+        return dict(cfg.settings)
 
 
 def _typed_settings(cfg: SimConfig) -> dict[str, Any]:

@@ -427,3 +427,14 @@ def test_the_text_rounds_intervals_once_and_says_when_rotating_changes_nothing()
     assert "(95% CI 9.5%-90.5%)" in lines[1] and "deducer" in lines[1]  # a seat's own bot: there is one
     assert "  (--rotate changes nothing here: every seat holds deducer)" in lines
     assert not any(line.startswith("  bot deducer") for line in lines)
+
+
+def test_a_report_records_every_setting_in_effect_and_the_packs() -> None:
+    # The JSON held only the --setting overrides: a variant's or game's defaults, and the pack
+    # folders, were not in it, so a saved report could not be repeated.
+    report = run(SimConfig("pig", None, ("random", "random"), 2, 0, {"target": 30}, (TUTORIAL,)))
+    assert report["settings"] == {"target": 30}
+    assert report["settings_in_effect"] == {"target": 30}  # pig's one setting
+    default = run(SimConfig("da-vinci-code", "advanced", ("random", "random"), 1, 0, {}))
+    assert default["settings"] == {} and default["settings_in_effect"]["jokers"] is True  # the variant's
+    assert report["packs"] == [TUTORIAL]
