@@ -476,6 +476,11 @@ def list_(as_json: bool, packs: tuple[str, ...]) -> None:
                     continue
                 about = " ".join(v["description"].split())
                 console.print(escape(f"  {v['id']} ({v['name']})" + (f": {about}" if about else "")))
+                changed = [f"{name} ({'new, ' if name not in g['settings'] else ''}"
+                           + ", ".join(f"{k} {json.dumps(x, ensure_ascii=False)}" for k, x in spec.items()) + ")"
+                           for name, spec in v.get("settings", {}).items() if isinstance(spec, dict)]
+                if changed:
+                    console.print(escape(f"    settings: {'; '.join(changed)}"))
         if not g["settings"]:
             continue  # (a heading with nothing under it)
         console.print(f"\n[bold]{g['id']}[/bold] settings:")

@@ -382,9 +382,18 @@ def build_from_source(
         docs = [*chain, src.doc]
     needs_decks = any(isinstance(c, dict) and c.get("from_deck") for c in (data.get("components") or {}).values())
     decks = deck_cards(packs) if needs_decks else {}
-    gdef = build_game(
-        data, Locator(docs), decks=decks, settings=settings, variant=variant, variants=tuple(sorted(src.variants))
-    )
+    try:
+        gdef = build_game(
+            data, Locator(docs), decks=decks, settings=settings, variant=variant, variants=tuple(sorted(src.variants))
+        )
+    except DavinciError as e:
+        name = re.match(r"unknown setting '([^']+)'", e.message) if e.code == "DV081" else None
+        owners = [vid for vid, vdoc in sorted(src.variants.items())
+                  if name and isinstance(vdoc.data, dict) and isinstance(vdoc.data.get("settings"), dict)
+                  and name.group(1) in vdoc.data["settings"]] if name else []
+        if owners:  # a variant's own setting given without the variant
+            e.message += f" (variant {', '.join(owners)} declares it: add --variant {owners[0]})"
+        raise
     if variant:
         own = chain[0].data
         gdef.variant_name = str(own.get("name") or variant)
@@ -401,15 +410,20 @@ def build_from_source(
 
 
 def _variant_entry(vid: str, doc: Any) -> dict[str, Any]:
-    """A variant as `davinci list` shows it: id, name and description, or, when its schema
-    refuses it, its id and first problem (`invalid`)."""
+    """A variant as `davinci list` shows it: id, name, description and the settings its file
+    declares or changes (`settings`: name -> what the file says of it, such as a new default), or,
+    when its schema refuses it, its id and first problem (`invalid`)."""
     from davinci.engine.schema import validate
 
     problems = validate(doc, "variant")
     if problems:
         return {"id": vid, "invalid": str(problems[0]).split("\n")[0]}
     data = doc.data if isinstance(doc.data, dict) else {}
-    return {"id": vid, "name": str(data.get("name") or vid), "description": str(data.get("description") or "")}
+    own = data.get("settings") if isinstance(data.get("settings"), dict) else {}
+    settings = {name: {k: v for k, v in spec.items() if k != "doc"} if isinstance(spec, dict) else spec
+                for name, spec in own.items()}
+    return {"id": vid, "name": str(data.get("name") or vid), "description": str(data.get("description") or ""),
+            "settings": settings}
 
 
 def screen_module(game_id: str) -> Any:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.metadata
+import shutil
 import sys
 from pathlib import Path
 
@@ -372,3 +373,32 @@ def test_a_doc_key_inside_a_variables_value_is_a_rule_the_hash_covers(tmp_path: 
     data = {"vars": {"m": [1, 2]}, "settings": {"n": {"type": "int", "default": 1, "doc": "words"}}}
     assert _rules_of(data)["settings"]["n"] == {"type": "int", "default": 1}
     assert _rules_of({"vars": {"m": {"doc": 1}}})["vars"] == {"m": {"doc": 1}}
+
+
+def test_a_variants_own_settings_are_listed_and_named_without_it(tmp_path: Path) -> None:
+    # A variant declaring `keys_to_win` (and one changing a default): neither `davinci list` nor its
+    # JSON showed them, and `--setting keys_to_win=3` without the variant said only "unknown setting".
+    import json
+
+    from click.testing import CliRunner
+
+    from davinci.cli import main
+    from davinci.engine.errors import DavinciError
+    from davinci.engine.game import load_game
+
+    (tmp_path / "goal.yaml").write_text(
+        "kind: variant\nid: goal\nextends: pig\nname: Goal\nsettings:\n"
+        "  bonus: {type: int, default: 2, min: 0, max: 9, doc: A new setting.}\n  target: {default: 30}\n",
+        encoding="utf-8")
+    shutil.copy(Path(__file__).parent / "packs" / "tutorial" / "pig.yaml", tmp_path / "pig.yaml")
+    (tmp_path / "pack.yaml").write_text('kind: pack\nid: g\nname: G\nversion: "1.0"\ngames: [pig.yaml]\n'
+                                        "variants: [goal.yaml]\n", encoding="utf-8")
+    listed = CliRunner().invoke(main, ["list", "--pack", str(tmp_path), "--json"])
+    pig = next(g for g in json.loads(listed.output)["games"] if g["id"] == "pig")
+    assert pig["variant_details"][0]["settings"] == {"bonus": {"type": "int", "default": 2, "min": 0, "max": 9},
+                                                     "target": {"default": 30}}
+    text = " ".join(CliRunner().invoke(main, ["list", "--pack", str(tmp_path)]).output.split())
+    assert "settings: bonus (new, type \"int\", default 2, min 0, max 9); target (default 30)" in text
+    with pytest.raises(DavinciError, match=r"unknown setting 'bonus'.*\(variant goal declares it: add --variant goal\)"):
+        load_game("pig", settings={"bonus": 3}, packs=[str(tmp_path)])
+    assert load_game("pig", "goal", settings={"bonus": 3}, packs=[str(tmp_path)]).settings["bonus"] == 3
