@@ -486,7 +486,7 @@ def test_a_game_name_of_two_lines_is_refused(tmp_path: Path) -> None:
     # The game menu printed it as a line of the pack's choosing (`::error::` for a CI runner).
     problems = [p for p in lint_edited(tmp_path, PACK, "pig.yaml", "name: Pig\n", 'name: "Pig\\n::error::Pwned"\n')
                 if Path(p.location.path).name == "pig.yaml"]
-    assert_one_problem(problems, "pig.yaml", "DV015", 4, 7, "'name' must be one line of text, without control characters")
+    assert_one_problem(problems, "pig.yaml", "DV015", 4, 7, "'name' must be one line of text that shows something, without control or invisible characters")
 
 
 def test_a_game_that_never_asks_for_a_decision_is_a_warning(tmp_path: Path) -> None:

@@ -1014,7 +1014,10 @@ def _playouts(ctx: LintContext, gdef: Any) -> Iterator[Problem]:
         try:
             State.new(gdef, [f"Seat {i + 1}" for i in range(n)], 0)
         except DavinciError as e:
-            yield _in_test_game(_as_problem(e, ctx.at(["flow"])), f"setting up a game of {n} seats")
+            problem = _as_problem(e, ctx.at(["flow"]))
+            # (a `requires` check already says "with N players")
+            yield problem if f"(with {n} players)" in problem.message else _in_test_game(
+                problem, f"setting up a game of {n} seats")
             return
     limited = 0  # games stopped by the turn limit rather than by `end.when`
     decided = 0  # decisions the test games asked for
