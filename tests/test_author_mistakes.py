@@ -728,3 +728,31 @@ flow:
     assert lint_paths([write_game_pack(tmp_path / "good", "ranks", game.replace("RANK", "12"))]) == []
     negative = lint_paths([write_game_pack(tmp_path / "neg", "ranks", game.replace("RANK", "-1"))])
     assert [p.code for p in negative] == ["DV041"] and "-1 is no piece's rank" in negative[0].message
+
+
+def test_dealing_in_a_loop_over_seats_without_an_owner_is_reported(tmp_path: Path) -> None:
+    # Every card went to seat 1; lint said only "DV044 no legal option ... (in a random test game)".
+    from helpers import STOP_AT_ONCE, write_game_pack
+
+    game = """\
+kind: game
+id: deal
+name: Deal
+players: {min: 2, max: 2}
+components:
+  card:
+    fields: {rank: int}
+    product: {rank: {from: 1, to: 8}}
+zones:
+  deck: {kind: deck, visibility: hidden, contents: [card]}
+  hand: {kind: hand, per_seat: true, visibility: owner}
+flow:
+  setup:
+    - shuffle: deck
+    - for_each: {in: seats, as: s, do: [{draw: {from: deck, to: hand, count: 2OWNER}}]}
+""" + STOP_AT_ONCE
+    problems = [p for p in lint_paths([write_game_pack(tmp_path / "bad", "deal", game.replace("OWNER", ""))])
+                if p.code == "DV066"]
+    assert [(p.location.line, p.severity) for p in problems] == [(15, "warning")], problems
+    assert "this draw puts the pieces in current's hand" in problems[0].message and "add owner: s" in problems[0].message
+    assert lint_paths([write_game_pack(tmp_path / "good", "deal", game.replace("OWNER", ", owner: s"))]) == []

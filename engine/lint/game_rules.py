@@ -832,7 +832,9 @@ def seat_variable_of_current(ctx: LintContext) -> Iterator[Problem]:
     variable of `current` (the seat whose turn it is; seat 1 during `setup`), not of the seat the
     loop is at, so one seat gets every value and the others keep their start value. (A value that
     reads `current` itself, a sum over the others kept by the current seat, is not reported.)
-    Likewise a `roll` or `log` there with `to: current`: the current seat reads every seat's dice.
+    Likewise a `roll` or `log` there with `to: current`: the current seat reads every seat's dice;
+    and a `draw` or `move` into a per-seat zone without `owner:` (and naming the loop's seat
+    nowhere): every seat's deal lands in the current seat's hand.
 
     Failing:
 
@@ -860,6 +862,7 @@ def seat_variable_of_current(ctx: LintContext) -> Iterator[Problem]:
     if not isinstance(data, dict) or not isinstance(data.get("flow"), dict):
         return
     seat_vars = {str(k) for k in (data.get("seat_vars") or {})}  # (none: the `to: current` check still runs)
+    zones: dict[str, Any] = data["zones"] if isinstance(data.get("zones"), dict) else {}
     defines: dict[Any, Any] = data["define"] if isinstance(data.get("define"), dict) else {}
 
     def over_seats(source: Any) -> bool:  # `seats`, `seats where active`, or a definition of them (`alive`)
@@ -883,6 +886,18 @@ def seat_variable_of_current(ctx: LintContext) -> Iterator[Problem]:
                         ctx.at([*spath, kind, "to"]), "DV066",
                         f"this {'roll' if kind == 'roll' else 'log line'} is told to current (the seat whose turn it "
                         f"is), not to '{name}' the loop is at: write to: {name}",
+                        "seat-variable-of-current", "warning")
+            for kind in ("draw", "move"):  # dealing in a loop over seats, without saying to whom
+                spec = st.get(kind)
+                if not isinstance(spec, dict) or "owner" in spec or "to_owner" in spec:
+                    continue
+                zone = zones.get(str(spec.get("to", "")))
+                mentions = any(re.search(rf"\b{re.escape(name)}\b", _no_texts(str(v))) for v in spec.values())
+                if isinstance(zone, dict) and zone.get("per_seat") and not mentions:
+                    found[tuple([*spath, kind])] = Problem(
+                        ctx.at([*spath, kind, "to"]), "DV066",
+                        f"this {kind} puts the pieces in current's {spec['to']} (a per-seat zone without `owner:` is "
+                        f"the current seat's), not in the {spec['to']} of '{name}' the loop is at: add owner: {name}",
                         "seat-variable-of-current", "warning")
             assigned = st.get("set")
             if not isinstance(assigned, dict) or "seat" in assigned:
