@@ -756,3 +756,31 @@ flow:
     assert [(p.location.line, p.severity) for p in problems] == [(15, "warning")], problems
     assert "this draw puts the pieces in current's hand" in problems[0].message and "add owner: s" in problems[0].message
     assert lint_paths([write_game_pack(tmp_path / "good", "deal", game.replace("OWNER", ", owner: s"))]) == []
+
+
+def test_a_private_variable_set_from_a_public_choice_is_reported(tmp_path: Path) -> None:
+    # Without `private: true` the code maker's action ("Ana: secret 3") was in everyone's log, and
+    # the code breaker read the "private" code there; lint said nothing.
+    from helpers import STOP_AT_ONCE, write_game_pack
+
+    game = """\
+kind: game
+id: code
+name: Code
+players: {min: 2, max: 2}
+seat_vars:
+  code: 0
+private_seat_vars: [code]
+flow:
+  setup:
+    - choose:
+        options:
+          - action: secret
+            args: {n: "range(1, 7)"}PRIVATE
+            do: [{set: {seat: current, code: n}}]
+""" + STOP_AT_ONCE
+    problems = lint_paths([write_game_pack(tmp_path / "bad", "code", game.replace("PRIVATE", ""))])
+    assert [(p.code, p.location.line) for p in problems] == [("DV059", 14)], problems
+    assert "'code' is a private seat variable, set from 'n', an argument of an option that is not private" \
+        in problems[0].message
+    assert lint_paths([write_game_pack(tmp_path / "good", "code", game.replace("PRIVATE", "\n            private: true"))]) == []

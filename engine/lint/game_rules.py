@@ -556,7 +556,9 @@ def private_told(ctx: LintContext) -> Iterator[Problem]:
     """A public `log` line inside a `private: true` option names one of the option's arguments,
     or a name the option `set` from one, or the option sets a variable every seat sees from one:
     every seat reads what the choice was meant to keep sealed. So does a variable every seat
-    sees `set` from dice rolled with `to:` (for one seat alone).
+    sees `set` from dice rolled with `to:` (for one seat alone); and a private seat variable set
+    from an argument of an option that is not `private: true` keeps nothing secret (the action,
+    with its arguments, is in the log).
 
     Failing:
 
@@ -590,6 +592,7 @@ def private_told(ctx: LintContext) -> Iterator[Problem]:
     public_seat = {str(k) for k in (data.get("seat_vars") or {}) if k not in private}
     public_game = {str(k) for section in ("vars", "turn_vars") for k in (data.get(section) or {})}
     yield from _secret_rolls_told(data, public_seat, public_game, ctx)
+    yield from _public_choice_kept_private(data, private, ctx)
     for option, opath in _private_options(data.get("flow"), ["flow"]):
         args = [str(n) for n in (option.get("args") or {})]
         if not args:
@@ -676,14 +679,39 @@ def _mappings(node: Any, path: list[Any]) -> Iterator[tuple[dict[str, Any], list
             yield from _mappings(v, [*path, i])
 
 
-def _private_options(node: Any, path: list[Any]) -> Iterator[tuple[dict[str, Any], list[Any]]]:
-    """Every `private: true` option of every `choose` under `node`, with its path."""
+def _private_options(node: Any, path: list[Any], private: bool = True) -> Iterator[tuple[dict[str, Any], list[Any]]]:
+    """Every `private: true` option (`private=False`: every other one) of every `choose` under
+    `node`, with its path."""
     for m, mpath in _mappings(node, path):
         choose = m.get("choose")
         if isinstance(choose, dict) and isinstance(choose.get("options"), list):
             for i, o in enumerate(choose["options"]):
-                if isinstance(o, dict) and o.get("private") is True:
+                if isinstance(o, dict) and (o.get("private") is True) == private:
                     yield o, [*mpath, "choose", "options", i]
+
+
+def _public_choice_kept_private(data: dict[str, Any], private: set[str], ctx: LintContext) -> Iterator[Problem]:
+    """A private seat variable `set` from an argument of an option that is not `private: true`:
+    the action, arguments and all, is in the log every seat reads, so the variable keeps nothing
+    secret (a code set with `secret red green blue yellow` was read by the code breaker)."""
+    if not private:
+        return
+    for option, opath in _private_options(data.get("flow"), ["flow"], private=False):
+        args = [str(n) for n in (option.get("args") or {})]
+        if not args:
+            continue
+        uses = re.compile(r"\b(" + "|".join(re.escape(n) for n in args) + r")\b")
+        for m, mpath in _mappings(option.get("do"), [*opath, "do"]):
+            assigned = m.get("set")
+            if not isinstance(assigned, dict):
+                continue
+            for k, v in assigned.items():
+                found = uses.search(_no_texts(v)) if isinstance(v, str) and str(k) in private else None
+                if found:
+                    yield Problem(ctx.at([*mpath, "set", k], key=True), "DV059",
+                                  f"'{k}' is a private seat variable, set from '{found.group(1)}', an argument of an "
+                                  f"option that is not private: the action '{option.get('action')} ...' is in the log "
+                                  "every seat reads (add private: true to the option)", "private-told", "warning")
 
 
 def _public_logs(node: Any, path: list[Any]) -> Iterator[tuple[str, list[Any]]]:
