@@ -1130,7 +1130,8 @@ def test_help_header_and_list_name_the_variant_and_what_it_changes() -> None:
     [pig] = [g for g in json.loads(out)["games"] if g["id"] == "pig"]
     # One entry per pack (it was one per file: ["tutorial", "tutorial"]).
     assert pig["packs"] == ["tutorial"] and pig["variants"] == ["short"]
-    assert pig["variant_details"] == [{"id": "short", "name": "Short game", "description": ""}]
+    assert pig["variant_details"] == [{"id": "short", "name": "Short game", "description": "",
+                                       "settings": {"target": {"default": 20}}}]
     code, out = cli("list")
     assert code == 0 and "diagonals (Diagonal lines): Three cards sharing a symbol" in " ".join(out.split())
 

@@ -289,3 +289,10 @@ def test_a_display_name_must_show_something(name: str) -> None:
 @pytest.mark.parametrize("name", ["Café ☕", "\u05e9\u05dc\u05d5\u05dd", "Zoe\u0301", "a"])
 def test_display_names_in_any_script_are_fine(name: str) -> None:
     assert validate(load_yaml_text(f'kind: pack\nid: p\nname: "{name}"\nversion: "1.0"\n'), "pack") == []
+
+
+@pytest.mark.parametrize("path", ["game.yaml/", "game.yaml/.", "C:\\\\x.yaml", "sub\\\\g.yaml"])
+def test_a_pack_lists_files_by_forward_slash_paths(path: str) -> None:
+    # `game.yaml/` quietly loaded game.yaml; `C:\x.yaml` was refused with a hint about '/' and '..' alone.
+    errors = validate(load_yaml_text(f'kind: pack\nid: p\nname: P\nversion: "1.0"\ngames: ["{path}"]\n'), "pack")
+    assert [e.code for e in errors] == ["DV015"] and "with forward slashes" in errors[0].message
