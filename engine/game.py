@@ -419,7 +419,7 @@ def _variant_entry(vid: str, doc: Any) -> dict[str, Any]:
     if problems:
         return {"id": vid, "invalid": str(problems[0]).split("\n")[0]}
     data = doc.data if isinstance(doc.data, dict) else {}
-    own = data.get("settings") if isinstance(data.get("settings"), dict) else {}
+    own: dict[str, Any] = data["settings"] if isinstance(data.get("settings"), dict) else {}
     settings = {name: {k: v for k, v in spec.items() if k != "doc"} if isinstance(spec, dict) else spec
                 for name, spec in own.items()}
     return {"id": vid, "name": str(data.get("name") or vid), "description": str(data.get("description") or ""),
