@@ -350,6 +350,8 @@ BAD_OPTIONS: list[tuple[list[str], int, str]] = [
     (["rule", "DV99999"], 2, "DV99999"),
     # A documented code that lint never reports was "did you mean DV306?".
     (["rule", "DV061"], 2, "DV061 is not a lint rule: a bot failed in play or simulate"),
+    (["rule", "DV1"], 2, "unknown lint rule 'DV1' (did you mean DV001?)"),  # it was "did you mean DV314?"
+    (["rule", "dv44"], 2, "(did you mean DV044?)"),
     # Seat names are one short line without terminal escapes; what was typed is quoted escaped.
     (["play", GAME, "--players", "human:Nim\x1b]2;pwned\x07,random"], 2,
      "--players: the name 'Nim\\x1b]2;pwned\\x07' holds a control character"),

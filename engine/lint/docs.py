@@ -8,6 +8,7 @@ Regenerate the committed page after adding or changing a rule:
 from __future__ import annotations
 
 import difflib
+import re
 import sys
 import textwrap
 
@@ -53,8 +54,14 @@ def rule_text(code: str) -> str:
         if code.strip().lower() in names:
             rule = get_rule(names[code.strip().lower()])
         else:
-            close = difflib.get_close_matches(code.strip().upper(), codes, n=1, cutoff=0.5)
-            close += [names[n] for n in difflib.get_close_matches(code.strip().lower(), list(names), n=1)]
+            wanted = code.strip().upper()
+            number = re.fullmatch(r"DV0*(\d{1,3})", wanted)
+            if number is not None:  # `DV1`, `DV44`: the code of that number, written with three digits
+                padded = f"DV{int(number.group(1)):03d}"
+                close = [padded] if padded in codes else []
+            else:
+                close = difflib.get_close_matches(wanted, codes, n=1, cutoff=0.5)
+                close += [names[n] for n in difflib.get_close_matches(code.strip().lower(), list(names), n=1)]
             hint = f" (did you mean {close[0]}?)" if close else ""
             _not_a_game(code.strip())
             raise UsageError(f"unknown lint rule '{code}'{hint}; `davinci rule` (without a code) lists them all")
