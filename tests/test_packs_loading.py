@@ -276,6 +276,9 @@ def test_a_yaml_file_the_manifest_does_not_list_is_a_lint_warning(tmp_path: Path
     (pack / "notes.yml").write_text("just: notes\n", encoding="utf-8")  # no davinci file: not reported
     (pack / "extra.yml").write_text(overlay.format(id="rose-extra"), encoding="utf-8")
     (pack / "decks" / "readme.txt").write_text("not yaml\n", encoding="utf-8")
+    # A link to a davinci file outside the pack: listing it would be refused (DV030), so it is not suggested.
+    (tmp_path / "outside.yaml").write_text(overlay.format(id="rose-outside"), encoding="utf-8")
+    (pack / "out.yaml").symlink_to(tmp_path / "outside.yaml")
     found = [(p.code, p.severity, p.message.split(" is beside")[0]) for p in lint_paths([str(pack)])
              if p.code == "DV033"]
     assert found == [("DV033", "warning", "decks/forgotten.yaml"), ("DV033", "warning", "extra.yml")]

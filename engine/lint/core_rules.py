@@ -222,7 +222,10 @@ def unlisted_file(ctx: LintContext) -> Iterator[Problem]:
     folders = sorted({root, *(p.parent for p in listed if p.is_file())})  # (a listed folder is DV022's)
     for folder in folders:
         for path, kind in davinci_files(folder, _MAX_FOLDER_ENTRIES):
-            if kind == "pack" or Path(os.path.realpath(path)) in listed:
+            real = Path(os.path.realpath(path))
+            if kind == "pack" or real in listed:
+                continue
+            if not real.is_relative_to(root):  # a link out of the pack: listing it would be refused (DV030)
                 continue
             section = {"game": "games", "variant": "variants"}.get(kind, "decks")
             rel = path.relative_to(root) if path.is_relative_to(root) else path
