@@ -289,7 +289,9 @@ def resolve_plain(s: str) -> Any:
             except ValueError:  # more digits than Python converts; keep the text
                 return s
         if _FLOAT_RE.match(s) and ("." in s or "e" in s or "E" in s):
-            return float(s)
+            value = float(s)
+            # `1e400` is past any float: kept as written, so a message shows it (not "inf").
+            return s if value in (float("inf"), float("-inf")) else value
         if s in _SPECIAL_FLOATS:
             return _SPECIAL_FLOATS[s]
     return s

@@ -354,3 +354,8 @@ def test_empty_lists_and_mappings_count_as_values(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(yamlload, "MAX_VALUES", 1000)
     err = error("big: [" + ", ".join(["[]"] * 1200) + "]\n")
     assert err.code == "DV006" and "more than 1,000 values" in err.message
+
+
+def test_a_number_past_any_float_is_kept_as_written() -> None:
+    # `max: 1e400` was read as infinity, and the schema said "got a decimal number inf".
+    assert load("a: 1e400\nb: -1e400\nc: 1.5e3\n") == {"a": "1e400", "b": "-1e400", "c": 1500.0}
