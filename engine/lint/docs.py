@@ -56,9 +56,9 @@ def rule_text(code: str) -> str:
         else:
             wanted = code.strip().upper()
             number = re.fullmatch(r"DV0*(\d{1,3})", wanted)
-            if number is not None:  # `DV1`, `DV44`: the code of that number, written with three digits
-                padded = f"DV{int(number.group(1)):03d}"
-                close = [padded] if padded in codes else []
+            padded = f"DV{int(number.group(1)):03d}" if number is not None else ""
+            if padded in codes:  # `DV1`, `DV44`: the code of that number, written with three digits
+                close = [padded]
             else:
                 close = difflib.get_close_matches(wanted, codes, n=1, cutoff=0.5)
                 close += [names[n] for n in difflib.get_close_matches(code.strip().lower(), list(names), n=1)]
