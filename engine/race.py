@@ -10,6 +10,7 @@ with --no-timer) the humans answer one after another, each with their own clock.
 
 from __future__ import annotations
 
+import errno
 import os
 import select
 import shutil
@@ -80,15 +81,23 @@ class RawTerminal:
         import tty
 
         self.fd = sys.stdin.fileno()
-        self.old = termios.tcgetattr(self.fd)
-        termios.tcflush(self.fd, termios.TCIFLUSH)
-        tty.setcbreak(self.fd)
+        try:
+            self.old = termios.tcgetattr(self.fd)
+            termios.tcflush(self.fd, termios.TCIFLUSH)
+            tty.setcbreak(self.fd)
+        except termios.error as e:  # (not an OSError) the terminal is gone: its window closed
+            raise OSError(e.args[0] if e.args else errno.EIO, "the terminal cannot be set up") from None
         return self
 
     def __exit__(self, *exc: Any) -> None:
         import termios
 
-        termios.tcsetattr(self.fd, termios.TCSAFLUSH, self.old)
+        try:
+            termios.tcsetattr(self.fd, termios.TCSAFLUSH, self.old)
+        except (termios.error, OSError):
+            # The terminal's window closed during the race: nothing to restore, and the hangup
+            # under way (the game is saved) must not give way to this error.
+            pass
 
     def key(self, timeout: float) -> str | None:
         """One character, or None after `timeout` seconds; EOFError when input is closed.

@@ -1017,6 +1017,38 @@ def test_a_terminal_window_closing_saves_the_game(tmp_path: Path, second_hangup:
     assert cli("play", "--resume", str(saved), "--no-clear")[0] == 0
 
 
+def test_a_terminal_window_closing_during_a_timed_race_saves_the_game(tmp_path: Path) -> None:
+    # Restoring the closed terminal's settings raised termios.error (not an OSError) over the
+    # hangup: "internal error: (5, 'Input/output error')", exit 3, and the game was lost.
+    import os
+    import pty
+    import select
+    import sys
+    import time
+
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.chdir(tmp_path)
+        os.execv(sys.executable, [sys.executable, "-c", "from davinci.cli import main; main()", "play",
+                                  "da-vinci-game", "-p", "scholar,scholar,human:Ana", "--setting", "first_team=1",
+                                  "--seed", "7", "--no-clear"])
+    seen, deadline = b"", time.time() + 90
+    while b"s left" not in seen and time.time() < deadline:
+        if select.select([fd], [], [], 0.2)[0]:
+            try:
+                seen += os.read(fd, 65536)
+            except OSError:
+                break
+    assert b"s left" in seen, seen[-500:]  # the clock runs
+    time.sleep(0.3)
+    os.close(fd)
+    deadline = time.time() + 60
+    while (waited := os.waitpid(pid, os.WNOHANG))[0] == 0 and time.time() < deadline:
+        time.sleep(0.05)
+    assert os.WIFEXITED(waited[1]) and os.WEXITSTATUS(waited[1]) == 129, waited
+    assert (tmp_path / "davinci-da-vinci-game-7.json").is_file()
+
+
 def test_replay_without_verify_says_the_result_in_words(tmp_path: Path) -> None:
     # It printed a Python list: "result: winners ['Random 1']".
     log = tmp_path / "g.log.json"
