@@ -284,6 +284,7 @@ def play(
             raise UsageError(f"{option} needs a file name")
     saved = read_save(resume) if resume else None
     record = pack_record(packs)
+    skipped: list[str] = []  # a recorded pack found nowhere, which the game seemed not to need
     if saved is not None:
         # A resumed game goes on as it was saved: an option that would change it is a mistake to
         # point out, not to ignore (or to blame on the file).
@@ -306,7 +307,7 @@ def play(
         variant = variant or saved["saved"]["variant"]
         if not packs and saved["packs"]:
             record = saved["packs"]
-            packs = recorded_pack_paths(record, str(resume), "save", game, variant)
+            packs = recorded_pack_paths(record, str(resume), "save", game, variant, skipped)
     if game is None:
         games = catalogue(packs)
         console.print("[bold]davinci[/bold] - choose a game:")
@@ -382,23 +383,29 @@ def play(
     if saved is not None and not log_path:
         notes.append("[dim]No --log: this session is not logged (--log FILE writes the whole game's log, from "
                      "its first move).[/dim]")
-    code = run_play(
-        g,
-        seats,
-        seed,
-        sets,
-        console,
-        ask,
-        save_path=save_path,
-        log_path=log_path,
-        resume=resume,
-        save_doc=saved,
-        timer=not no_timer,
-        hints=hints,
-        clear=not no_clear,
-        packs=record,
-        notes=notes,
-    )
+    from davinci.engine.errors import SaveError
+    from davinci.engine.play import missing_pack_blamed
+
+    try:
+        code = run_play(
+            g,
+            seats,
+            seed,
+            sets,
+            console,
+            ask,
+            save_path=save_path,
+            log_path=log_path,
+            resume=resume,
+            save_doc=saved,
+            timer=not no_timer,
+            hints=hints,
+            clear=not no_clear,
+            packs=record,
+            notes=notes,
+        )
+    except SaveError as e:
+        raise missing_pack_blamed(e, skipped) from None
     sys.exit(code)
 
 

@@ -223,8 +223,8 @@ def check_write_target(path: str, what: str, mine: GameId | None = None) -> None
         return  # an empty file holds nothing to lose
     doc: Any = None
     if text is not None:
-        try:
-            doc = json.loads(text, parse_constant=_no_constant, parse_float=_finite_float)
+        try:  # (a byte-order mark, as an editor may write one, is no reason to refuse the file: see read_json_file)
+            doc = json.loads(text.removeprefix("\ufeff"), parse_constant=_no_constant, parse_float=_finite_float)
         except (ValueError, RecursionError):
             doc = None
     if not (isinstance(doc, dict) and doc.get(_MARKER[what]) == 1):
@@ -325,13 +325,14 @@ def read_pack_record(doc: dict[str, Any], path: str, what: str) -> PackRecord:
 
 
 def recorded_pack_paths(record: PackRecord, path: str, what: str, game_id: str | None = None,
-                        variant: str | None = None) -> tuple[str, ...]:
+                        variant: str | None = None, skipped: list[str] | None = None) -> tuple[str, ...]:
     """Folders to load for a recorded pack list: the absolute path, else the path as typed.
 
     A pack found at neither place is skipped when the game (`game_id`, and its `variant`) is
     there without it: a game played with a pack it did not need (`--pack` given once, the folder
     since removed) must not be stranded. Otherwise SaveError names it. Either way the content
-    hash, checked later, catches content that differs (a deck the pack held, another folder).
+    hash, checked later, catches content that differs (a deck the pack held, another folder):
+    the message for a pack skipped here is then put in `skipped` (see `missing_pack_blamed`).
     """
     from davinci.engine.game import game_sources
 
@@ -350,17 +351,27 @@ def recorded_pack_paths(record: PackRecord, path: str, what: str, game_id: str |
         except DavinciError:
             source = None
         if source is not None and (variant is None or variant in source.variants):
+            if skipped is not None:
+                skipped.append(_pack_gone(missing[0], path, what))
             return tuple(out)
     if missing:
-        entry = missing[0]
-        typed = f" (given as {quoted(entry['path'], 200)})" if entry["path"] != entry["resolved"] else ""
-        gone = ("is no pack folder (it has no pack.yaml)" if os.path.exists(entry["resolved"])
-                else "no longer exists")
-        raise SaveError(
-            f"{path}: the {what} was made with the content pack {quoted(entry['resolved'], 200)}{typed}, which "
-            f"{gone}; give its folder with --pack DIR"
-        )
+        raise SaveError(_pack_gone(missing[0], path, what))
     return tuple(out)
+
+
+def _pack_gone(entry: dict[str, str], path: str, what: str) -> str:
+    typed = f" (given as {quoted(entry['path'], 200)})" if entry["path"] != entry["resolved"] else ""
+    gone = "is no pack folder (it has no pack.yaml)" if os.path.exists(entry["resolved"]) else "no longer exists"
+    return (f"{path}: the {what} was made with the content pack {quoted(entry['resolved'], 200)}{typed}, which "
+            f"{gone}; give its folder with --pack DIR")
+
+
+def missing_pack_blamed(error: SaveError, skipped: Sequence[str]) -> SaveError:
+    """`error`, or, when it says the content differs and a recorded pack was skipped as missing
+    (it held a deck the game deals from, say), the message naming that pack: the likelier cause."""
+    from davinci.engine.serial import CHANGED_SINCE
+
+    return SaveError(skipped[0]) if skipped and CHANGED_SINCE in error.message else error
 
 
 def load_recorded_game(
@@ -435,8 +446,7 @@ def read_json_file(path: str, what: str) -> dict[str, Any]:
         if e.content:
             raise SaveError(f"{path}: the {what} is {e.reason}") from None
         raise SaveError(f"cannot read {what} {path}: {e.reason}") from None
-    if text.startswith("\ufeff"):  # a byte-order mark, as some editors write one (Notepad): not JSON, no harm
-        text = text[1:]
+    text = text.removeprefix("\ufeff")  # a byte-order mark, as some editors write one (Notepad): not JSON, no harm
     try:
         data = json.loads(text, parse_constant=_no_constant, parse_float=_finite_float, parse_int=_short_int,
                           object_pairs_hook=unique_members)

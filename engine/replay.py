@@ -70,11 +70,14 @@ def replay_log(
     actions: list[tuple[int, str]] = [(s, a) for s, a in raw_actions]
     if verify and doc.get("failure") is not None and doc.get("result") is not None:
         raise ReplayMismatch(f"{path}: the log records both a result and a failure of the rules: it is damaged")
+    skipped: list[str] = []  # a recorded pack found nowhere, which the game seemed not to need
     if not packs:
-        packs = recorded_pack_paths(read_pack_record(doc, path, "log"), path, "log", game_id, variant)
+        packs = recorded_pack_paths(read_pack_record(doc, path, "log"), path, "log", game_id, variant, skipped)
     # A game, variant or setting this installation lacks is a problem of the log, not of usage.
     game = load_recorded_game(game_id, variant, settings, packs, path, "logged game")
     if doc.get("content_hash") != game.content_hash:
+        if skipped:  # a recorded pack found nowhere is the likelier cause
+            raise SaveError(skipped[0])
         raise SaveError(
             f"{path}: the log was made with other game content or settings (hash {doc.get('content_hash')}, "
             f"now {game.content_hash}): {CHANGED_SINCE}; replaying it could diverge"

@@ -1073,6 +1073,8 @@ def test_a_save_or_log_an_editor_gave_a_byte_order_mark_still_reads(tmp_path: Pa
     save.write_text("\ufeff" + save.read_text(encoding="utf-8"), encoding="utf-8")
     code, out = cli("play", "--resume", str(save), "--no-clear", stdin="quit\n")
     assert code == 0 and "Game stopped" in out, out
+    assert "is not a davinci save" not in out  # and it goes on saving there (it was "not overwritten")
+    assert not save.read_text(encoding="utf-8").startswith("\ufeff")
 
 
 def test_a_file_from_a_newer_davinci_is_said_to_be_one(tmp_path: Path) -> None:
@@ -1122,3 +1124,24 @@ def test_no_at_the_save_question_is_no(tmp_path: Path, monkeypatch: pytest.Monke
     assert code == 130 and "Not saved." in screen and "Saved to" not in screen
     assert list(tmp_path.iterdir()) == []
 
+
+
+def test_a_missing_pack_that_held_a_deck_is_named(tmp_path: Path) -> None:
+    # The game is built in, so the missing pack was skipped, and the message was a hash mismatch to
+    # puzzle out; the pack held a deck overlay the game deals from.
+    import shutil
+
+    pack = tmp_path / "dp"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text('kind: pack\nid: dp\nname: DP\nversion: "1.0"\ndecks: [more.yaml]\n',
+                                    encoding="utf-8")
+    (pack / "more.yaml").write_text("kind: deck-overlay\nid: rose-more\nextends: rose\ncards:\n  - {id: rose-more-001, "
+                                    "difficulty: 1, clue: What burns down as it lights a room?, answer: candle}\n",
+                                    encoding="utf-8")
+    save, log = tmp_path / "d.json", tmp_path / "dl.json"
+    cli("play", "da-vinci-game", "--pack", str(pack), "--players", "human,random,random", "--seed", "3", "--no-timer",
+        "--save", str(save), "--log", str(log), "--no-clear", stdin="quit\n")
+    shutil.rmtree(pack)
+    for args in (("play", "--resume", str(save), "--no-clear"), ("replay", str(log), "--verify")):
+        code, out = cli(*args, stdin="quit\n")
+        assert code == 1 and f"was made with the content pack {pack}, which no longer exists" in out, out
