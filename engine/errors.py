@@ -314,7 +314,8 @@ def quoted(text: str, limit: int = 60) -> str:
     shown = printable(text[: limit + 1], one_line=True)
     # Invisible and direction-changing characters too: a right-to-left override would turn the
     # rest of the message around.
-    shown = "".join(f"\\u{ord(c):04x}" if hides_text(c) else c for c in shown)
+    shown = "".join((f"\\u{ord(c):04x}" if ord(c) <= 0xFFFF else f"\\U{ord(c):08x}") if hides_text(c) else c
+                    for c in shown)
     return shown if len(shown) <= limit else shown[: limit - 3] + "..."
 
 

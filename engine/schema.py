@@ -14,6 +14,7 @@ import functools
 import json
 import os
 import re
+import unicodedata
 import urllib.parse
 from collections.abc import Callable, Iterable, Sequence
 from importlib import resources
@@ -670,7 +671,24 @@ class _Enough(Exception):
 
 
 def validate(doc: Located, schema_name: str) -> list[SchemaError]:
-    """Every schema error in `doc` against schema `schema_name`, located and sorted by position."""
+    """Every schema error in `doc` against schema `schema_name`, located and sorted by position;
+    and a display `name` that shows nothing or holds an invisible character, which a pattern
+    cannot say (Unicode categories: the rule seat names follow)."""
+    problems = _schema_problems(doc, schema_name)
+    name = doc.data.get("name") if isinstance(doc.data, dict) else None
+    if isinstance(name, str) and not any(p.location == doc.loc(["name"]) for p in problems):
+        from davinci.engine.errors import hides_text, quoted
+
+        visible = [c for c in name if not c.isspace() and unicodedata.category(c) not in ("Mn", "Me", "Cf")]
+        if not visible or any(hides_text(c) for c in name):
+            problems.append(SchemaError(
+                f"'name' must be one line of text that shows something, without control or invisible characters, "
+                f"got '{quoted(name)}'", doc.loc(["name"]), "DV015"))
+            problems.sort(key=lambda p: (_sort_key(p.location), p.code, p.message))
+    return problems
+
+
+def _schema_problems(doc: Located, schema_name: str) -> list[SchemaError]:
     check = _whole_check(schema_name)
     try:
         if check is not None and check(doc.data):

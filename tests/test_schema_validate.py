@@ -277,7 +277,8 @@ def test_the_published_game_schema_spells_out_flow_steps(tmp_path: Path) -> None
     assert validate(load_yaml_text(json.dumps(data)), "game") == []
 
 
-@pytest.mark.parametrize("name", ["   ", "\u3164", "Co\u200bin", "Co\ufeffin"])
+@pytest.mark.parametrize("name", ["   ", "\u3164", "Co\u200bin", "Co\ufeffin", "\u2062", "\u0300", "\U000e0041",
+                                  "A\u200eB"])
 def test_a_display_name_must_show_something(name: str) -> None:
     # A game named with spaces, a Hangul filler or a zero-width space linted clean; `davinci list`
     # then showed a blank name.
