@@ -16,23 +16,31 @@ import click
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-class _SeedType(click.IntRange):
-    """A seed: a whole number from 0 to 2**64 - 1 (engine.rng.MAX_SEED, not imported here, to
-    keep start-up light). A value too long to be one is refused without echoing all of it."""
+class _Digits(click.IntRange):
+    """A whole number written in digits 0-9 within a range (Python's int() also reads ' 5 ', '1_0'
+    and other scripts' digits, which --setting refuses). A value too long to be one is refused
+    without echoing all of it. `what` names it in messages ("a seed")."""
+
+    def __init__(self, lo: int, hi: int | None, what: str) -> None:
+        super().__init__(lo, hi)
+        self.what = what
 
     def convert(self, value: Any, param: Any, ctx: Any) -> Any:
+        span = f"from {self.min} to {self.max}" if self.max is not None else f"of at least {self.min}"
         if isinstance(value, str) and len(value) > 40:
-            self.fail(f"'{value[:20]}...' ({len(value):,} characters) is not a seed from 0 to {2**64 - 1}", param, ctx)
+            self.fail(f"'{value[:20]}...' ({len(value):,} characters) is not {self.what} {span}", param, ctx)
         if isinstance(value, str) and not (value.isascii() and value.isdigit()):
-            # Python's int() also reads ' 5 ', '1_0' and Arabic-Indic digits, which --setting refuses.
             from davinci.engine.errors import quoted
 
-            self.fail(f"'{quoted(value)}' is not a seed: write a whole number from 0 to {2**64 - 1} in digits 0-9",
-                      param, ctx)
+            self.fail(f"'{quoted(value)}' is not {self.what}: write a whole number {span} in digits 0-9", param, ctx)
+        number = int(value) if isinstance(value, str) else value
+        if isinstance(number, int) and not (self.min <= number and (self.max is None or number <= self.max)):
+            self.fail(f"{number} is not {self.what} {span}", param, ctx)
         return super().convert(value, param, ctx)
 
 
-SEED = _SeedType(0, 2**64 - 1)
+# (engine.rng.MAX_SEED, not imported here, to keep start-up light)
+SEED = _Digits(0, 2**64 - 1, "a seed")
 
 
 def _fail(message: str, code: int = 1, notes: Sequence[str] = ()) -> None:
@@ -520,10 +528,10 @@ def _invalid_games(invalid: list[dict[str, Any]], valid: list[dict[str, Any]], u
 @main.command()
 @click.argument("game")
 @click.option("--variant", "-v", help="Variant id.")
-@click.option("--games", "-n", "n_games", type=click.IntRange(min=1), default=100, show_default=True, help="Number of games.")
+@click.option("--games", "-n", "n_games", type=_Digits(1, None, "a number of games"), default=100, show_default=True, help="Number of games.")
 @click.option("--players", "-p", required=True, help="Comma-separated bot names, one per seat.")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Master seed.")
-@click.option("--jobs", "-j", type=click.IntRange(min=1, max=64), default=1, show_default=True, help="Processes.")
+@click.option("--jobs", "-j", type=_Digits(1, 64, "a number of processes"), default=1, show_default=True, help="Processes.")
 @click.option("--rotate", is_flag=True, help="Rotate the bots through the seats game by game (game i shifts the seat order by i: "
               "every bot plays every seat equally often when the number of games is a multiple of the "
               "number of seats).")
@@ -642,10 +650,10 @@ def rule(code: str | None) -> None:
 
 @main.command()
 @click.argument("category", required=False)
-@click.option("--difficulty", "-d", type=click.IntRange(1, 3), help="Only cards of this difficulty.")
+@click.option("--difficulty", "-d", type=_Digits(1, 3, "a difficulty"), help="Only cards of this difficulty.")
 @click.option("--no-timer", is_flag=True, help="No time limit.")
 @click.option("--seed", type=SEED, default=None, help="Random seed.")
-@click.option("--time-limit", type=click.IntRange(1, 600), default=60, show_default=True, metavar="SECONDS",
+@click.option("--time-limit", type=_Digits(1, 600, "a number of seconds"), default=60, show_default=True, metavar="SECONDS",
               help="Seconds on the clock (The Da Vinci Game's timer_seconds setting, 60 unless changed).")
 @click.option("--card", "card_id", default=None, help="Practise this card (its id, e.g. rose-014): to try a new card.")
 @pack_option

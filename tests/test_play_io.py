@@ -339,9 +339,10 @@ BAD_OPTIONS: list[tuple[list[str], int, str]] = [
     (["play", GAME, "--variant", "nope", "--players", "random,random"], 2, "has no variant 'nope'"),
     (["play", "chess"], 2, "unknown game 'chess'"),
     (["play", GAME, "--log", "/"], 2, "is a directory"),
-    (["simulate", GAME, "--games", "-5", "--players", "random,random"], 2, "-5 is not in the range"),
-    (["simulate", GAME, "--games", "0", "--players", "random,random"], 2, "0 is not in the range"),
-    (["simulate", GAME, "--jobs", "0", "--players", "random,random"], 2, "0 is not in the range"),
+    (["simulate", GAME, "--games", "-5", "--players", "random,random"], 2, "'-5' is not a number of games"),
+    (["simulate", GAME, "--games", "0", "--players", "random,random"], 2, "0 is not a number of games of at least 1"),
+    (["simulate", GAME, "--jobs", "0", "--players", "random,random"], 2, "0 is not a number of processes from 1 to 64"),
+    (["simulate", GAME, "--jobs", "\u0662", "--players", "random,random"], 2, "in digits 0-9"),  # it ran with 2 jobs
     (["simulate", GAME, "--players", "random,nobody", "--games", "2"], 2, "nobody"),
     (["simulate", GAME, "--players", "nobody", "--games", "2"], 2, "unknown bot 'nobody'"),  # (not: takes 2-4 players)
     (["simulate", "chess", "--players", "random,random"], 2, "unknown game 'chess'"),
