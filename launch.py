@@ -40,7 +40,18 @@ def main() -> int | None:
     except KeyboardInterrupt:  # Ctrl-C while the program loads: no traceback of the import
         sys.stderr.write("\ndavinci: interrupted\n")
         return 130
-    return cli_main()  # type: ignore[no-any-return]
+    try:
+        return cli_main()  # type: ignore[no-any-return]
+    except SystemExit as done:
+        if done.code in (129, 130):
+            # Stopped by a signal, the game saved: another one (a closing window sends two) must not
+            # kill the process while it exits (it would report 143 or 129 by the signal's default).
+            import signal
+
+            for name in ("SIGTERM", "SIGHUP", "SIGQUIT"):
+                if hasattr(signal, name):
+                    signal.signal(getattr(signal, name), signal.SIG_IGN)
+        raise
 
 
 def rendered_help() -> str:

@@ -1538,7 +1538,7 @@ _CAUGHT: list[int] = []
 def _noted(signum: int, frame: Any) -> None:
     _CAUGHT.append(signum)
     if _ASKING[0]:
-        raise HangUp
+        raise HangUp if signum == HANGUP else StopSignal
 
 
 def _note_stops() -> list[int]:
@@ -1573,8 +1573,9 @@ def _save_now(session: Session, console: Any, hung_up: bool = False) -> str | No
     if not hung_up and _at_terminal():
         try:
             return _ask_and_save(console, session.save_json(), session.identity)
-        except HangUp:  # the terminal closed (or a stop signal came) while a file name was asked
-            hung_up = session.hung_up = True
+        except StopSignal as stop:  # the terminal closed (or a stop signal came) while a file name was asked
+            session.hung_up = session.hung_up or isinstance(stop, HangUp)
+            hung_up = True
         except NobodyToAsk:  # input ended at the question
             hung_up = True
     if hung_up:
@@ -1605,7 +1606,7 @@ def _ask_and_save(console: Any, data: str, mine: GameId | None = None) -> str | 
         _ASKING[0] = True
         try:
             answer = typed_file_name(input("Save the game? Enter a file name (empty or n: don't save): "))
-        except HangUp:  # the terminal closed, or a stop signal came: nobody is left to answer
+        except StopSignal:  # the terminal closed, or a stop signal came: nobody is left to answer
             raise
         except OSError as e:  # the terminal's window closed while it asked
             if e.errno in (errno.EIO, errno.ENXIO):

@@ -336,7 +336,9 @@ def _iter_tallies(cfg: SimConfig, jobs: int) -> Iterator[Tally]:
     # pool's own code (holding one of its locks) could leave the parent waiting forever on its
     # dead workers. The wait for each result wakes every quarter second to look at the flag.
     stopped: list[int] = []
-    held = (signal.SIGINT, *STOP_SIGNALS) if _main_thread() else ()
+    # (Ctrl-C is left alone where it is ignored, as by `cmd &` in a script: it stops no `--jobs 1` run either.)
+    ctrl_c = (signal.SIGINT,) if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN else ()
+    held = (*ctrl_c, *STOP_SIGNALS) if _main_thread() else ()
     old = {sig: signal.signal(sig, lambda signum, frame: stopped.append(signum)) for sig in held}
     try:
         with ctx.Pool(processes, initializer=_worker_signals) as pool:
@@ -520,7 +522,8 @@ def _ordinal(n: int) -> str:
 def report_text(report: Mapping[str, Any]) -> list[str]:
     """The lines `davinci simulate` prints for a report from `run` (an interrupted run's first)."""
     if report.get("interrupted"):
-        return [f"interrupted after {report['games']:,} games: the figures are for those games",
+        return [f"interrupted after {report['games']:,} game{'' if report['games'] == 1 else 's'}: the figures are "
+                f"for {'that game' if report['games'] == 1 else 'those games'}",
                 *report_text({**report, "interrupted": False})]
     variant = " / " + report["variant"] if report["variant"] else ""
     settings = report.get("settings") or {}

@@ -334,9 +334,14 @@ def _interrupted_at_the_save_prompt(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     def fake_input(prompt: str) -> str:
         asked.append(prompt)
         try:
-            return next(feed)
+            answer = next(feed)
         except StopIteration:
             raise EOFError from None
+        if answer.startswith("<SIG"):  # a signal arrives while the question waits
+            import signal
+
+            signal.raise_signal(getattr(signal, answer.strip("<>")))
+        return answer
 
     def interrupt(prompt: str) -> str:
         raise KeyboardInterrupt
@@ -1145,3 +1150,14 @@ def test_a_missing_pack_that_held_a_deck_is_named(tmp_path: Path) -> None:
     for args in (("play", "--resume", str(save), "--no-clear"), ("replay", str(log), "--verify")):
         code, out = cli(*args, stdin="quit\n")
         assert code == 1 and f"was made with the content pack {pack}, which no longer exists" in out, out
+
+
+@pytest.mark.parametrize(("signal_name", "code"), [("SIGTERM", 130), ("SIGQUIT", 130), ("SIGHUP", 129)])
+def test_a_stop_signal_at_the_save_question_saves_to_a_file_of_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, signal_name: str, code: int
+) -> None:
+    # Only a closed terminal exits 129: SIGTERM there exited 129 as well.
+    got, screen, asked = _interrupted_at_the_save_prompt(tmp_path, monkeypatch, [f"<{signal_name}>"])
+    assert got == code and len(asked) == 1
+    assert "Saved to davinci-da-vinci-code-7.json" in screen
+

@@ -438,3 +438,24 @@ def test_a_report_records_every_setting_in_effect_and_the_packs() -> None:
     default = run(SimConfig("da-vinci-code", "advanced", ("random", "random"), 1, 0, {}))
     assert default["settings"] == {} and default["settings_in_effect"]["jokers"] is True  # the variant's
     assert report["packs"] == [TUTORIAL]
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_ignored_by_a_background_run_is_ignored_with_any_jobs(jobs: str) -> None:
+    # Started with `&` in a script (Ctrl-C ignored), a `--jobs 2` run stopped on SIGINT, a `--jobs 1`
+    # run did not; both now go on, as the shell asked.
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "from davinci.cli import main; main()", "simulate", "da-vinci-code",
+         "-n", "1500", "-p", "random,random", "-j", jobs],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
+    )
+    time.sleep(2)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0 and out.startswith("da-vinci-code: 1500 games"), (out, err)
