@@ -313,22 +313,25 @@ def _iter_tallies(cfg: SimConfig, jobs: int) -> Iterator[Tally]:
         for i in range(cfg.games):
             yield _chunk((cfg, i, i + 1))
         return
-    # The first game is played here, and timed: a unit holds as many games as take about
-    # UNIT_SECONDS (at most chunk_size's). Which process plays a game changes no result.
-    t0 = time.perf_counter()
-    first = _chunk((cfg, 0, 1))
-    one = time.perf_counter() - t0
-    yield first
-    if cfg.games == 1:
+    # The first two games are played here, and the second timed (the first also loads and warms
+    # up): a unit holds as many games as take about UNIT_SECONDS (at most chunk_size's). Which
+    # process plays a game changes no result.
+    one = 0.0
+    for i in range(min(2, cfg.games)):
+        t0 = time.perf_counter()
+        played = _chunk((cfg, i, i + 1))
+        one = time.perf_counter() - t0
+        yield played
+    if cfg.games <= 2:
         return
-    size = max(1, min(chunk_size(cfg.games - 1, jobs), round(UNIT_SECONDS / max(one, 1e-6))))
+    size = max(1, min(chunk_size(cfg.games - 2, jobs), round(UNIT_SECONDS / max(one, 1e-6))))
     import gc
     import multiprocessing as mp
 
     # fork shares the loaded game and the imported modules with the workers at no cost;
     # freezing the heap first keeps the collector from touching (and so copying) those pages.
     ctx = mp.get_context("fork") if hasattr(os, "fork") else mp.get_context()
-    processes = min(jobs, math.ceil((cfg.games - 1) / size))
+    processes = min(jobs, math.ceil((cfg.games - 2) / size))
     gc.freeze()
     # SIGTERM and SIGHUP stop the parent as Ctrl-C does (see `run`), so that leaving the pool ends the
     # workers too; the workers leave both signals to the parent.
@@ -343,7 +346,7 @@ def _iter_tallies(cfg: SimConfig, jobs: int) -> Iterator[Tally]:
     try:
         with ctx.Pool(processes, initializer=_worker_signals) as pool:
             # In order: a failure is reported for the same (first failing) game as with one job.
-            results = pool.imap(_worker_chunk, _chunks(cfg, size, start=1))
+            results = pool.imap(_worker_chunk, _chunks(cfg, size, start=2))
             while True:
                 if stopped:
                     raise KeyboardInterrupt

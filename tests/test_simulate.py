@@ -354,7 +354,7 @@ def test_one_job_tallies_game_by_game() -> None:
 
 def test_jobs_units_of_slow_games_are_small(monkeypatch: pytest.MonkeyPatch) -> None:
     # Units of up to 50 games each: with slow bots the bar sat at 0% and Ctrl-C reported nothing for
-    # half a minute. The first game, played by the parent, sets the unit to about UNIT_SECONDS.
+    # half a minute. The second game, played by the parent, sets the unit to about UNIT_SECONDS.
     import davinci.engine.simulate as sim
 
     cfg = sim.SimConfig("da-vinci-code", None, ("random", "random"), 100, 1, {})
@@ -362,7 +362,7 @@ def test_jobs_units_of_slow_games_are_small(monkeypatch: pytest.MonkeyPatch) -> 
     fast = [t.games for t in sim._iter_tallies(cfg, 2)]
     monkeypatch.setattr(sim, "UNIT_SECONDS", 1e-9)  # as if every game were slow
     slow = [t.games for t in sim._iter_tallies(cfg, 2)]
-    assert fast == [1] + [4] * 24 + [3]  # then units of chunk_size(99, 2) = 4
+    assert fast == [1, 1] + [4] * 24 + [2]  # then units of chunk_size(98, 2) = 4
     assert slow == [1] * 100
 
 
