@@ -985,10 +985,10 @@ def test_a_closed_terminal_saves_the_game_even_without_save(tmp_path: Path) -> N
     assert cli("play", "--resume", str(saved), "--no-clear")[0] == 0
 
 
-@pytest.mark.parametrize("second_hangup", [False, True])
-def test_a_terminal_window_closing_saves_the_game(tmp_path: Path, second_hangup: bool) -> None:
-    # Closing the window itself lost the game: reading the terminal failed (EIO) or ended before the
-    # SIGHUP came ("cannot write the output"), and the shell's own SIGHUP, a second one, cut the save.
+def _close_the_window(folder: Path, args: list[str], shown: bytes, second_hangup: bool = False) -> int:
+    """Run `davinci ARGS` in a terminal of its own (a pseudo-terminal) in `folder`, close the
+    terminal once `shown` is on it (and send a SIGHUP after, as the shell does, with
+    `second_hangup`); the exit status."""
     import os
     import pty
     import select
@@ -997,18 +997,18 @@ def test_a_terminal_window_closing_saves_the_game(tmp_path: Path, second_hangup:
     import time
 
     pid, fd = pty.fork()
-    if pid == 0:  # the program, in a terminal of its own
-        os.chdir(tmp_path)
-        os.execv(sys.executable, [sys.executable, "-c", "from davinci.cli import main; main()", "play", GAME,
-                                  "--players", "human,random", "--seed", "42", "--no-clear"])
-    seen, deadline = b"", time.time() + 60
-    while b"> " not in seen and time.time() < deadline:
+    if pid == 0:
+        os.chdir(folder)
+        os.execv(sys.executable, [sys.executable, "-c", "from davinci.cli import main; main()", *args])
+    seen, deadline = b"", time.time() + 90
+    while shown not in seen and time.time() < deadline:
         if select.select([fd], [], [], 0.2)[0]:
             try:
                 seen += os.read(fd, 65536)
             except OSError:
                 break
-    assert b"> " in seen, seen[-500:]
+    assert shown in seen, seen[-500:]
+    time.sleep(0.3)
     os.close(fd)  # the window closes
     if second_hangup:
         os.kill(pid, signal.SIGHUP)
@@ -1016,41 +1016,27 @@ def test_a_terminal_window_closing_saves_the_game(tmp_path: Path, second_hangup:
     while (waited := os.waitpid(pid, os.WNOHANG))[0] == 0 and time.time() < deadline:
         time.sleep(0.05)
     status = waited[1]
+    assert os.WIFEXITED(status), status
+    return os.WEXITSTATUS(status)
+
+
+@pytest.mark.parametrize("second_hangup", [False, True])
+def test_a_terminal_window_closing_saves_the_game(tmp_path: Path, second_hangup: bool) -> None:
+    # Closing the window itself lost the game: reading the terminal failed (EIO) or ended before the
+    # SIGHUP came ("cannot write the output"), and the shell's own SIGHUP, a second one, cut the save.
+    args = ["play", GAME, "--players", "human,random", "--seed", "42", "--no-clear"]
+    assert _close_the_window(tmp_path, args, b"> ", second_hangup) == 129
     saved = tmp_path / "davinci-da-vinci-code-42.json"
-    assert saved.is_file(), os.listdir(tmp_path)
-    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 129, status
+    assert saved.is_file(), list(tmp_path.iterdir())
     assert cli("play", "--resume", str(saved), "--no-clear")[0] == 0
 
 
 def test_a_terminal_window_closing_during_a_timed_race_saves_the_game(tmp_path: Path) -> None:
     # Restoring the closed terminal's settings raised termios.error (not an OSError) over the
     # hangup: "internal error: (5, 'Input/output error')", exit 3, and the game was lost.
-    import os
-    import pty
-    import select
-    import sys
-    import time
-
-    pid, fd = pty.fork()
-    if pid == 0:
-        os.chdir(tmp_path)
-        os.execv(sys.executable, [sys.executable, "-c", "from davinci.cli import main; main()", "play",
-                                  "da-vinci-game", "-p", "scholar,scholar,human:Ana", "--setting", "first_team=1",
-                                  "--seed", "7", "--no-clear"])
-    seen, deadline = b"", time.time() + 90
-    while b"s left" not in seen and time.time() < deadline:
-        if select.select([fd], [], [], 0.2)[0]:
-            try:
-                seen += os.read(fd, 65536)
-            except OSError:
-                break
-    assert b"s left" in seen, seen[-500:]  # the clock runs
-    time.sleep(0.3)
-    os.close(fd)
-    deadline = time.time() + 60
-    while (waited := os.waitpid(pid, os.WNOHANG))[0] == 0 and time.time() < deadline:
-        time.sleep(0.05)
-    assert os.WIFEXITED(waited[1]) and os.WEXITSTATUS(waited[1]) == 129, waited
+    args = ["play", "da-vinci-game", "-p", "scholar,scholar,human:Ana", "--setting", "first_team=1", "--seed", "7",
+            "--no-clear"]
+    assert _close_the_window(tmp_path, args, b"s left") == 129  # (the clock was running)
     assert (tmp_path / "davinci-da-vinci-game-7.json").is_file()
 
 
