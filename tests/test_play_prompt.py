@@ -406,3 +406,32 @@ def test_a_list_number_that_is_also_a_tiles_value_is_refused() -> None:
     code, out = play("da-vinci-code", "human,deducer",
                      ["2.1 0", "s", "2.2 1", "st", "2.5 4", "2.4 4", "#2"], seed=11)
     assert "Player 1 guessed row.2.3 = 1" in out  # `#2` is the list's entry, whatever the values
+
+
+@pytest.mark.parametrize(("typed_number", "played"), [("2", "attempt 1"), ("3", "decline")])
+def test_the_treasure_attempts_numbered_on_the_screen_are_picked_by_number(
+    tmp_path: Path, typed_number: str, played: str
+) -> None:
+    # The screen numbers them (1 = attempt 0, 2 = attempt 1, 3 = decline), yet 2 and 3 were refused:
+    # "'3' is the value of no action offered now", `decline` not being one of the screen's verbs.
+    import random
+
+    from davinci.engine.play import save_document
+
+    game = load_game("da-vinci-game", settings={"timer_seconds": 0})
+    st, pick = game.new_state(["Ana", "Ben", "Cy"], seed=18), random.Random(18)
+    while sorted(map(str, st.legal_actions(st.current_seats[0]))) != ["attempt 0", "attempt 1", "decline"] \
+            or st.current_seats[0] != 0:
+        seat = st.current_seats[0]
+        legal = [str(a) for a in st.legal_actions(seat)]
+        solved = [a for a in legal if a.startswith("claim") and a.endswith("solved")]
+        st.apply(seat, solved[0] if solved else "token" if "token" in legal else legal[pick.randrange(len(legal))])
+    seats = parse_seats("human:Ana,human:Ben,human:Cy", game)
+    save = tmp_path / "treasure.json"
+    save.write_text(json.dumps(save_document(st, seats, 18, {"timer_seconds": 0}, timer=False)), encoding="utf-8")
+    console = Console(file=io.StringIO(), width=100)
+    run_play(game, seats, 18, {"timer_seconds": 0}, console, typed(["", typed_number, "quit"]), resume=str(save),
+             clear=False, timer=False)
+    out = console.file.getvalue()
+    assert "is the value of no action" not in out
+    assert ("Ana declines" in out) if played == "decline" else ("reads a Vitruvian Man card to Ana alone" in out)

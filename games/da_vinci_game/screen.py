@@ -448,7 +448,7 @@ def numbers_actions(view: Mapping[str, Any]) -> bool:
     """Whether this screen lists the viewer's actions by their numbers (destinations, tokens to
     return, Treasure attempts): a bare number then picks from a list the player sees."""
     verbs = {str(a).split()[0] for a in view.get("legal") or [] if str(a).split()}
-    return bool(verbs) and verbs <= {"go", "return", "discard", "attempt"}
+    return bool(verbs) and verbs <= {"go", "return", "discard", "attempt", "decline"}
 
 
 def decision_text(view: Mapping[str, Any], definition: Any, style: Style) -> Text | None:
