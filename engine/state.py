@@ -634,6 +634,15 @@ class State:
     def end_game(self) -> None:
         self._finish("end")
 
+    def kind_word(self, zone: str) -> tuple[str, str]:
+        """What the pieces in `zone` are called (one and several): their component's name when they
+        are all of one (`token`, `tokens`), else `piece`, `pieces`."""
+        kinds = {self.game.pieces[pid].component for pid in self.zones.get(zone, ())}
+        if len(kinds) == 1:
+            kind = next(iter(kinds)).replace("_", " ")
+            return kind, kind if kind.endswith("s") else kind + "s"
+        return "piece", "pieces"
+
     def _check_overflow(self) -> bool:
         dirty = self.dirty
         self.dirty = set()
@@ -813,6 +822,7 @@ class State:
                 self.log(action_line(self.seat_names[seat], text))
         elif p["type"] == "overflow":
             self.pending = None
+            word = self.kind_word(p["zone"])[0]  # (before the piece leaves: what the zone held)
             to = p["to"]
             if to is None:
                 to = SUPPLY
@@ -835,8 +845,9 @@ class State:
                     values = [render_value(v) for k, v in fields.items() if k not in ("kind", "revealed", "name")]
                     own = " ".join([str(fields.get("kind", "piece")), "/".join(values)]).strip()
                 self.log(f"{name} returns {own} to {shown}", to=seat)
-                # To the others, only that a piece went back: even its kind could tell what the hand holds.
-                self.log(f"{name} returns a piece to {shown}", to=~seat)
+                # To the others, only that a piece went back: even its kind could tell what the hand
+                # holds (named only when every piece there is of one kind, so it tells nothing).
+                self.log(f"{name} returns a {word} to {shown}", to=~seat)
             self.dirty.add(p["zone"])
         elif p["type"] == "position":
             queue = list(p["queue"])

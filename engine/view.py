@@ -305,7 +305,8 @@ def build_view(state: State, seat: int | None) -> dict[str, Any]:
                 where = ("put out of the game" if to is None else
                          f"return to your {to.split('#')[0]}" if "#" in to else f"return to the {to}")
                 held = len(state.zones[p["zone"]])
-                pend["prompt"] = (f"{'Your' if owned else 'The'} {pend['zone']}: {held} pieces, {p['cap']} at most - "
+                pend["prompt"] = (f"{'Your' if owned else 'The'} {pend['zone']}: {held} {state.kind_word(p['zone'])[1]}, "
+                                  f"{p['cap']} at most - "
                                   f"choose one to {where}")
         if p["type"] == "position" and asked and p.get("queue"):
             kind = g.pieces[int(p["queue"][0])].component

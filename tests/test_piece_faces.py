@@ -148,7 +148,7 @@ def test_a_capacity_without_overflow_to_returns_the_excess_out_of_play(tmp_path:
     game = load_game("cap", packs=[write_game_pack(tmp_path, "cap", OVERFLOW)])
     st = game.new_state(2, seed=1)
     assert st.current_seats == [0] and st.view(0)["pending"]["type"] == "overflow"
-    assert st.view(0)["pending"]["prompt"] == "Your hand: 3 pieces, 2 at most - choose one to put out of the game"
+    assert st.view(0)["pending"]["prompt"] == "Your hand: 3 cards, 2 at most - choose one to put out of the game"
     st.apply(0, st.legal_actions(0)[0])
     assert len(st.zones["hand#0"]) == 2 and len(st.zones["$supply"]) == 1
     assert "$supply" not in st.view(0)["zones"]  # out of play: never shown
@@ -183,7 +183,7 @@ def test_a_returned_piece_everyone_now_sees_is_named_by_its_label(tmp_path: Path
     st = load_game("cap", packs=[write_game_pack(tmp_path / "hidden", "cap", hidden)]).new_state(2, seed=1)
     st.apply(0, "return hand.1.2")
     assert st.events[-2][0] == 0 and st.events[-2][1].startswith("Player 1 returns ")  # its name, to its owner
-    assert st.events[-1] == (~0, "Player 1 returns a piece to the supply")
+    assert st.events[-1] == (~0, "Player 1 returns a card to the supply")
 
 
 def test_a_plain_number_is_a_capacity(tmp_path: Path) -> None:

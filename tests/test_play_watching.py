@@ -226,8 +226,8 @@ def test_a_challenges_whole_outcome_is_shown_when_a_bot_gives_tokens_back_over_i
     out = console.file.getvalue()
     lines = [line.strip() for line in out[out.index("The answer: padlock"):].splitlines()[:5]]
     # (Which token went back stays the returning team's to know; "tokens.3.1" named a place.)
-    assert lines == ["The answer: padlock", "Scholar 3: correct bid 1, 5 tokens", "Scholar 3 returns a piece to the bag",
-                     "Scholar 4: correct bid 2, 5 tokens", "Scholar 4 returns a piece to the bag"]
+    assert lines == ["The answer: padlock", "Scholar 3: correct bid 1, 5 tokens", "Scholar 3 returns a token to the bag",
+                     "Scholar 4: correct bid 2, 5 tokens", "Scholar 4 returns a token to the bag"]
 
 
 def test_a_race_stopped_in_the_middle_is_settled_as_it_stood_before_the_game_is_saved(
