@@ -53,7 +53,7 @@ from davinci.engine.files import (
     unique_members,
 )
 from davinci.engine.game import screen_module
-from davinci.engine.race import ANSWER_HELP, HELP_WORDS, STOP_WORDS, QuitGame, stop_warning
+from davinci.engine.race import ANSWER_HELP, HELP_WORDS, PASS_WORDS, STOP_WORDS, QuitGame, stop_warning
 from davinci.engine.rng import MAX_SEED, derive_seed
 from davinci.engine.serial import newer_format
 from davinci.engine.values import (
@@ -1001,8 +1001,13 @@ class Session:
             if word == "save" or word.startswith("save "):
                 self.save_command(text[4:].strip())
                 continue
-            # `#N`: the list's entry N, whatever the values (a number that is also a value is refused).
+            # `#N`: the entry N of the list on the screen, whatever the values (a number that is also a
+            # value is refused).
             if text.startswith("#") and text[1:].isascii() and text[1:].isdigit() and len(text) <= 10:
+                if not numbers_shown:  # an entry of a list the player has not seen (a blind guess)
+                    self.console.print("[red]no numbered list is on the screen: type 'list' to see the actions "
+                                       "numbered, or the action itself[/red]")
+                    continue
                 if 1 <= int(text[1:]) <= len(numbered):
                     return numbered[int(text[1:]) - 1]
                 self.console.print(f"[red]there is no action {esc(text)}: the list runs from #1 to #{len(numbered)}[/red]")
@@ -1129,7 +1134,7 @@ class Session:
             self.console.print(f"\n{esc(str(p['prompt']))}")
         if not early:
             self.console.print(f"[bold]{esc(self.seats[seat].name)}[/bold]: type your answer and press Enter ({lim}); "
-                               "empty line to pass, 'quit' to stop the game.")
+                               "an empty line (or 'pass') passes, 'quit' stops the game.")
         # An answer typed where a two-step card waited for Enter (to write the anagram down)
         # is timed from when the card was shown: the wait was spent solving it.
         t0 = shown_at if early else time.monotonic()
@@ -1141,7 +1146,7 @@ class Session:
             if not self.timer and full_limit:
                 # Untimed play: keep the order in which answers came, but never count one as late.
                 secs = min(secs, full_limit)
-            if not text:
+            if not text or text.lower() in PASS_WORDS:
                 return st.parse_action("pass")
             if text in HELP_WORDS:  # the move prompt's help key, here too
                 self.console.print(esc(ANSWER_HELP))

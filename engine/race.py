@@ -31,8 +31,11 @@ class QuitGame(Exception):
 STOP_WORDS = ("quit", "exit")
 # Typed as an answer, a request for help (no answer is a question mark), and what it says.
 HELP_WORDS = ("?", "help")
-ANSWER_HELP = ("Type your answer and press Enter; an empty answer passes; 'quit' stops the game (in a challenge of "
-               "your own, stopping loses it). The clock runs on.")
+# Typed as an answer, a pass, as an empty line is: a newcomer types the word the prompt uses (no
+# clue's answer is the word itself).
+PASS_WORDS = ("pass",)
+ANSWER_HELP = ("Type your answer and press Enter; an empty answer (or 'pass') passes; 'quit' stops the game (in a "
+               "challenge of your own, stopping loses it). The clock runs on.")
 
 
 def race_available() -> bool:
@@ -288,6 +291,8 @@ def run_race(
                 # The bid is placed once the answer is written (the rule's order): the time that
                 # counts is when Enter ends the answer, not when the key was pressed.
                 seat, answer, typing = typing, "".join(buf).strip(), None
+                if answer.lower() in PASS_WORDS:
+                    answer = ""
                 t = clock() - start
                 if answer.lower() in STOP_WORDS:
                     if seat == solo and not bot_times and not warned:  # its own challenge: stopping loses it

@@ -204,7 +204,7 @@ def test_an_answer_no_action_can_carry_is_asked_again() -> None:
     assert asked.count("answer> ") >= 4
     assert "type your answer again" in console.file.getvalue()
     # `?` is help here too (it was taken for a wrong answer).
-    assert "Type your answer and press Enter; an empty answer passes" in console.file.getvalue()
+    assert "Type your answer and press Enter; an empty answer (or 'pass') passes" in console.file.getvalue()
     assert "answered '?'" not in console.file.getvalue()
 
 
@@ -1224,3 +1224,22 @@ def test_the_generic_screen_counts_a_run_of_like_pieces() -> None:
     run_play(game, parse_seats("human,random", game), 3, {}, console, typed([]), clear=False, timer=False)
     out = console.file.getvalue()  # type: ignore[attr-defined]
     assert re.search(r"^box: o x\d+$", out, re.M) and "o o o o" not in out
+
+
+def test_pass_typed_at_the_answer_prompt_passes() -> None:
+    # "Ben answered 'pass': wrong": the prompt says an empty line passes, and a newcomer types the word.
+    game = load_game("da-vinci-game")
+    asked: list[str] = []
+
+    def ask(prompt: str) -> str:
+        asked.append(prompt)
+        if len(asked) > 300 or asked.count("answer> ") > 2:
+            raise EOFError
+        if prompt == "answer> ":
+            return "Pass"
+        return "list" if len(asked) % 2 else "#1"
+
+    console = Console(file=io.StringIO(), width=120)
+    assert run_play(game, parse_seats("human,random,random", game), 3, {}, console, ask, clear=False, timer=False) == 0
+    out = console.file.getvalue()
+    assert asked.count("answer> ") >= 1 and "answered 'Pass'" not in out and "passes" in out

@@ -404,8 +404,12 @@ def test_a_list_number_that_is_also_a_tiles_value_is_refused() -> None:
     assert code == 0
     assert "'2' could be action 2 of the list (guess row.2.3 1) or 'guess row.2.3 2'" in " ".join(out.split())
     code, out = play("da-vinci-code", "human,deducer",
-                     ["2.1 0", "s", "2.2 1", "st", "2.5 4", "2.4 4", "#2"], seed=11)
+                     ["2.1 0", "s", "2.2 1", "st", "2.5 4", "2.4 4", "list", "#2"], seed=11)
     assert "Player 1 guessed row.2.3 = 1" in out  # `#2` is the list's entry, whatever the values
+    # ... of a list on the screen: `#1` with none played a guess the player never saw.
+    code, out = play("da-vinci-code", "human,deducer", ["#1"], seed=11)
+    assert "no numbered list is on the screen: type 'list'" in " ".join(out.split())
+    assert "Player 1 guessed" not in out
 
 
 @pytest.mark.parametrize(("typed_number", "played"), [("2", "attempt 1"), ("3", "decline")])

@@ -252,4 +252,14 @@ def test_a_question_mark_typed_as_a_race_answer_is_help_not_a_bid() -> None:
     out: list[str] = []
     res = run_race([0], ["Ana"], {}, 60, out.append, FakeTerminal(clock, events), lambda: clock[0])
     assert res == {0: (2.4, "lash")}
-    assert "Type your answer and press Enter; an empty answer passes" in "".join(out)
+    assert "Type your answer and press Enter; an empty answer (or 'pass') passes" in "".join(out)
+
+
+def test_pass_typed_in_the_race_is_a_pass() -> None:
+    # "pass" locked in as an answer (a wrong bid) where an empty answer passes.
+    clock = [0.0]
+    events = [(3.0, "1"), (3.1, "p"), (3.2, "a"), (3.3, "s"), (3.4, "s"), (3.5, "\n"), (4.0, "2"), (4.1, "\n")]
+    out: list[str] = []
+    res = run_race([0, 1], ["Ana", "Ben", "Bot"], {2: 5.0}, 60, out.append, FakeTerminal(clock, events), lambda: clock[0])
+    assert res[0] is None and res[1] is None
+    assert "Ana passes\n" in "".join(out)
