@@ -326,6 +326,11 @@ def _contents() -> dict[str, Any]:
     """Every shipped schema as the loader checks with it, parsed once, keyed by its full URI (the
     `$id`): the game's flow steps loose (LOOSE_STEP)."""
     contents = {SCHEMA_BASE + name + _SUFFIX: json.loads(schema_text(name)) for name in schema_names()}
+    for uri, schema in contents.items():
+        # The files have no `$id`, so that their relative `$ref`s (`common.schema.json#...`) lead to
+        # the files beside them wherever they are (an editor, check-jsonschema offline); here each
+        # is known by its URI, which the references are resolved against.
+        schema.setdefault("$id", uri)
     contents[SCHEMA_BASE + "game" + _SUFFIX]["$defs"]["step"] = LOOSE_STEP
     return contents
 
