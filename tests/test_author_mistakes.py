@@ -557,7 +557,7 @@ flow:
 """ + STOP_AT_ONCE
     problems = lint_paths([write_game_pack(tmp_path / "pawns", "pawns", game)])
     assert [p.code for p in problems] == ["DV042"]
-    assert "first() of an empty list (setting up a game of 3 seats)" in problems[0].message
+    assert "first() of an empty list (starting a game of 3 seats: its setup, up to the first decision)" in problems[0].message
 
 
 def test_the_reserved_piece_fields_are_the_fields_every_piece_has() -> None:
@@ -784,3 +784,34 @@ flow:
     assert "'code' is a private seat variable, set from 'n', an argument of an option that is not private" \
         in problems[0].message
     assert lint_paths([write_game_pack(tmp_path / "good", "code", game.replace("PRIVATE", "\n            private: true"))]) == []
+
+
+def test_a_turn_whose_way_out_is_never_offered_is_named_as_such(tmp_path: Path) -> None:
+    # Lint blamed "its rules query long lists far too often" (the lists were tiny): the turn never ended.
+    from helpers import write_game_pack
+
+    game = """\
+kind: game
+id: loop
+name: Loop
+players: {min: 1, max: 1}
+vars:
+  tries: 0
+flow:
+  turn:
+    - while: "true"
+      do:
+        - choose:
+            options:
+              - action: again
+                do: [{set: {tries: "len(range(0, 2000))"}}]
+              - action: done
+                if: "tries < 0"
+                do: [{end_turn: true}]
+end:
+  when: "false"
+  winners: "seats"
+"""
+    problems = [p for p in lint_paths([write_game_pack(tmp_path, "loop", game)]) if p.code == "DV055"]
+    assert len(problems) == 1 and "turn 1 had taken" in problems[0].message, problems
+    assert "a loop of decisions with no way out" in problems[0].message

@@ -1039,6 +1039,10 @@ def game_bots(ctx: LintContext) -> Iterator[Problem]:
         yield Problem(where, "DV057", f"{message} (bots {', '.join(names)} cannot start with it)", "game-bots", "error")
 
 
+def _seats(n: int) -> str:
+    return f"{n} seat{'' if n == 1 else 's'}"
+
+
 def _in_test_game(problem: Problem, where: str) -> Problem:
     """A problem a test game met, saying which (a failure with 6 seats alone named no count)."""
     if where in problem.message:
@@ -1060,7 +1064,7 @@ def _playouts(ctx: LintContext, gdef: Any) -> Iterator[Problem]:
             problem = _as_problem(e, ctx.at(["flow"]))
             # (a `requires` check already says "with N players")
             yield problem if f"(with {n} players)" in problem.message else _in_test_game(
-                problem, f"setting up a game of {n} seats")
+                problem, f"starting a game of {_seats(n)}: its setup, up to the first decision")
             return
     limited = 0  # games stopped by the turn limit rather than by `end.when`
     decided = 0  # decisions the test games asked for
@@ -1077,11 +1081,15 @@ def _playouts(ctx: LintContext, gdef: Any) -> Iterator[Problem]:
                 st.apply(seat, bot.choose({}, st.legal_actions(seat)))
                 actions += 1
                 if budget.done() - work > PLAYOUT_WORK:
+                    in_turn = len(st.history) - st.turn_start  # decisions of the turn under way
+                    why = (f"turn {st.turn} had taken {in_turn:,} of them without ending: a loop of decisions with no "
+                           "way out (an option that ends the turn is never offered?)" if in_turn > actions // 2
+                           else "its rules query long lists far too often")
                     yield Problem(
                         ctx.at(["flow"]),
                         "DV055",
-                        f"a random game (seed {seed}, {n} seats) did over {PLAYOUT_WORK:,} units of expression work "
-                        f"(list elements visited) in {actions} actions: its rules query long lists far too often",
+                        f"a random game (seed {seed}, {_seats(n)}) did over {PLAYOUT_WORK:,} units of expression work "
+                        f"(list elements visited) in {actions} actions: {why}",
                         "game-builds",
                         "error",
                     )
@@ -1090,7 +1098,7 @@ def _playouts(ctx: LintContext, gdef: Any) -> Iterator[Problem]:
                     yield Problem(
                         ctx.at(["flow"]),
                         "DV055",
-                        f"a random game (seed {seed}, {n} seats) ran {st.steps:,} flow steps in {actions} actions, "
+                        f"a random game (seed {seed}, {_seats(n)}) ran {st.steps:,} flow steps in {actions} actions, "
                         f"over the {PLAYOUT_STEPS:,} a game may use: the flow loops far too much between decisions",
                         "game-builds",
                         "error",
@@ -1100,7 +1108,7 @@ def _playouts(ctx: LintContext, gdef: Any) -> Iterator[Problem]:
                 yield Problem(
                     ctx.at(["end"]),
                     "DV055",
-                    f"a random game (seed {seed}, {n} seats) did not end within {PLAYOUT_ACTIONS} actions",
+                    f"a random game (seed {seed}, {_seats(n)}) did not end within {PLAYOUT_ACTIONS} actions",
                     "game-builds",
                     "error",
                 )
@@ -1110,7 +1118,7 @@ def _playouts(ctx: LintContext, gdef: Any) -> Iterator[Problem]:
             at_once += st.reason == "end" and actions == 0
             decided += actions
         except DavinciError as e:
-            yield _in_test_game(_as_problem(e, ctx.at(["flow"])), f"in a random test game of {n} seats, seed {seed}")
+            yield _in_test_game(_as_problem(e, ctx.at(["flow"])), f"in a random test game of {_seats(n)}, seed {seed}")
             return
     # A variant that leaves `end` alone inherits its game's ending, reported on the game.
     own_end = ctx.doc.data.get("kind") != "variant" or "end" in ctx.doc.data
