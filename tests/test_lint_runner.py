@@ -479,3 +479,14 @@ def test_a_huge_unknown_key_is_shown_cut(tmp_path: Path) -> None:
     write(root / "pack.yaml", f"kind: pack\nid: p\nname: Test\nversion: '1.0'\n? {key}\n: 1\n")  # (a long key: `? `)
     [problem] = lint_paths([str(root)])
     assert problem.code == "DV011" and problem.message.startswith("unknown key 'namfnamf") and len(problem.message) < 300
+
+
+def test_a_lint_usage_error_goes_to_standard_error() -> None:
+    # `davinci lint --format sarif nope > results.sarif` wrote the message into the SARIF file.
+    from click.testing import CliRunner
+
+    from davinci.cli import main
+
+    result = CliRunner().invoke(main, ["lint", "--format", "sarif", "/nonexistent/pack"])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert "no such file or folder: /nonexistent/pack" in result.stderr

@@ -407,19 +407,21 @@ def run_lint(
     from davinci.engine.lint.formats import FORMATS, render
 
     stream = out if out is not None else sys.stdout
+    # A usage error goes to standard error: `--format sarif > results.sarif` must not hold it.
+    errors = out if out is not None else sys.stderr
     if fmt not in FORMATS:
-        stream.write(f"davinci lint: unknown format '{fmt}' (choose one of: {', '.join(FORMATS)})\n")
+        errors.write(f"davinci lint: unknown format '{fmt}' (choose one of: {', '.join(FORMATS)})\n")
         return 2
     if any(not str(p) for p in [*paths, *packs]):  # `davinci lint ""` linted the working folder
-        stream.write("davinci lint: a path is empty: name a file or folder (`.` for this one)\n")
+        errors.write("davinci lint: a path is empty: name a file or folder (`.` for this one)\n")
         return 2
     try:
         result = lint_all(paths, packs)
     except UsageError as e:
-        stream.write(f"davinci lint: {e.message}\n")
+        errors.write(f"davinci lint: {e.message}\n")
         return 2
     except DavinciError as e:  # pragma: no cover - defensive: every layer reports instead of raising
-        stream.write(f"davinci lint: {e}\n")
+        errors.write(f"davinci lint: {e}\n")
         return 2
     render(result, fmt, stream, color)
     if result.errors or (strict and result.warnings):
