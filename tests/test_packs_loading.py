@@ -405,3 +405,26 @@ def test_a_variants_own_settings_are_listed_and_named_without_it(tmp_path: Path)
     with pytest.raises(DavinciError, match=r"unknown setting 'bonus'.*\(variant goal declares it: add --variant goal\)"):
         load_game("pig", settings={"bonus": 3}, packs=[str(tmp_path)])
     assert load_game("pig", "goal", settings={"bonus": 3}, packs=[str(tmp_path)]).settings["bonus"] == 3
+
+
+def test_a_deck_the_game_names_is_not_called_unknown_when_another_deck_file_is_broken(tmp_path: Path) -> None:
+    # A duplicate card id in an overlay made lint say "unknown deck 'myths'" of a valid deck, and
+    # linting the game file alone showed nothing else.
+    from davinci.engine.lint.runner import lint_paths
+
+    card = "  - {{id: {id}, difficulty: 1, clue: What burns down as it lights a room?, answer: candle}}\n"
+    (tmp_path / "myths.yaml").write_text("kind: deck\nid: myths\nname: Myths\ncategory: myths\ndescription: Myths.\n"
+                                         "cards:\n" + card.format(id="myths-001"), encoding="utf-8")
+    (tmp_path / "extra.yaml").write_text("kind: deck-overlay\nid: rose-extra\nextends: rose\ncards:\n"
+                                         + card.format(id="rose-x-001") + card.format(id="rose-x-001"), encoding="utf-8")
+    (tmp_path / "quiz.yaml").write_text(
+        "kind: game\nid: quiz\nname: Quiz\nplayers: {min: 2, max: 2}\ncomponents:\n  card:\n"
+        "    fields: {id: str, answer: str}\n    from_deck: myths\nzones:\n"
+        "  pile: {kind: deck, visibility: hidden, contents: [card]}\nflow:\n  turn:\n    - choose:\n"
+        "        options:\n          - action: stop\n            do: [{end_game: true}]\n"
+        "end:\n  when: \"false\"\n  winners: \"seats\"\n", encoding="utf-8")
+    (tmp_path / "pack.yaml").write_text('kind: pack\nid: q\nname: Q\nversion: "1.0"\ndecks: [myths.yaml, extra.yaml]\n'
+                                        "games: [quiz.yaml]\n", encoding="utf-8")
+    found = [p.message for p in lint_paths([str(tmp_path / "quiz.yaml")]) if p.code == "DV020"]
+    assert len(found) == 1 and found[0].startswith("the deck 'myths' cannot be looked up: the decks did not load (")
+    assert "extra.yaml:" in found[0] and "card id 'rose-x-001' is already used" in found[0]

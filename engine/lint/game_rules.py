@@ -240,7 +240,8 @@ def _decks_for(ctx: LintContext) -> dict[str, list[dict[str, Any]]]:
         extra.append(str(ctx.pack.root))
     try:
         return deck_cards(extra, replacing=True)  # the linted pack, not its installed copy
-    except DavinciError:
+    except DavinciError as e:  # (reported where it is; a deck the game names is then said to be unread)
+        ctx.cache["decks_error"] = e
         return {}
 
 
@@ -251,6 +252,13 @@ def _build(ctx: LintContext) -> Any:
         try:
             hit = _build_once(ctx)
         except DavinciError as e:
+            unread = ctx.cache.get("decks_error")
+            if unread is not None and e.code == "DV020" and e.message.startswith("unknown deck '"):
+                # Not unknown: the decks did not load (a broken deck file elsewhere in the pack).
+                where = f"{unread.location}: " if unread.location is not None else ""
+                named = e.message.split("'")[1]
+                e.message = (f"the deck '{named}' cannot be looked up: the decks did not load ({where}"
+                             f"{unread.message.splitlines()[0]}): fix that first")
             hit = e
         ctx.cache["build"] = hit
     if isinstance(hit, DavinciError):
