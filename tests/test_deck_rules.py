@@ -553,3 +553,12 @@ def test_dv215_an_answer_the_prompt_reads_as_a_command() -> None:
            alternates: [way out]}
     """)
     assert lint(passing) == []
+
+
+@pytest.mark.parametrize(("a", "b"), [("here", "near"), ("here", "clear"), ("year", "here"), ("appear", "here"),
+                                      ("there", "where"), ("tour", "poor"), ("years", "fears")])
+def test_vowels_the_dictionary_splits_before_r_still_rhyme(a: str, b: str) -> None:
+    # DV210 said "'here' and 'near' do not rhyme" (the dictionary writes IY R and IH R), failing CI
+    # under --strict on good couplets.
+    assert deck_rules.words_rhyme(a, b)
+    assert not deck_rules.words_rhyme("here", "hair")

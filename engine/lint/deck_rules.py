@@ -682,11 +682,17 @@ def _candidates(word: str) -> list[str]:
     return out
 
 
+# Vowels the dictionary tells apart before an R that no ear does: "here" (IY R) rhymes with
+# "near", "clear" and "year" (IH R); "there" (EH R) with "their"; "tour" with "poor".
+_BEFORE_R = {"IY R": "IH R", "EY R": "EH R", "UW R": "UH R"}
+
+
 def _rhyming_part(phones: str) -> str:
     import pronouncing
 
-    part: str = pronouncing.rhyming_part(phones)
-    return re.sub(r"\d", "", part)
+    part: str = re.sub(r"\d", "", pronouncing.rhyming_part(phones))
+    head, sep, tail = part.partition(" R")
+    return _BEFORE_R.get(head + sep, head + sep) + tail if sep and " " not in head else part
 
 
 @lru_cache(maxsize=8192)
