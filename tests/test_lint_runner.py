@@ -490,3 +490,22 @@ def test_a_lint_usage_error_goes_to_standard_error() -> None:
     result = CliRunner().invoke(main, ["lint", "--format", "sarif", "/nonexistent/pack"])
     assert result.exit_code == 2 and result.stdout == ""
     assert "no such file or folder: /nonexistent/pack" in result.stderr
+
+
+def test_github_annotations_name_files_from_the_repository_root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Run from a sub-folder (a job's working-directory), files beneath it were named relative to it
+    # (`file=myths.yaml`) and others absolutely: GitHub resolves `file=` from the repository root.
+    import io
+
+    repo = tmp_path / "repo"
+    (repo / "decks").mkdir(parents=True)
+    (repo / "pack.yaml").write_text('kind: pack\nid: p\nname: P\nversion: "1.0"\ndecks: [decks/d.yaml]\n'
+                                    "variants: [v.yaml]\n", encoding="utf-8")
+    (repo / "decks" / "d.yaml").write_text("kind: deck-overlay\nid: rose-x\nextends: roses\ncards: []\n", encoding="utf-8")
+    (repo / "v.yaml").write_text("kind: variant\nid: v\nextends: da-vinci-cod\nname: V\n", encoding="utf-8")
+    monkeypatch.chdir(repo / "decks")
+    monkeypatch.setenv("GITHUB_WORKSPACE", str(repo))
+    out = io.StringIO()
+    assert run_lint([".."], fmt="github", out=out) == 1
+    files = sorted(line.split("file=")[1].split(",")[0] for line in out.getvalue().splitlines() if line.startswith("::"))
+    assert files == ["decks/d.yaml", "v.yaml"], out.getvalue()

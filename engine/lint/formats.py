@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TextIO
 
 from davinci.engine.errors import message_text, no_ci_command, printable
@@ -111,10 +112,25 @@ def _gh_prop(text: str) -> str:
     return _gh_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
+def _workspace_path(path: str) -> str:
+    """A file as a GitHub annotation names it: relative to the repository (GITHUB_WORKSPACE) when
+    it lies inside it, whatever the working directory (a job's `working-directory:` made the
+    relative paths miss their files); as the text shows it otherwise."""
+    workspace = os.environ.get("GITHUB_WORKSPACE")
+    if not workspace:
+        return path
+    try:
+        absolute, root = os.path.realpath(path), os.path.realpath(workspace)
+        return Path(absolute).relative_to(root).as_posix() if Path(absolute).is_relative_to(root) else path
+    except (OSError, ValueError):
+        return path
+
+
 def render_github(result: LintResult, out: TextIO, color: bool | None = None) -> None:
-    """GitHub Actions workflow commands (`::error file=...,line=...,col=...,title=CODE::message`)."""
+    """GitHub Actions workflow commands (`::error file=...,line=...,col=...,title=CODE::message`);
+    files are named relative to GITHUB_WORKSPACE when it is set (see `_workspace_path`)."""
     for p in result.problems:
-        props = [f"file={_gh_prop(printable(p.location.path))}"]
+        props = [f"file={_gh_prop(printable(_workspace_path(p.location.path)))}"]
         if p.location.line > 0:
             props += [f"line={p.location.line}", f"col={max(p.location.col, 1)}"]
         props.append(f"title={_gh_prop(f'{p.code} {p.name}'.strip())}")
