@@ -250,7 +250,8 @@ def test_exit_codes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
                         Rule("DV996", "test-warning", "warning", ("deck",), _warning_rule, "x"))
     status, text = run([str(good)])
     assert status == 0 and "0 errors, 1 warning in 1 file" in text
-    assert run([str(good)], strict=True)[0] == 1
+    status, text = run([str(good)], strict=True)
+    assert status == 1 and text.endswith("davinci lint: --strict: the warning fails the check\n")  # it said nothing
 
 
 def test_text_format_plain_and_coloured() -> None:

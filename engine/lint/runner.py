@@ -424,6 +424,9 @@ def run_lint(
         errors.write(f"davinci lint: {e}\n")
         return 2
     render(result, fmt, stream, color)
-    if result.errors or (strict and result.warnings):
+    if result.errors:
+        return 1
+    if strict and result.warnings:  # (said apart from the report: a JSON or SARIF one stays whole)
+        errors.write(f"davinci lint: --strict: {'the warnings fail' if result.warnings > 1 else 'the warning fails'} the check\n")
         return 1
     return 0
