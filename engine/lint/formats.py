@@ -98,6 +98,8 @@ def render_json(result: LintResult, out: TextIO, color: bool | None = None) -> N
             "errors": result.errors,
             "warnings": result.warnings,
             "files": result.files,
+            # Files checked only up to their first problems (the rules and test games wait for a fix).
+            "stopped_early": [_json_text(p) for p in result.stopped_early],
             "text": summary_line(result),
         },
     }
@@ -135,6 +137,10 @@ def render_github(result: LintResult, out: TextIO, color: bool | None = None) ->
             props += [f"line={p.location.line}", f"col={max(p.location.col, 1)}"]
         props.append(f"title={_gh_prop(f'{p.code} {p.name}'.strip())}")
         out.write(f"::{p.severity} {','.join(props)}::{_gh_data(printable(p.message))}\n")
+    for path in result.stopped_early:
+        out.write(f"::notice file={_gh_prop(printable(_workspace_path(path)))},title=checked in part::"
+                  "checked only up to these errors: lint checks the rest (the rules, the test games) once they are "
+                  "fixed, and may find more\n")
     out.write(summary_line(result) + "\n")
 
 
