@@ -285,7 +285,8 @@ def test_json_format() -> None:
     [problem] = payload["problems"]
     assert problem["code"] == "DV014" and (problem["line"], problem["col"]) == (7, 17)
     assert problem["severity"] == "error" and problem["name"] == "bad-value"
-    assert payload["summary"] == {"errors": 1, "warnings": 0, "files": 1, "text": "1 error, 0 warnings in 1 file"}
+    assert payload["summary"] == {"errors": 1, "warnings": 0, "files": 1, "text": "1 error, 0 warnings in 1 file",
+                                  "stopped_early": ["tests/corpus/yaml/schema-bad-enum.yaml"]}
 
 
 def test_github_format_escapes() -> None:
@@ -508,5 +509,7 @@ def test_github_annotations_name_files_from_the_repository_root(tmp_path: Path, 
     monkeypatch.setenv("GITHUB_WORKSPACE", str(repo))
     out = io.StringIO()
     assert run_lint([".."], fmt="github", out=out) == 1
-    files = sorted(line.split("file=")[1].split(",")[0] for line in out.getvalue().splitlines() if line.startswith("::"))
+    files = sorted(line.split("file=")[1].split(",")[0] for line in out.getvalue().splitlines()
+                   if line.startswith("::error"))
     assert files == ["decks/d.yaml", "v.yaml"], out.getvalue()
+    assert "::notice file=v.yaml,title=checked in part::checked only up to these errors" in out.getvalue()
