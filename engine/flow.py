@@ -316,6 +316,8 @@ class FlowCompiler:
                 hint = did_you_mean(key, allowed, 0.5, aside=False) if len(str(key)) <= 100 else ""
                 if any(c in str(key) for c in ")]'\""):  # `{sides: max(6, 1)}`: the tail of a split value
                     hint = f" ({SPLIT_BY_COMMA} before it)"
+                elif key in ("then", "else") and key not in allowed:  # (not `when`: a line indented too far)
+                    hint = f" ('{key}' belongs to an 'if' step: is it indented under the wrong block?)"
                 takes = f" ({what} takes {', '.join(allowed)})" if allowed else f" ({what} takes no other keys)"
                 raise DefinitionError(
                     f"unknown key '{quoted(str(key))}' in {what}{hint}{takes}", self.b.loc.loc((*path, key), key=True),

@@ -214,7 +214,8 @@ def resolve_variant(src: GameSource, variant: str) -> tuple[dict[str, Any], list
             folder = str(Path(src.doc.path).parent) if getattr(src.doc, "path", None) else ""
             found = unlisted_file(folder, "variant", cur) if folder else None
             unlisted = f" ({found} defines it, but {folder}/pack.yaml does not list it under variants:)" if found else ""
-            raise UsageError(f"game '{src.id}' has no variant '{quoted(cur)}'{hint}; variants: {known}{unlisted}")
+            pack = "" if hint or unlisted else "; a variant from a content pack needs --pack DIR"
+            raise UsageError(f"game '{src.id}' has no variant '{quoted(cur)}'{hint}; variants: {known}{unlisted}{pack}")
         names.append(cur)
         chain.append(doc)
         ext = str(doc.data.get("extends", ""))

@@ -281,6 +281,9 @@ def test_a_yaml_file_the_manifest_does_not_list_is_a_lint_warning(tmp_path: Path
     (pack / "out.yaml").symlink_to(tmp_path / "outside.yaml")
     found = [(p.code, p.severity, p.message.split(" is beside")[0]) for p in lint_paths([str(pack)])
              if p.code == "DV033"]
+    # Each at the unlisted file itself (it was at pack.yaml's first line).
+    assert sorted(Path(p.location.path).name for p in lint_paths([str(pack)]) if p.code == "DV033") \
+        == ["extra.yml", "forgotten.yaml"]
     assert found == [("DV033", "warning", "decks/forgotten.yaml"), ("DV033", "warning", "extra.yml")]
 
 

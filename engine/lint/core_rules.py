@@ -14,9 +14,11 @@ from pathlib import Path
 import davinci.engine.packs  # noqa: F401  (registers DV030-DV032)
 import davinci.engine.schema  # noqa: F401  (registers DV010-DV016)
 import davinci.engine.yamlload  # noqa: F401  (registers DV001-DV009)
+from davinci.engine.errors import SourceLocation
 from davinci.engine.files import davinci_files
 from davinci.engine.lint.context import LintContext
 from davinci.engine.lint.registry import Problem, Rule, register, rule
+from davinci.engine.packs import display_path
 
 register(Rule("DV017", "file-kind", "error", (), None, """
 Every davinci YAML file says what it is with a top-level `kind:` (`pack`, `game`, `variant`,
@@ -229,6 +231,8 @@ def unlisted_file(ctx: LintContext) -> Iterator[Problem]:
                 continue
             section = {"game": "games", "variant": "variants"}.get(kind, "decks")
             rel = path.relative_to(root) if path.is_relative_to(root) else path
-            yield Problem(ctx.at([]), "DV033", f"{rel.as_posix()} is beside the pack's files but pack.yaml does not "
+            # At the unlisted file itself: a review or CI annotation shows it on the file that was added.
+            yield Problem(SourceLocation(display_path(path), 1, 1), "DV033",
+                          f"{rel.as_posix()} is beside the pack's files but pack.yaml does not "
                           f"list it, so it is never read: add it under {section}: (its kind is {kind})",
                           "unlisted-file", "warning")
