@@ -930,12 +930,23 @@ class Session:
         if pending.get("type") == "respond":
             try:
                 return self.ask_answer(seat)
-            except (KeyboardInterrupt, QuitGame):
-                # Stopped while answering: a pass, so that a resumed game does not show the card
-                # again with a fresh clock to the team that has seen it; what came of it is shown.
+            except (KeyboardInterrupt, QuitGame, EOFError, OSError):
+                # Stopped while answering (Ctrl-C, quit, end of input, a closed terminal): a pass,
+                # for every person still to answer, so that a resumed game does not show the card
+                # again with a fresh clock to the teams that have seen it; what came of it is shown.
                 since = len(self.transcript)
                 self.apply_move(seat, st.parse_action("pass"))
-                self.show_events(since, seat)
+                turn = st.turn
+                while not st.is_terminal() and st.turn == turn and (st.pending or {}).get("type") == "respond":
+                    people = [s for s in st.current_seats if self.seats[s].kind == "human"]
+                    if not people:
+                        break
+                    self.apply_move(people[0], st.parse_action("pass"))
+                _say(self.console, "")  # (the terminal may be gone: what cannot be said is skipped)
+                try:
+                    self.show_events(since, seat)
+                except OSError:
+                    pass
                 raise
         legal = st.legal_actions(seat)
         # The view's prompt: the step's own, or a default for engine decisions (overflow, position).
@@ -1281,7 +1292,8 @@ class Session:
             started = time.monotonic()
             results = run_race(humans, [s.name for s in self.seats], bot_times, limit, write, shown=announced,
                                results=results)
-        except (KeyboardInterrupt, QuitGame):
+        except (KeyboardInterrupt, QuitGame, EOFError, OSError):
+            # (Ctrl-C, quit, Ctrl-D or end of input, a closed terminal.)
             # A bot whose claimed time the clock had not reached had not locked in: it passes too.
             stopped = time.monotonic() - started
             for b, t in list(bot_times.items()):
@@ -1290,15 +1302,18 @@ class Session:
             # Stopped in the middle: the race is settled as it stood (the teams that had not
             # locked in pass), so that a resumed game does not deal the same card again with a
             # fresh clock to teams that have seen it.
-            if sys.stdout.isatty():
-                write("\r\x1b[K")  # the countdown's line, left half-drawn
             settled = len(self.transcript)
-            self.settle_race(humans, bot_actions, bot_times, results)
+            self.settle_race(humans, bot_actions, bot_times, results)  # (first: the terminal may be gone)
             shown_live = frozenset(lock_in_text(self.seats[s].name, t) for s, t in
                                    [*((b, t) for b, t in bot_times.items() if b in announced),
                                     *((h, r[0]) for h, r in results.items() if r is not None)])
-            # Who was right and what they won, before the game stops (the lock-ins were shown live).
-            self.show_events(settled, None, shown_live)
+            try:
+                if sys.stdout.isatty():
+                    write("\r\x1b[K")  # the countdown's line, left half-drawn
+                # Who was right and what they won, before the game stops (the lock-ins were shown live).
+                self.show_events(settled, None, shown_live)
+            except OSError:
+                pass
             raise
         self.settle_race(humans, bot_actions, bot_times, results)
         # The answers and who won; the lock-in times were shown live as they happened.

@@ -1147,3 +1147,19 @@ def test_a_stop_signal_at_the_save_question_saves_to_a_file_of_its_own(
     assert got == code and len(asked) == 1
     assert "Saved to davinci-da-vinci-code-7.json" in screen
 
+
+
+def test_input_ending_mid_challenge_settles_it_before_the_save(tmp_path: Path) -> None:
+    # Ctrl-D (or the end of a pipe) at the answer> prompt saved the challenge unsettled: every
+    # resume dealt the same card again with a fresh clock, as much thinking time as wanted.
+    save = tmp_path / "x.json"
+    code, out = cli("play", "da-vinci-game", "--players", "human,scholar,scholar", "--seed", "3", "--no-clear",
+                    "--save", str(save), stdin="1\n")
+    assert code == 0 and "Team 1 passes" in out and "Input closed" in out
+    history = json.loads(save.read_text(encoding="utf-8"))["saved"]["state"]["history"]
+    assert [0, "pass"] in history
+    assert "Savage Mountain" in out  # the card Team 1 saw
+    code, out = cli("play", "--resume", str(save), "--no-clear")
+    # The bots still to answer do; Team 1 is not asked again, with a fresh clock, before it is settled.
+    assert code == 0 and "The answer: K2" in out
+    assert "answer>" not in out[: out.index("The answer: K2")]
