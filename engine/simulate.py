@@ -347,12 +347,22 @@ def _iter_tallies(cfg: SimConfig, jobs: int) -> Iterator[Tally]:
         with ctx.Pool(processes, initializer=_worker_signals) as pool:
             # In order: a failure is reported for the same (first failing) game as with one job.
             results = pool.imap(_worker_chunk, _chunks(cfg, size, start=2))
+            # The workers as started: the pool replaces one that dies (killed, out of memory), but
+            # the games it was playing are lost and their result never comes (the run waited forever).
+            workers = list(getattr(pool, "_pool", ()))
             while True:
                 if stopped:
                     raise KeyboardInterrupt
                 try:
                     part = results.next(timeout=0.25)
                 except mp.TimeoutError:
+                    dead = next((w for w in workers if w.exitcode is not None), None)
+                    if dead is not None:
+                        how = (f"killed by signal {-dead.exitcode}" if dead.exitcode < 0
+                               else f"exit code {dead.exitcode}")
+                        raise DavinciError(f"a simulation worker process stopped ({how}: the system's out-of-memory "
+                                           "killer, or a kill?) and the games it was playing are lost; run again, "
+                                           "or with --jobs 1", code="DV062") from None
                     continue
                 except StopIteration:
                     break

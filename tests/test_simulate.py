@@ -459,3 +459,28 @@ def test_ctrl_c_ignored_by_a_background_run_is_ignored_with_any_jobs(jobs: str) 
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=120)
     assert proc.returncode == 0 and out.startswith("da-vinci-code: 1500 games"), (out, err)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_a_worker_that_dies_stops_the_run_instead_of_hanging_it() -> None:
+    # `kill -9` of one worker (or the out-of-memory killer): the pool replaced it, the games it was
+    # playing never came back, and the run waited forever at 1% CPU.
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "from davinci.cli import main; main()", "simulate", "da-vinci-code",
+         "-n", "100000", "-p", "random,random", "-j", "2", "--json"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )
+    time.sleep(3)
+    children = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True).stdout.split()
+    assert children, "no worker processes"
+    os.kill(int(children[0]), signal.SIGKILL)
+    try:
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 1 and "DV062 a simulation worker process stopped (killed by signal 9" in err, err

@@ -35,6 +35,8 @@ OUTSIDE_LINT = {
     "DV060": "an action the rules refuse (play, the API's apply); the message says why and what is possible",
     "DV061": "a bot failed in play or simulate (it raised, returned no action, or chose a refused one); "
              "DAVINCI_DEBUG=1 shows its traceback (docs/api.md, Writing a bot)",
+    "DV062": "a `simulate --jobs` worker process died (killed, or by the system's out-of-memory killer): its games "
+             "are lost, and the run stops instead of waiting for them",
     "DV070": "a save or log that cannot be read back (damaged, edited, or for other content)",
     "DV071": "a replay that diverges from its log (replay --verify)",
     "DV080": "a usage error: a command-line option, an API argument, or an expr --context file",
