@@ -992,7 +992,7 @@ class Session:
                 continue
             word = text.lower()  # commands in any case: QUIT, Save, LIST
             if word in ("?", "help"):
-                numbers_shown = screen_numbers  # the help pushes a list printed before it away
+                numbers_shown = False  # the help pushes the list (or the screen's numbered board) away
                 self.show_help(legal, seat)
                 continue
             first, *rest = word.split()
@@ -1000,7 +1000,7 @@ class Session:
                 self.console.print(f"[red]'{esc(first)}' takes nothing after it[/red] - type ? for help")
                 continue
             if word == "history" or word.startswith("history "):
-                numbers_shown = screen_numbers
+                numbers_shown = False
                 self.show_history(seat, word)
                 continue
             if word == "list":  # a screenful at a time, as help
@@ -1016,8 +1016,7 @@ class Session:
             # value is refused).
             if text.startswith("#") and text[1:].isascii() and text[1:].isdigit() and len(text) <= 10:
                 if not numbers_shown:  # an entry of a list the player has not seen (a blind guess)
-                    self.console.print("[red]no numbered list is on the screen: type 'list' to see the actions "
-                                       "numbered, or the action itself[/red]")
+                    self.console.print(NO_LIST)
                     continue
                 if 1 <= int(text[1:]) <= len(numbered):
                     return numbered[int(text[1:]) - 1]
@@ -1060,13 +1059,12 @@ class Session:
                                            "list's entry[/red]")
                         continue
                     if not numbers_shown and not valued:
-                        self.console.print("[red]no numbered list is on the screen: type 'list' to see the actions "
-                                           "numbered, or the action itself[/red]")
+                        self.console.print(NO_LIST)
                         continue
                     return picked
                 if not valued:
-                    self.console.print(f"[red]there is no action {esc(quoted(text, 20))}: type a number from 1 to "
-                                       f"{len(numbered)}[/red]")
+                    self.console.print(NO_LIST if not numbers_shown else f"[red]there is no action "
+                                       f"{esc(quoted(text, 20))}: type a number from 1 to {len(numbered)}[/red]")
                     continue
                 text = valued[0]  # (out of the list's range: the value of one offered action)
             if text.endswith(")") and " (" in text and not _is_legal_text(text, legal):
@@ -1545,6 +1543,11 @@ def _several_verbs(text: str, verbs: Sequence[str]) -> list[str]:
 def _at_terminal() -> bool:
     """Whether standard input is a terminal (a player there can be asked, and reads privately)."""
     return sys.stdin is not None and sys.stdin.isatty()
+
+
+# Said for a number typed where no numbered list is on the screen (nothing there for it to pick).
+NO_LIST = ("[red]no numbered list is on the screen: type 'list' to see the actions numbered (an empty line shows "
+           "the screen again), or the action itself[/red]")
 
 
 # Whether the player is being asked for a file to save in (a stop signal then ends the question).

@@ -166,8 +166,12 @@ def test_a_number_picks_from_the_whole_list_once_it_is_on_the_screen(tmp_path: P
     second = re.search(r"^ +2\. (.+)$", out, re.M)
     assert second is not None
     assert listed[0] == [0, second.group(1)]
-    moves, out = _moves(GAME, ["49", "0", "²", "9" * 5000], tmp_path)
+    moves, out = _moves(GAME, ["list", "49", "0", "²", "9" * 5000], tmp_path)
     assert not moves and out.count("type a number from 1 to 48") == 3  # 49, 0 and the 5,000 digits
+    # Without the list, every number is told that no list is there (it was told to type 1 to 48,
+    # which were then refused for that reason).
+    moves, out = _moves(GAME, ["49", "0"], tmp_path)
+    assert not moves and out.count("no numbered list is on the screen") == 2
     assert "Input closed" in out  # neither '²' nor 5,000 digits (too many for int()) stop the game
 
 
@@ -1100,7 +1104,7 @@ def test_save_typed_again_at_the_file_question_and_a_long_number_at_the_prompt(t
     # "save adir" at "Save to which file?" made a file named "save adir"; 999999999999 was "not
     # possible now" where 0 was "there is no action 0".
     target = tmp_path / "again.json"
-    code, out = _screen(GAME, "human,random", ["save", f"save {target}", "999999999999"])
+    code, out = _screen(GAME, "human,random", ["save", f"save {target}", "list", "999999999999"])
     assert code == 0 and target.exists() and not (tmp_path / f"save {target.name}").exists()
     assert "there is no action 999999999999: type a number from 1 to" in " ".join(out.split())
 
@@ -1243,3 +1247,14 @@ def test_pass_typed_at_the_answer_prompt_passes() -> None:
     assert run_play(game, parse_seats("human,random,random", game), 3, {}, console, ask, clear=False, timer=False) == 0
     out = console.file.getvalue()
     assert asked.count("answer> ") >= 1 and "answered 'Pass'" not in out and "passes" in out
+
+
+def test_after_help_a_number_waits_for_the_screen_that_numbers_the_moves() -> None:
+    # The Da Vinci Game numbers the spaces a move reaches on its board; `?` printed 51 lines over
+    # it, and a `3` still moved the piece to a space no longer on the screen.
+    code, out = _screen("da-vinci-game", "human,scholar,scholar", ["?", "3", "", "3"], seed=3)
+    flat = " ".join(out.split())
+    assert code == 0 and "no numbered list is on the screen" in flat
+    # Then, the board drawn again (an empty line), 3 moves the piece (to k13, a Rose clue).
+    assert flat.index("no numbered list is on the screen") < flat.index("Team 1 reads a Rose card")
+
