@@ -84,8 +84,12 @@ def test_short_commands_expand_to_actions() -> None:
     assert expand("3 -1,0", view) == "place hand.1.3 -1,0"
     assert expand("c 2 0,0", view) == "cover hand.1.2 0,0"
     assert expand("s 1 1,0", view) == "swap hand.1.1 1,0"
-    with pytest.raises(ShortFormError, match="0,0 holds a card: type c 3 0,0 to cover it, or s 3 0,0 to swap"):
-        expand("3 0,0", view)  # an occupied cell: cover or swap must be said (it was "'3' is no action")
+    with pytest.raises(ShortFormError, match="0,0 holds a card: type c 2 0,0 to cover it, or s 2 0,0 to swap"):
+        expand("2 0,0", view)  # an occupied cell: cover or swap must be said (it was "'2' is no action")
+    # Only what is possible is suggested: card 3 shares no symbol with the card at 0,0 (c 3 0,0
+    # was suggested, then refused).
+    with pytest.raises(ShortFormError, match="0,0 holds a card, which card 3 can neither cover nor swap now"):
+        expand("3 0,0", view)
     assert expand("skip", view) == "skip"
     assert expand("hello", view) is None
     assert expand("place hand.1.3 1,1", view) == "place hand.1.3 1,1"

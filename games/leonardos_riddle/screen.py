@@ -310,8 +310,14 @@ def expand(text: str, view: dict[str, Any]) -> str | None:
     verb = _VERBS[m.group(1)] if m.group(1) else None
     x, y = int(m.group(4)), int(m.group(5))
     if verb is None:
-        if (x, y) in _cells(view):  # covering or swapping: the player must say which
+        if (x, y) in _cells(view):  # covering or swapping: the player must say which, of those possible
             n = m.group(3)
-            raise ShortFormError(f"{x},{y} holds a card: type c {n} {x},{y} to cover it, or s {n} {x},{y} to swap")
+            legal = {str(a) for a in view.get("legal") or ()}
+            ways = [f"{w[0]} {n} {x},{y} to {w if w == 'swap' else w + ' it'}" for w in ("cover", "swap")
+                    if f"{w} hand.{me}.{n} {x},{y}" in legal]
+            if not ways:
+                raise ShortFormError(f"{x},{y} holds a card, which card {n} can neither cover nor swap now (they "
+                                     "share no symbol?): choose another card or cell")
+            raise ShortFormError(f"{x},{y} holds a card: type {', or '.join(ways)}")
         verb = "place"
     return f"{verb} hand.{me}.{m.group(3)} {x},{y}"
