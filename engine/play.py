@@ -53,7 +53,15 @@ from davinci.engine.files import (
     unique_members,
 )
 from davinci.engine.game import screen_module
-from davinci.engine.race import ANSWER_HELP, HELP_WORDS, PASS_WORDS, STOP_WORDS, QuitGame, stop_warning
+from davinci.engine.race import (
+    ANSWER_HELP,
+    COMMAND_WORDS,
+    HELP_WORDS,
+    PASS_WORDS,
+    STOP_WORDS,
+    QuitGame,
+    stop_warning,
+)
 from davinci.engine.rng import MAX_SEED, derive_seed
 from davinci.engine.serial import newer_format
 from davinci.engine.values import (
@@ -1148,6 +1156,7 @@ class Session:
         # is timed from when the card was shown: the wait was spent solving it.
         t0 = shown_at if early else time.monotonic()
         warned = False
+        asked_about = ""  # a command word typed as the answer, asked about once
         while True:
             text, early = (early, "") if early else (self.private_line("answer> ").strip(), "")
             secs = time.monotonic() - t0
@@ -1164,9 +1173,14 @@ class Session:
                 solo = [int(x) - 1 for x in p.get("seats") or ()] == [seat]
                 if solo and not warned:  # a seat's own challenge (no other seat answers): stopping loses it
                     warned = True
-                    self.console.print(f"[yellow]{esc(stop_warning(text))}[/yellow]")
+                    self.console.print(f"[yellow]{esc(stop_warning(text, bool(p.get('card'))))}[/yellow]")
                     continue
                 raise QuitGame
+            if text.lower() in COMMAND_WORDS and text.lower() != asked_about:
+                asked_about = text.lower()  # (typed again, it is the answer)
+                self.console.print(f"[yellow]'{esc(text)}' is a command at the move prompt, not here: type it "
+                                   "again to answer it, or type your answer[/yellow]")
+                continue
             if limit and secs > limit:
                 self.console.print(f"[yellow]{tenths_up(secs)} s: too late[/yellow]")
             try:

@@ -122,10 +122,16 @@ class RawTerminal:
         return os.read(self.fd, 1) if ready else b""
 
 
-def stop_warning(word: str) -> str:
-    """What a team alone in its challenge is told when it types `quit` (or `exit`) the first time."""
-    return (f"Stopping now counts as a wrong answer to this challenge (the card has been seen). Type '{word}' "
-            "again to stop, or your answer.")
+def stop_warning(word: str, card: bool = True) -> str:
+    """What a team alone in its challenge is told when it types `quit` (or `exit`) the first time
+    (`card`: the challenge shows a card, which it has then seen)."""
+    seen = " (the card has been seen)" if card else ""
+    return f"Stopping now counts as a wrong answer to this challenge{seen}. Type '{word}' again to stop, or your answer."
+
+
+# The move prompt's commands: typed as an answer they are asked about once (`save` was locked in
+# as a wrong answer by a player meaning to save).
+COMMAND_WORDS = ("save", "history", "list")
 
 
 TYPING_MARKS = "|/-\\"  # one character, turned at each key: an answer's length shows nowhere

@@ -1258,3 +1258,24 @@ def test_after_help_a_number_waits_for_the_screen_that_numbers_the_moves() -> No
     # Then, the board drawn again (an empty line), 3 moves the piece (to k13, a Rose clue).
     assert flat.index("no numbered list is on the screen") < flat.index("Team 1 reads a Rose card")
 
+
+
+def test_a_move_prompt_command_typed_as_an_answer_is_asked_about_once() -> None:
+    # "Team 1 answered 'save': wrong": a player meaning to save lost the bid without noticing.
+    game = load_game("da-vinci-game")
+    answers = iter(["save", "save"])
+    asked: list[str] = []
+
+    def ask(prompt: str) -> str:
+        asked.append(prompt)
+        if len(asked) > 300 or (prompt == "answer> " and asked.count(prompt) > 2):
+            raise EOFError
+        if prompt == "answer> ":
+            return next(answers)
+        return "list" if len(asked) % 2 else "#1"
+
+    console = Console(file=io.StringIO(), width=120)
+    assert run_play(game, parse_seats("human,random,random", game), 3, {}, console, ask, clear=False, timer=False) == 0
+    out = " ".join(console.file.getvalue().split())
+    assert "'save' is a command at the move prompt, not here: type it again to answer it" in out
+    assert "answered 'save'" in out  # typed again: the answer
