@@ -1184,7 +1184,8 @@ def _deck_of(data: Any) -> str | None:
 @_deck_rule("DV215", "answer-is-a-command", "warning")
 def answer_is_a_command(ctx: LintContext) -> Iterator[Problem]:
     """A card whose every accepted answer is a word `davinci play` reads as a command at an
-    answer prompt (`quit`, `exit`): typing it stops the game instead of answering.
+    answer prompt (`quit`, `exit`; `pass`, which passes; `help`) or nothing at all: typing it
+    stops the game, passes or shows help instead of answering.
 
     Why: no player could ever win the card at the terminal.
 
@@ -1201,11 +1202,13 @@ def answer_is_a_command(ctx: LintContext) -> Iterator[Problem]:
        alternates: [way out]}
     ```
     """
-    from davinci.engine.race import STOP_WORDS
+    from davinci.engine.race import PASS_WORDS, STOP_WORDS
 
+    words = (*STOP_WORDS, *PASS_WORDS, "help")
     for i, card in _cards(ctx.doc.data):
         accepted = [v for _, v in _accepted(card)]
-        if accepted and all(isinstance(v, str) and match_key(v) in STOP_WORDS for v in accepted):
+        # (an alternate that is blank or punctuation alone cannot be typed either: an empty answer passes)
+        if accepted and all(isinstance(v, str) and match_key(v) in ("", *words) for v in accepted):
             yield _problem("DV215", ctx.at(["cards", i, "answer"]),
                            f"'{card.get('answer')}' is what `davinci play` reads as a command at an answer prompt "
-                           f"({', '.join(STOP_WORDS)}): no player could give it; add an alternate")
+                           f"({', '.join(words)}): no player could give it; add an alternate")
