@@ -1208,7 +1208,8 @@ def answer_is_a_command(ctx: LintContext) -> Iterator[Problem]:
     for i, card in _cards(ctx.doc.data):
         accepted = [v for _, v in _accepted(card)]
         # (an alternate that is blank or punctuation alone cannot be typed either: an empty answer passes)
-        if accepted and all(isinstance(v, str) and match_key(v) in ("", *words) for v in accepted):
+        keys = [match_key(v) if isinstance(v, str) else None for v in accepted]
+        if keys and all(k in ("", *words) for k in keys) and any(k in words for k in keys):  # (all blank: DV203)
             yield _problem("DV215", ctx.at(["cards", i, "answer"]),
                            f"'{card.get('answer')}' is what `davinci play` reads as a command at an answer prompt "
                            f"({', '.join(words)}): no player could give it; add an alternate")
