@@ -1507,6 +1507,8 @@ class Session:
                 places = [f"{place[s]}. {self.seats[s].name}" + (f" ({scores[s]})" if s < len(scores) and scores[s]
                                                                   is not None else "") for s in r["ranking"]]
                 self.console.print(esc("Ranking: " + ", ".join(places)))
+            elif len(self.seats) == 1 and scores and scores[0] is not None:  # a solo game: its score is the point
+                self.console.print(esc(f"Score: {scores[0]}"))
         return 0
 
 

@@ -486,10 +486,10 @@ def turn_order(cfg: SimConfig, t: Tally) -> dict[str, Any] | None:
     """Wins by place in the turn order (the first to play, the second...), whichever seat took
     the first turn, with the place farthest from the average tested as seats are. A drawn first
     player spreads the turn order's effect over every seat, where the seats' own figures cannot
-    show it. None when no game reached a first turn, or when the same seat always began and the
-    seats hold different bots (place and bot cannot then be told apart)."""
+    show it. None when no game reached a first turn, for one seat, or when the same seat always
+    began and the seats hold different bots (place and bot cannot then be told apart)."""
     games = sum(t.firsts.values())
-    if games == 0 or (len(t.firsts) == 1 and not (cfg.rotate or len(set(cfg.players)) == 1)):
+    if games == 0 or t.seats == 1 or (len(t.firsts) == 1 and not (cfg.rotate or len(set(cfg.players)) == 1)):
         return None
     return {"wins": list(t.order_wins), "games": games,
             "win_rate": [round(w / games, 4) for w in t.order_wins],
@@ -557,7 +557,9 @@ def report_text(report: Mapping[str, Any]) -> list[str]:
         )
     adv = report.get("seat_advantage")
     games, wins = report["games"], report["wins"]
-    if adv is None and games and not any(wins):
+    if len(wins) == 1:
+        lines.append("  seat advantage: not measured (one seat)")
+    elif adv is None and games and not any(wins):
         lines.append("  seat advantage: not measured (no game had a winner)")
     elif adv is None and games and all(w == games for w in wins):
         lines.append("  seat advantage: not measured (every game was a win shared by every seat: nobody scored "

@@ -484,3 +484,45 @@ def test_a_worker_that_dies_stops_the_run_instead_of_hanging_it() -> None:
     finally:
         proc.kill()
     assert proc.returncode == 1 and "DV062 a simulation worker process stopped (killed by signal 9" in err, err
+
+
+SOLO = """\
+kind: game
+id: solo
+name: Solo
+players: {min: 1, max: 1}
+seat_vars:
+  points: 0
+flow:
+  turn:
+    - choose:
+        options:
+          - action: score
+            do: [{set: {seat: current, points: 7}}, {end_game: true}]
+end:
+  when: "false"
+  winners: "seats"
+  score: "seat.points"
+"""
+
+
+def test_a_solo_game_reports_its_score_and_no_seat_comparison(tmp_path: Path) -> None:
+    # A solitaire ended "Game over. Winner: Player 1" without its score, and simulate said "every
+    # game was a win shared by every seat" beside "shared wins 0", then a turn order of one place.
+    import io
+
+    from helpers import write_game_pack
+    from rich.console import Console
+    from test_play_io import typed
+
+    from davinci.engine.game import load_game
+    from davinci.engine.play import parse_seats, run_play
+
+    pack = write_game_pack(tmp_path, "solo", SOLO)
+    lines = report_text(run(SimConfig("solo", None, ("random",), 3, 0, {}, (pack,))))
+    assert "  seat advantage: not measured (one seat)" in lines
+    assert not any("turn order" in line for line in lines)
+    game = load_game("solo", packs=[pack])
+    console = Console(file=io.StringIO(), width=100)
+    run_play(game, parse_seats("human", game), 1, {}, console, typed(["score"]), clear=False, timer=False)
+    assert "Score: 7" in console.file.getvalue()
