@@ -48,9 +48,10 @@ def main() -> int | None:
             # kill the process while it exits (it would report 143 or 129 by the signal's default).
             import signal
 
-            for name in ("SIGTERM", "SIGHUP", "SIGQUIT"):
-                if hasattr(signal, name):
-                    signal.signal(getattr(signal, name), signal.SIG_IGN)
+            from davinci.engine.errors import STOP_SIGNALS
+
+            for sig in STOP_SIGNALS:
+                signal.signal(sig, signal.SIG_IGN)
         raise
 
 

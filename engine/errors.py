@@ -249,6 +249,12 @@ _ECHO_LINE = re.compile(f"{LINE_CONTROL_CHARS.pattern}|{BIDI_CONTROLS.pattern}|[
 _BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 
 
+def shows_nothing(text: str) -> bool:
+    """Whether `text` has no character that shows by itself: only spaces, accents (combining
+    marks) and invisible characters (`hides_text`)."""
+    return all(c.isspace() or unicodedata.category(c) in ("Mn", "Me") or hides_text(c) for c in text)
+
+
 def hides_text(c: str) -> bool:
     """Whether the character `c` is invisible or changes the direction of what follows (Unicode
     format characters such as U+202E, line and paragraph separators, letters that show as nothing)."""
@@ -344,7 +350,7 @@ def seat_name_problem(name: str) -> str | None:
         return problem
     if len(name) > MAX_SEAT_NAME:
         return f"'{quoted(name)}' is {len(name):,} characters long (at most {MAX_SEAT_NAME})"
-    if name.strip() and all(c.isspace() or unicodedata.category(c) in ("Mn", "Me") for c in name):
+    if name.strip() and shows_nothing(name):
         return f"'{quoted(name)}' shows no letter (only accents or spaces)"
     return None
 

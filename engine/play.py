@@ -950,10 +950,9 @@ class Session:
                     if not people:
                         break
                     self.apply_move(people[0], st.parse_action("pass"))
-                _say(self.console, "")  # (the terminal may be gone: what cannot be said is skipped)
                 try:
                     self.show_events(since, seat)
-                except OSError:
+                except OSError:  # (the terminal may be gone: what cannot be said is skipped)
                     pass
                 raise
         legal = st.legal_actions(seat)
@@ -1591,6 +1590,11 @@ def _note_stops() -> list[int]:
     return _CAUGHT
 
 
+def _terminal_gone(e: OSError) -> bool:
+    """Whether `e` is what reading or writing a terminal whose window closed fails with."""
+    return e.errno in (errno.EIO, errno.ENXIO)
+
+
 def _say(console: Any, text: str, **kwargs: Any) -> None:
     """Print while a game stops: a terminal whose window closed cannot be written (EIO), and the save
     must go on regardless."""
@@ -1648,7 +1652,7 @@ def _ask_and_save(console: Any, data: str, mine: GameId | None = None) -> str | 
         except StopSignal:  # the terminal closed, or a stop signal came: nobody is left to answer
             raise
         except OSError as e:  # the terminal's window closed while it asked
-            if e.errno in (errno.EIO, errno.ENXIO):
+            if _terminal_gone(e):
                 raise HangUp from None
             raise
         except EOFError:  # input ended (a closed window reads as its end): nobody answers, nothing is lost
@@ -1878,7 +1882,7 @@ def run_play(
         except OSError as e:
             # The terminal's window closed: reading or writing it fails (EIO) before, or instead
             # of, the SIGHUP arriving. The game is saved as at a hangup, not lost as output trouble.
-            if e.errno not in (errno.EIO, errno.ENXIO):
+            if not _terminal_gone(e):
                 raise
             raise HangUp from None
         for what in sorted(session.given_up):  # said mid-game, long scrolled away by now
@@ -1903,7 +1907,7 @@ def run_play(
             _say(console, "[yellow]Not saved[/yellow]: the --save file was given up during the game (see above)")
         elif not session.interactive:
             _say(console, "[yellow]Not saved[/yellow] (give --save FILE to keep a game that input may end)")
-        return 129 if gone or HANGUP in caught or session.hung_up else 0
+        return 129 if gone or session.hung_up else 0
     except BotError as e:
         # A bot failed before its move changed anything: the position is whole. The reason first,
         # then the game is saved as at Ctrl-C (to the --save file, or to a file the player names).

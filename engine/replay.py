@@ -44,6 +44,7 @@ def replay_log(
     from davinci.engine.play import (
         check_recorded_fields,
         load_recorded_game,
+        missing_pack_blamed,
         read_json_file,
         read_pack_record,
         recorded_pack_paths,
@@ -76,12 +77,11 @@ def replay_log(
     # A game, variant or setting this installation lacks is a problem of the log, not of usage.
     game = load_recorded_game(game_id, variant, settings, packs, path, "logged game")
     if doc.get("content_hash") != game.content_hash:
-        if skipped:  # a recorded pack found nowhere is the likelier cause
-            raise SaveError(skipped[0])
-        raise SaveError(
+        # (a recorded pack found nowhere is the likelier cause: then it is named)
+        raise missing_pack_blamed(SaveError(
             f"{path}: the log was made with other game content or settings (hash {doc.get('content_hash')}, "
             f"now {game.content_hash}): {CHANGED_SINCE}; replaying it could diverge"
-        )
+        ), skipped)
     try:
         st = game.new_state(names, seed=seed)
     except UsageError as e:

@@ -14,7 +14,6 @@ import functools
 import json
 import os
 import re
-import unicodedata
 import urllib.parse
 from collections.abc import Callable, Iterable, Sequence
 from importlib import resources
@@ -682,10 +681,9 @@ def validate(doc: Located, schema_name: str) -> list[SchemaError]:
     problems = _schema_problems(doc, schema_name)
     name = doc.data.get("name") if isinstance(doc.data, dict) else None
     if isinstance(name, str) and not any(p.location == doc.loc(["name"]) for p in problems):
-        from davinci.engine.errors import hides_text, quoted
+        from davinci.engine.errors import hides_text, quoted, shows_nothing
 
-        visible = [c for c in name if not c.isspace() and unicodedata.category(c) not in ("Mn", "Me", "Cf")]
-        if not visible or any(hides_text(c) for c in name):
+        if shows_nothing(name) or any(hides_text(c) for c in name):
             problems.append(SchemaError(
                 f"'name' must be one line of text that shows something, without control or invisible characters, "
                 f"got '{quoted(name)}'", doc.loc(["name"]), "DV015"))

@@ -464,10 +464,7 @@ def _all_settings(cfg: SimConfig) -> dict[str, Any]:
 
 def _typed_settings(cfg: SimConfig) -> dict[str, Any]:
     """The `--setting` overrides as the game took them (`fast=yes` is true, `size=3` is 3)."""
-    try:
-        values = _load(cfg).definition.settings
-    except DavinciError:  # (the run would not have started)
-        return dict(cfg.settings)
+    values = _all_settings(cfg)
     return {k: values.get(k, v) for k, v in cfg.settings.items()}
 
 
@@ -476,7 +473,7 @@ def seat_advantage(cfg: SimConfig, t: Tally) -> dict[str, Any] | None:
     interval (95% for the whole table: 1 - 5%/n for each of n seats) leaves that average out (a
     clear difference). None when the seats hold different bots and do not rotate: a seat's rate
     then measures its bot as much as its place at the table."""
-    if not (cfg.rotate or len(set(cfg.players)) == 1):
+    if not _seats_alike(cfg):
         return None
     found = _farthest(t.wins, t.games)
     return None if found is None else {"seat": found.pop("place"), **found}
@@ -489,12 +486,17 @@ def turn_order(cfg: SimConfig, t: Tally) -> dict[str, Any] | None:
     show it. None when no game reached a first turn, for one seat, or when the same seat always
     began and the seats hold different bots (place and bot cannot then be told apart)."""
     games = sum(t.firsts.values())
-    if games == 0 or t.seats == 1 or (len(t.firsts) == 1 and not (cfg.rotate or len(set(cfg.players)) == 1)):
+    if games == 0 or t.seats == 1 or (len(t.firsts) == 1 and not _seats_alike(cfg)):
         return None
     return {"wins": list(t.order_wins), "games": games,
             "win_rate": [round(w / games, 4) for w in t.order_wins],
             "first_seats": {str(seat + 1): count for seat, count in sorted(t.firsts.items())},
             "farthest": _farthest(t.order_wins, games)}
+
+
+def _seats_alike(cfg: SimConfig) -> bool:
+    """Whether the seats differ by their place alone: one bot in every seat, or bots rotated."""
+    return cfg.rotate or len(set(cfg.players)) == 1
 
 
 def _farthest(wins: Sequence[int], games: int) -> dict[str, Any] | None:
