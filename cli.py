@@ -551,7 +551,7 @@ def simulate(
     settings: tuple[str, ...],
     packs: tuple[str, ...],
 ) -> None:
-    """Play many seeded bot games; report win rates, seat advantage, length and speed."""
+    """Play many seeded bot games; report win rates, seat advantage, scores, length and speed."""
     from davinci.engine.game import load_game
     from davinci.engine.simulate import SimConfig, parse_players, report_text, run
 

@@ -119,6 +119,8 @@ def play_one(cfg: SimConfig, index: int, game: Any = None) -> dict[str, Any]:
         "turns": r["turns"],
         "reason": r["reason"],
         "first": first,
+        # Each seat's score when the game defines one (end.score), for the score statistics.
+        "scores": list(r["scores"]) if game.definition.end.score is not None else None,
     }
 
 
@@ -146,12 +148,17 @@ class Tally:
     # seat took it, over the games that reached a first turn.
     order_wins: list[int] = field(default_factory=list)
     firsts: Counter[int] = field(default_factory=Counter)
+    # Scores (for games with end.score): a histogram per seat (score → games) and per bot.
+    seat_scores: list[Counter[int]] = field(default_factory=list)
+    bot_scores: dict[str, Counter[int]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.wins:
             self.wins = [0] * self.seats
         if not self.order_wins:
             self.order_wins = [0] * self.seats
+        if not self.seat_scores:
+            self.seat_scores = [Counter() for _ in range(self.seats)]
 
     def add(self, r: Mapping[str, Any]) -> None:
         """Count one game summary as returned by `play_one`."""
@@ -174,6 +181,11 @@ class Tally:
             self.firsts[first] += 1
             for w in winners:
                 self.order_wins[(w - first) % self.seats] += 1
+        scores = r.get("scores")
+        if scores is not None:
+            for seat, (bot, score) in enumerate(zip(r["seat_bots"], scores)):
+                self.seat_scores[seat][score] += 1
+                self.bot_scores.setdefault(bot, Counter())[score] += 1
 
     def merge(self, other: Tally) -> None:
         """Add another tally's games to this one (order does not matter)."""
@@ -188,6 +200,10 @@ class Tally:
         self.turns.update(other.turns)
         self.order_wins = [a + b for a, b in zip(self.order_wins, other.order_wins)]
         self.firsts.update(other.firsts)
+        for mine, theirs in zip(self.seat_scores, other.seat_scores):
+            mine.update(theirs)
+        for bot, hist in other.bot_scores.items():
+            self.bot_scores.setdefault(bot, Counter()).update(hist)
 
     def bot_wins(self) -> dict[str, Fraction]:
         """Wins per bot name, a win shared by k winners counting 1/k."""
@@ -210,6 +226,19 @@ def percentile(histogram: Mapping[int, int], q: float) -> int:
         if seen > rank:
             return value
     raise AssertionError("unreachable: rank < n")
+
+
+def score_stats(histogram: Mapping[int, int]) -> dict[str, Any]:
+    """Mean, median, p5/p95, min and max of the scores a histogram counts."""
+    n = sum(histogram.values())
+    return {
+        "mean": round(sum(v * c for v, c in histogram.items()) / n, 2),
+        "p5": percentile(histogram, 0.05),
+        "p50": percentile(histogram, 0.5),
+        "p95": percentile(histogram, 0.95),
+        "min": min(histogram),
+        "max": max(histogram),
+    }
 
 
 def _chunk(args: tuple[SimConfig, int, int]) -> Tally:
@@ -436,6 +465,10 @@ def summarise(
         },
         "seat_advantage": seat_advantage(cfg, t),
         "turn_order": turn_order(cfg, t),
+        # None when the game defines no score (end.score) or no game finished.
+        "scores": [score_stats(h) for h in t.seat_scores] if any(t.seat_scores) else None,
+        "bot_scores": {k: score_stats(h) for k, h in sorted(t.bot_scores.items())} if t.bot_scores else None,
+        "lower_is_better": _lower_is_better(cfg),
         "draws": t.draws,
         "shared_wins": t.shared_games,
         "turn_limit_games": t.turn_limit_games,
@@ -460,6 +493,14 @@ def _all_settings(cfg: SimConfig) -> dict[str, Any]:
         return dict(_load(cfg).definition.settings)
     except DavinciError:  # (the run would not have started)
         return dict(cfg.settings)
+
+
+def _lower_is_better(cfg: SimConfig) -> bool:
+    """Whether the game ranks the lowest score first (end.lower_is_better)."""
+    try:
+        return bool(_load(cfg).definition.end.lower_is_better)
+    except DavinciError:
+        return False
 
 
 def _typed_settings(cfg: SimConfig) -> dict[str, Any]:
@@ -517,6 +558,28 @@ def _farthest(wins: Sequence[int], games: int) -> dict[str, Any] | None:
     return {"place": far + 1, "win_rate": round(rates[far], 4), "average": round(average, 4),
             "points": round(100 * (rates[far] - average), 1), "clear": not lo <= average <= hi,
             "interval": [round(lo, 4), round(hi, 4)], "confidence": round(1 - 0.05 / len(rates), 4)}
+
+
+def _score_lines(report: Mapping[str, Any], width: int) -> list[str]:
+    """Score statistics per seat (and per bot when the seats rotate), for a game with a score."""
+    scores = report.get("scores")
+    if not scores:
+        return []
+    label_width = width + 16
+    lower = ", lower is better" if report.get("lower_is_better") else ""
+    lines = [f"  {'scores' + lower:<{label_width + 2}} {'mean':>8}  {'median':>6}  {'p5 to p95':>14}  {'min to max':>14}"]
+
+    def line(label: str, s: Mapping[str, Any]) -> str:
+        spread, extent = f"{s['p5']} to {s['p95']}", f"{s['min']} to {s['max']}"
+        return f"    {label:<{label_width}} {s['mean']:>8.2f}  {s['p50']:>6}  {spread:>14}  {extent:>14}"
+
+    rotated = report["rotate"] and len(set(report["players"])) > 1
+    for i, s in enumerate(scores):
+        lines.append(line(f"seat {i + 1} " + ("(any bot)" if rotated else report["players"][i]), s))
+    if rotated:
+        for name, s in (report.get("bot_scores") or {}).items():
+            lines.append(line(f"bot {name}", s))
+    return lines
 
 
 def _verdict(found: Mapping[str, Any], places: int, what: str) -> str:
@@ -609,6 +672,7 @@ def report_text(report: Mapping[str, Any]) -> list[str]:
     if report["shared_wins"]:
         note = "  a shared win counts as a win for each seat sharing it: seat win rates can add up to more than 100%"
         lines.append(note + ("; bot win rates count 1/k of a win shared by k seats" if report["rotate"] else ""))
+    lines.extend(_score_lines(report, width))
     lines.append(
         f"  length: {report['mean_actions']:.1f} actions mean, p50 {report['actions_p50']}, "
         f"p95 {report['actions_p95']} (min {report['actions_min']}, max {report['actions_max']}); "

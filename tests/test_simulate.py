@@ -526,3 +526,48 @@ def test_a_solo_game_reports_its_score_and_no_seat_comparison(tmp_path: Path) ->
     console = Console(file=io.StringIO(), width=100)
     run_play(game, parse_seats("human", game), 1, {}, console, typed(["score"]), clear=False, timer=False)
     assert "Score: 7" in console.file.getvalue()
+
+
+def test_scores_are_summarised_per_seat_and_per_bot_and_agree_with_the_games() -> None:
+    # A designer balancing a game needs its scores, not only who won: mean, median, spread.
+    cfg = SimConfig("leonardos-riddle", None, ("random", "greedy"), 6, 5, {}, (), rotate=True)
+    games = [play_one(cfg, i) for i in range(cfg.games)]
+    report = run(cfg, jobs=1)
+    for seat in range(2):
+        values = [g["scores"][seat] for g in games]
+        stats = report["scores"][seat]
+        assert stats["mean"] == round(sum(values) / len(values), 2)
+        assert (stats["min"], stats["max"]) == (min(values), max(values))
+        assert stats["p50"] == _sorted_list_percentile(values, 0.5)
+    greedy = [g["scores"][s] for g in games for s in range(2) if g["seat_bots"][s] == "greedy"]
+    assert report["bot_scores"]["greedy"]["mean"] == round(sum(greedy) / len(greedy), 2)
+    lines = report_text(report)
+    header = next(i for i, line in enumerate(lines) if line.lstrip().startswith("scores"))
+    assert lines[header].split()[1:] == ["mean", "median", "p5", "to", "p95", "min", "to", "max"]
+    assert lines[header + 1].split()[:4] == ["seat", "1", "(any", "bot)"]
+    assert any(line.split()[:2] == ["bot", "greedy"] for line in lines[header:])
+
+
+def test_score_statistics_are_identical_for_one_and_two_jobs() -> None:
+    cfg = SimConfig("da-vinci-code", None, ("random", "naive"), 12, 9, {}, (), rotate=True)
+    assert run(cfg, jobs=1)["scores"] == run(cfg, jobs=2)["scores"]
+
+
+def test_a_game_without_a_score_reports_none_and_prints_no_score_lines(tmp_path: Path) -> None:
+    from helpers import write_game_pack
+
+    pack = write_game_pack(tmp_path, "solo", SOLO.replace('  score: "seat.points"\n', ""))
+    report = run(SimConfig("solo", None, ("random",), 2, 0, {}, (pack,)))
+    assert report["scores"] is None and report["bot_scores"] is None
+    assert not any(line.lstrip().startswith("scores") for line in report_text(report))
+
+
+def test_a_lower_is_better_game_says_so_beside_its_scores(tmp_path: Path) -> None:
+    from helpers import write_game_pack
+
+    pack = write_game_pack(tmp_path, "solo", SOLO.replace('  score: "seat.points"\n',
+                                                          '  score: "seat.points"\n  lower_is_better: true\n'))
+    report = run(SimConfig("solo", None, ("random",), 2, 0, {}, (pack,)))
+    assert report["lower_is_better"] is True
+    assert report["scores"] == [{"mean": 7.0, "p5": 7, "p50": 7, "p95": 7, "min": 7, "max": 7}]
+    assert any(line.lstrip().startswith("scores, lower is better") for line in report_text(report))
