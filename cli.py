@@ -531,7 +531,7 @@ def _invalid_games(invalid: list[dict[str, Any]], valid: list[dict[str, Any]], u
 @click.option("--games", "-n", "n_games", type=_Digits(1, None, "a number of games"), default=100, show_default=True, help="Number of games.")
 @click.option("--players", "-p", required=True, help="Comma-separated bot names, one per seat.")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Master seed.")
-@click.option("--jobs", "-j", type=_Digits(1, 64, "a number of processes"), default=1, show_default=True, help="Processes.")
+@click.option("--jobs", "-j", type=_Digits(1, 64, "a number of processes"), default=1, show_default=True, help="Worker processes (at most one per CPU is started; results are the same for any number).")
 @click.option("--rotate", is_flag=True, help="Rotate the bots through the seats game by game (game i shifts the seat order by i: "
               "every bot plays every seat equally often when the number of games is a multiple of the "
               "number of seats).")

@@ -298,11 +298,12 @@ def run(cfg: SimConfig, jobs: int = 1, progress: Callable[[int], None] | None = 
         raise UsageError(f"{d.name} takes {seat_range(d.min_players, d.max_players)} players, got {len(cfg.players)}")
     t0 = time.perf_counter()
     tally = Tally(len(cfg.players))
+    used = [0]  # worker processes started: none when the games are too few to share, at most the CPUs
     # SIGTERM (a `kill`, a CI timeout) and SIGHUP (the terminal closed) stop a run as Ctrl-C does:
     # the games played so far are reported.
     old = {sig: signal.signal(sig, _interrupt) for sig in (STOP_SIGNALS if _main_thread() else ())}
     try:
-        for part in _iter_tallies(cfg, jobs):
+        for part in _iter_tallies(cfg, jobs, used):
             tally.merge(part)
             if progress:
                 progress(part.games)
@@ -311,14 +312,22 @@ def run(cfg: SimConfig, jobs: int = 1, progress: Callable[[int], None] | None = 
             raise
         # Stopped (Ctrl-C, SIGTERM, SIGHUP): the games played so far are the first of the seeded run, so
         # their report stands for them; the caller says it was cut short.
-        report = summarise(cfg, tally, time.perf_counter() - t0, jobs)
+        report = summarise(cfg, tally, time.perf_counter() - t0, jobs, used[0])
         report["interrupted"] = True
         return report
     finally:
         for sig, handler in old.items():
             signal.signal(sig, handler)
     elapsed = time.perf_counter() - t0
-    return summarise(cfg, tally, elapsed, jobs)
+    return summarise(cfg, tally, elapsed, jobs, used[0])
+
+
+def cpu_count() -> int:
+    """The CPUs this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # (not on every system)
+        return max(1, os.cpu_count() or 1)
 
 
 def chunk_size(games: int, jobs: int) -> int:
@@ -336,7 +345,8 @@ def _chunks(cfg: SimConfig, size: int, start: int = 0) -> Iterator[tuple[SimConf
 UNIT_SECONDS = 0.5
 
 
-def _iter_tallies(cfg: SimConfig, jobs: int) -> Iterator[Tally]:
+def _iter_tallies(cfg: SimConfig, jobs: int, used: list[int] | None = None) -> Iterator[Tally]:
+    """The tallies of the run's games in order; `used[0]` is set to the number of worker processes started."""
     if jobs == 1:
         # Game by game: a run stopped during a chunk of slow games still reports those it finished.
         for i in range(cfg.games):
@@ -360,7 +370,10 @@ def _iter_tallies(cfg: SimConfig, jobs: int) -> Iterator[Tally]:
     # fork shares the loaded game and the imported modules with the workers at no cost;
     # freezing the heap first keeps the collector from touching (and so copying) those pages.
     ctx = mp.get_context("fork") if hasattr(os, "fork") else mp.get_context()
-    processes = min(jobs, math.ceil((cfg.games - 2) / size))
+    # More processes than CPUs only wait for each other (the results would be the same).
+    processes = min(jobs, cpu_count(), math.ceil((cfg.games - 2) / size))
+    if used is not None:
+        used[0] = processes
     gc.freeze()
     # SIGTERM and SIGHUP stop the parent as Ctrl-C does (see `run`), so that leaving the pool ends the
     # workers too; the workers leave both signals to the parent.
@@ -433,7 +446,7 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def summarise(
-    cfg: SimConfig, results: Tally | Iterable[Mapping[str, Any]], elapsed: float, jobs: int
+    cfg: SimConfig, results: Tally | Iterable[Mapping[str, Any]], elapsed: float, jobs: int, processes: int = 1
 ) -> dict[str, Any]:
     """The report for a tally (or for game summaries from `play_one`), as JSON-able data."""
     if isinstance(results, Tally):
@@ -484,6 +497,7 @@ def summarise(
         "playouts_per_s": round(g / elapsed, 2) if elapsed > 0 else 0.0,
         "actions_per_s": round(total_actions / elapsed, 1) if elapsed > 0 else 0.0,
         "jobs": jobs,
+        "processes": processes,  # worker processes started (0: every game played in this process)
     }
 
 
@@ -558,6 +572,18 @@ def _farthest(wins: Sequence[int], games: int) -> dict[str, Any] | None:
     return {"place": far + 1, "win_rate": round(rates[far], 4), "average": round(average, 4),
             "points": round(100 * (rates[far] - average), 1), "clear": not lo <= average <= hi,
             "interval": [round(lo, 4), round(hi, 4)], "confidence": round(1 - 0.05 / len(rates), 4)}
+
+
+def _jobs_text(report: Mapping[str, Any]) -> str:
+    """`2 jobs`, or what ran when fewer processes than --jobs asked for could help."""
+    jobs, processes = report["jobs"], report.get("processes", report["jobs"])
+    text = f"{jobs} job{'s' if jobs != 1 else ''}"
+    if jobs > 1 and processes == 0:
+        text += " asked: too few games to share, all played in this process"
+    elif jobs > 1 and processes < jobs:
+        text += f" asked: {processes} worker process{'es' if processes != 1 else ''}, "
+        text += "one per CPU" if processes == cpu_count() else "too few games for more"
+    return text
 
 
 def _score_lines(report: Mapping[str, Any], width: int) -> list[str]:
@@ -680,6 +706,6 @@ def report_text(report: Mapping[str, Any]) -> list[str]:
     )
     lines.append(
         f"  speed: {report['playouts_per_s']} games/s, {report['actions_per_s']} actions/s "
-        f"({report['elapsed_s']} s, {report['jobs']} job{'s' if report['jobs'] != 1 else ''})"
+        f"({report['elapsed_s']} s, {_jobs_text(report)})"
     )
     return lines

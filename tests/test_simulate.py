@@ -21,7 +21,7 @@ from davinci.engine.simulate import (
     summarise,
 )
 
-TIMING_KEYS = {"elapsed_s", "playouts_per_s", "actions_per_s", "jobs"}
+TIMING_KEYS = {"elapsed_s", "playouts_per_s", "actions_per_s", "jobs", "processes"}
 
 
 def _game(seat_bots: list[str], winners: list[int], actions: int, turns: int, reason: str = "won") -> dict[str, Any]:
@@ -571,3 +571,17 @@ def test_a_lower_is_better_game_says_so_beside_its_scores(tmp_path: Path) -> Non
     assert report["lower_is_better"] is True
     assert report["scores"] == [{"mean": 7.0, "p5": 7, "p50": 7, "p95": 7, "min": 7, "max": 7}]
     assert any(line.lstrip().startswith("scores, lower is better") for line in report_text(report))
+
+
+def test_the_report_says_how_many_processes_played_when_jobs_could_not_all_help(monkeypatch: pytest.MonkeyPatch) -> None:
+    # `-j 64` on two games said "64 jobs" though every game was played in the one process.
+    import davinci.engine.simulate as simulate
+
+    few = run(SimConfig("da-vinci-code", None, ("random", "random"), 2, 0, {}), jobs=64)
+    assert (few["jobs"], few["processes"]) == (64, 0)
+    assert report_text(few)[-1].endswith("64 jobs asked: too few games to share, all played in this process)")
+    monkeypatch.setattr(simulate, "cpu_count", lambda: 2)
+    many = run(SimConfig("da-vinci-code", None, ("random", "random"), 12, 0, {}), jobs=8)
+    assert (many["jobs"], many["processes"]) == (8, 2)
+    assert report_text(many)[-1].endswith("8 jobs asked: 2 worker processes, one per CPU)")
+    assert report_text({**many, "jobs": 2})[-1].endswith("2 jobs)")
