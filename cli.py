@@ -438,7 +438,7 @@ def lint(paths: tuple[str, ...], fmt: str, strict: bool, color: bool | None, pac
 def list_(as_json: bool, packs: tuple[str, ...]) -> None:
     """List the installed games (players, variants, bots, settings), card decks and bots."""
     from davinci.engine.bots import bot_names
-    from davinci.engine.decks import load_decks
+    from davinci.engine.decks import deck_packs, load_decks
     from davinci.engine.definition import seat_span
     from davinci.engine.errors import DavinciError
     from davinci.engine.game import catalogue
@@ -448,10 +448,13 @@ def list_(as_json: bool, packs: tuple[str, ...]) -> None:
     try:
         games = catalogue(packs)
         decks = load_decks(all_packs(packs))
+        sources = deck_packs(all_packs(packs))
     except DavinciError as e:  # a pack file that cannot be read at all: the installed content is still listed
         unread, games, decks = e, catalogue(()), load_decks(all_packs(()))
+        sources = deck_packs(all_packs(()))
     bots = bot_names()  # built-in and every `davinci.bots` entry point installed
-    deck_rows = [{"id": d.id, "name": d.name, "category": d.category, "cards": len(d.cards)} for d in decks.values()]
+    deck_rows = [{"id": d.id, "name": d.name, "category": d.category, "cards": len(d.cards),
+                  "packs": sources.get(d.id, [])} for d in decks.values()]
     invalid = [g for g in games if "invalid" in g]
     valid = [g for g in games if "invalid" not in g]
     if as_json:
@@ -476,10 +479,10 @@ def list_(as_json: bool, packs: tuple[str, ...]) -> None:
         t.add_row(g["id"], "[red](not valid: davinci lint says why)[/red]", "-", "-", "-")
     console.print(t)
     d = Table(title="Clue decks")
-    for col in ("id", "category", "cards"):
+    for col in ("id", "category", "cards", "packs"):
         d.add_column(col, no_wrap=col == "id")
     for deck in deck_rows:
-        d.add_row(deck["id"], deck["category"], str(deck["cards"]))
+        d.add_row(deck["id"], deck["category"], str(deck["cards"]), escape(", ".join(deck["packs"])))
     console.print(d)
     console.print(escape(f"Bots installed: {', '.join(bots)} (the bots column lists those each game names)"))
     for g in valid:

@@ -252,6 +252,22 @@ def load_decks(packs: Sequence[Pack]) -> dict[str, Deck]:
     return merge_decks(docs)
 
 
+def deck_packs(packs: Sequence[Pack]) -> dict[str, list[str]]:
+    """The ids of the packs that give each deck its cards (the deck's own pack, then its overlays'),
+    keyed by deck id; for decks `load_decks` has loaded from these packs."""
+    from davinci.engine.packs import read_doc
+
+    out: dict[str, list[str]] = {}
+    for pack in packs:
+        for rel in pack.decks:
+            data = read_doc(pack, rel).data
+            deck = data.get("extends") if data.get("kind") == "deck-overlay" else data.get("id")
+            ids = out.setdefault(str(deck), [])
+            if pack.id not in ids:
+                ids.append(pack.id)
+    return out
+
+
 def find_deck(decks: Mapping[str, Deck], name: str) -> Deck:
     """The deck whose id or category is `name` (case-insensitive); UsageError listing the choices otherwise."""
     wanted = "-".join(name.replace("_", " ").replace("-", " ").split()).casefold()  # "Sea Shells" is sea-shells

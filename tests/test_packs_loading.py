@@ -431,3 +431,23 @@ def test_a_deck_the_game_names_is_not_called_unknown_when_another_deck_file_is_b
     found = [p.message for p in lint_paths([str(tmp_path / "quiz.yaml")]) if p.code == "DV020"]
     assert len(found) == 1 and found[0].startswith("the deck 'myths' cannot be looked up: the decks did not load (")
     assert "extra.yaml:" in found[0] and "card id 'rose-x-001' is already used" in found[0]
+
+
+def test_davinci_list_names_the_packs_each_deck_comes_from(tmp_path: Path) -> None:
+    # `list --json` gave a deck's cards but not which pack added them (an overlay's cards were
+    # counted in the built-in deck with no word of the pack).
+    import json
+
+    from click.testing import CliRunner
+
+    from davinci.cli import main
+
+    files = {"o.yaml": _deck("more-rose", "", "more-rose-001", "deck-overlay"),
+             "d.yaml": _deck("places", "places", "places-001")}
+    make_pack(tmp_path, "kind: pack\nid: extra\nname: Extra\nversion: '1.0'\ndecks: [o.yaml, d.yaml]\n", files)
+    result = CliRunner().invoke(main, ["list", "--json", "--pack", str(tmp_path)])
+    decks = {d["id"]: d for d in json.loads(result.output)["decks"]}
+    assert decks["rose"]["packs"] == ["builtin", "extra"] and decks["rose"]["cards"] == 121
+    assert decks["places"]["packs"] == ["extra"] and decks["codex"]["packs"] == ["builtin"]
+    table = CliRunner().invoke(main, ["list", "--pack", str(tmp_path)]).output
+    assert any(line.split("│")[1:5] and "builtin, extra" in line for line in table.splitlines() if "rose" in line)
