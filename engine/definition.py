@@ -316,6 +316,11 @@ def product_items(spec: Mapping[str, Any]) -> list[dict[str, Any]]:
     return [dict(zip(keys, combo)) for combo in itertools.product(*values)]
 
 
+# Zones whose pieces are stacked: one put there goes on top (the first place, which draws take first)
+# unless the step says `bottom: true` or an `index`.
+ON_TOP = frozenset({"deck", "pile"})
+
+
 def seat_range(lo: int, hi: int) -> str:
     """How many seats a game takes, in words: `exactly 2`, `2-4`."""
     return f"exactly {lo}" if lo == hi else seat_span(lo, hi)

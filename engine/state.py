@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from davinci.engine.actions import Action, parse_action
+from davinci.engine.definition import ON_TOP
 from davinci.engine.errors import DavinciError, EvalError, IllegalAction, NoSuchSeat, did_you_mean, quoted
 from davinci.engine.expr.budget import METER as _WORK
 from davinci.engine.expr.budget import ceiling_error, decision_end, decision_start, step_charge
@@ -383,8 +384,11 @@ class State:
             return
         self.take(pid)
         z = self.game.zones.get(key.split("#")[0])  # none for the supply
-        if z is not None and z.kind == "row" and index is None and z.sort is not None:
-            index = self._sorted_index(key, pid)
+        if z is not None and index is None:
+            if z.kind == "row" and z.sort is not None:
+                index = self._sorted_index(key, pid)
+            elif z.kind in ON_TOP:
+                index = 0  # a card put on a deck or pile goes on top: the next draw takes it
         self._put(pid, key, index, where)
         if face_up is not None:
             self.turn_face(pid, face_up)

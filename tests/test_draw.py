@@ -38,3 +38,49 @@ def test_a_filtered_draw_from_the_top_takes_the_matching_pieces_in_order_and_sto
         got = [(attrs[p]["seat_no"], attrs[p]["v"]) for p in st.zones[f"chips#{seat}"]]
         assert got == [(seat + 1, v) for v in range(0, 31, 2)]
     assert len(st.zones["box"]) == 6 * 31 - 3 * 16
+
+
+STACKS = """\
+kind: game
+id: stacks
+name: Stacks
+players: {min: 1, max: 2}
+components:
+  card: {fields: {n: int}, items: [{n: 1}, {n: 2}, {n: 3}, {n: 4}, {n: 5}]}
+zones:
+  deck: {kind: deck, visibility: public, contents: [card]}
+  discard: {kind: pile, visibility: public}
+  hand: {kind: hand, visibility: public}
+flow:
+  setup:
+    - draw: {from: deck, to: discard}
+    - draw: {from: deck, to: discard}
+    - draw: {from: discard, to: hand}
+    - move: {piece: first(deck), to: discard}
+    - move: {piece: first(hand), to: deck, bottom: true}
+    - draw: {from: deck, to: discard, bottom: true}
+""" + STOP_AT_ONCE
+
+
+def test_a_piece_put_on_a_deck_or_pile_goes_on_top_and_the_next_draw_takes_it(tmp_path: Path) -> None:
+    # A discard pile built with draw or move handed back its oldest card, and `bottom: true` changed
+    # nothing: every piece went to the end of the list, and draws took from its start.
+    game = load_game("stacks", packs=[write_game_pack(tmp_path, "stacks", STACKS)])
+    st = game.new_state(1, seed=1)
+    n = {i: p.attrs["n"] for i, p in enumerate(game.definition.pieces)}
+    # Deck 1..5 (top first). 1 then 2 onto the discard (2 on top); the draw from the discard takes 2;
+    # 3 moved onto the discard's top; 2 goes under the deck; 4 is drawn under the discard.
+    assert [n[p] for p in st.zones["discard"]] == [3, 1, 4]
+    assert [n[p] for p in st.zones["deck"]] == [5, 2]
+    assert st.zones["hand"] == []
+
+
+def test_bottom_is_refused_for_a_zone_that_is_not_a_deck_or_pile(tmp_path: Path) -> None:
+    import pytest
+
+    from davinci.engine.errors import DavinciError
+
+    bad = STACKS.replace("- draw: {from: deck, to: discard, bottom: true}", "- draw: {from: deck, to: hand, bottom: true}")
+    with pytest.raises(DavinciError, match=r"DV050 .*'bottom: true' puts a piece under the others in a deck or pile; "
+                                           r"'hand' is a hand zone \(a piece put in a hand goes at its end, or at `index`\)"):
+        load_game("stacks", packs=[write_game_pack(tmp_path, "stacks", bad)])

@@ -10,6 +10,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from davinci.engine.definition import ON_TOP
 from davinci.engine.errors import (
     BIDI_CONTROLS,
     LINE_CONTROL_CHARS,
@@ -133,7 +134,8 @@ PLACED_BY = {"grid": "cell", "board": "space"}
 
 
 class Draw(Instr):
-    __slots__ = ("src", "src_owner", "dst", "dst_owner", "count", "face_up", "var", "where", "random", "count_is_one")
+    __slots__ = ("src", "src_owner", "dst", "dst_owner", "count", "face_up", "var", "where", "random", "count_is_one",
+                 "bottom")
     src: str
     src_owner: Any
     dst: str
@@ -144,6 +146,7 @@ class Draw(Instr):
     where: Any
     random: bool
     count_is_one: bool
+    bottom: bool
 
     def __init__(self, path: Path, **kw: Any) -> None:
         super().__init__(path)
@@ -195,7 +198,7 @@ class Draw(Instr):
                     if not pool:
                         break
                 pid = pool[state.rng.below(len(pool))] if self.random else pool[0]
-            state.place(pid, dkey, face_up=self.face_up)
+            state.place(pid, dkey, index=len(state.zones[dkey]) + 1 if self.bottom else None, face_up=self.face_up)
             drawn.append(pid)
         ask_positions(state, dkey, drawn)
         if self.var:
@@ -205,14 +208,16 @@ class Draw(Instr):
                 state.locals[self.var] = tuple(encode(PieceV(state, p)) for p in drawn)
 
 
-@step("draw", keys=("from", "to", "from_owner", "to_owner", "owner", "count", "where", "random", "face_up", "as"))
+@step("draw", keys=("from", "to", "from_owner", "to_owner", "owner", "count", "where", "random", "face_up", "as",
+                    "bottom"))
 def _draw(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, Type]) -> None:
     """Move pieces from one zone to another: at random from a bag, from the top of anything else.
 
     Keys: `from`, `to`, `from_owner` / `to_owner` (or `owner`) for per-seat zones (default: the
     current seat), `count` (expression, default 1), `where` (a condition on `piece`, to draw only
     matching pieces), `face_up` (true/false), `as` (a name bound to the piece, or the list when
-    `count` is given). A free piece drawn into a row asks its owner where to put it.
+    `count` is given), `bottom: true` (into a deck or pile: under the pieces there, not on top).
+    A free piece drawn into a row asks its owner where to put it.
 
     ```yaml
     - draw: {from: pile, to: row, count: settings.hand_size}
@@ -248,6 +253,7 @@ def _draw(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, 
         var=var,
         where=where,
         random=bool(rnd),
+        bottom=_bottom(fc, spec, p, dst),
     )
     d.count_is_one = count is None
     fc.emit(d)
@@ -320,8 +326,9 @@ def _move(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, 
     """Move a piece (or a list of pieces) into a zone.
 
     Keys: `piece` (expression), `to` (zone), `owner` (or `to_owner`: the seat whose zone `to` is,
-    for per-seat zones), `cell` (grids), `space` (boards), `index` (1-based position in a row),
-    `bottom: true` (decks: return to the bottom), `face_up`. Rows with a sort key insert at the
+    for per-seat zones), `cell` (grids), `space` (boards), `index` (1-based position in a row, or
+    from the top of a deck or pile), `bottom: true` (a deck or pile: under the pieces there; a piece
+    put on a deck or pile goes on top otherwise, where the next draw takes it), `face_up`. Rows with a sort key insert at the
     sorted place; free pieces ask their owner.
 
     On a board, the spaces a piece walks are added to the turn's trail, which `reachable` will
@@ -359,9 +366,20 @@ def _move(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, 
             exact=fc.expr((*p, "exact"), scope, BOOL) if "exact" in spec else None,
             index=fc.expr((*p, "index"), scope, INT) if "index" in spec else None,
             face_up=fc.flag(spec, "face_up", p, None),
-            bottom=fc.flag(spec, "bottom", p, False),
+            bottom=_bottom(fc, spec, p, dst),
         )
     )
+
+
+def _bottom(fc: FlowCompiler, spec: Mapping[str, Any], p: Path, dst: str) -> bool:
+    """A step's `bottom` flag, which only a deck or a pile (where pieces go on top) can use."""
+    bottom = fc.flag(spec, "bottom", p, False)
+    kind = fc.b.zones[dst].kind  # type: ignore[attr-defined]
+    if bottom and kind not in ON_TOP:
+        raise DefinitionError(f"'bottom: true' puts a piece under the others in a deck or pile; '{dst}' is a {kind} "
+                              "zone" + (f" (a piece put in a {kind} goes at its end, or at `index`)" if kind in ("row", "hand") else ""),
+                              fc.b.loc.loc((*p, "bottom")), code="DV050")
+    return bool(bottom)
 
 
 # ---------------------------------------------------------------- swap
