@@ -11,6 +11,7 @@ import hashlib
 import json
 import math
 import os
+import re
 import signal
 import sys
 import tempfile
@@ -129,6 +130,14 @@ def parse_seats(spec: str | None, game: Any) -> list[SeatSpec]:
     for kind in {s.kind for s in seats} - {"human"}:  # a bot that plays other games only: refused here
         make_bot(kind, 0, d.id, dict(game.settings))
     return seats
+
+
+def names_every_arg(args: Sequence[Any], texts: Sequence[str]) -> bool:
+    """Whether the lines a move logged name each of its arguments as a word of its own, so that
+    they say what was chosen without the action's text. (Any argument found anywhere hid a bot's
+    `ask 1 3` behind "Random 3 says: go fish!".)"""
+    joined = "\n".join(texts)
+    return all(re.search(rf"(?<![\w.]){re.escape(str(arg))}(?![\w.]|\.\w)", joined) for arg in args)
 
 
 def draws_itself(mod: Any) -> bool:
@@ -1387,7 +1396,7 @@ class Session:
             # "The round's theme is blue"): a challenge that follows does not show them.
             said = [text for to, text in self.transcript[before:] if sees(to, self.viewer)
                     and text != action_line(name, action)]
-            if not said or (action.args and not any(str(arg) in text for text in said for arg in action.args)):
+            if not said or not names_every_arg(action.args, said):
                 said.insert(0, f"{name}: {action}")  # the game's words do not say what was chosen (`go o8`)
             for text in said:
                 self.console.print(f"[dim]{esc(text)}[/dim]")
