@@ -164,6 +164,8 @@ def bot_names() -> list[str]:
 
 def make_bot(name: str, seed: int, game_id: str | None = None, settings: dict[str, Any] | None = None) -> Any:
     """Instantiate a bot by registry name, seeded."""
+    if not isinstance(name, str):
+        raise UsageError(f"a bot is named by text (one of {', '.join(bot_names())}), got {type(name).__name__}")
     factory = BUILTIN.get(name)
     if factory is None:
         ep = _entry_points().get(name)

@@ -8,6 +8,7 @@ is reported at load/lint time as `file:line:col`.
 
 from __future__ import annotations
 
+import copy
 import itertools
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -100,7 +101,7 @@ class SettingDef:
             "int": isinstance(v, int) and not isinstance(v, bool),
             "bool": isinstance(v, bool),
             "str": isinstance(v, str),
-            "list": isinstance(v, list) and all(isinstance(i, int) and not isinstance(i, bool) for i in v),
+            "list": isinstance(v, (list, tuple)) and all(isinstance(i, int) and not isinstance(i, bool) for i in v),
             "map": isinstance(v, dict),
         }[self.type]
         if not ok:
@@ -125,7 +126,9 @@ class SettingDef:
             opts = ", ".join(map(str, self.choices))
             near = did_you_mean(v, [str(c) for c in self.choices], aside=False) if isinstance(v, str) else ""
             raise DavinciError(f"{where} '{self.name}' must be one of {opts}, got {v!r}{near}", code="DV081")
-        return v
+        # The game keeps its own value: a list as a tuple, a mapping copied, so that the caller's
+        # list or dict, changed later, changes no game (games are shared: load_game caches them).
+        return tuple(v) if self.type == "list" else copy.deepcopy(v) if self.type == "map" else v
 
 
 _WHOLE_NUMBER = re.compile(r"-?[0-9]+")

@@ -13,7 +13,9 @@ import copy
 import hashlib
 import importlib
 import json
+import os
 import re
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -69,7 +71,9 @@ class Game:
 
     @property
     def settings(self) -> dict[str, Any]:
-        return dict(self.definition.settings)
+        """The settings in effect, as a new dict (a list setting is a tuple; a mapping a copy of
+        the game's): changing it changes no game."""
+        return copy.deepcopy(dict(self.definition.settings))
 
     def seat_names(self, players: int | Sequence[str]) -> list[str]:
         d = self.definition
@@ -254,7 +258,9 @@ def _check_settings(game_id: str, doc: Any, known: Mapping[str, Any], changes: A
             )
 
 
-_CACHE: dict[Any, Game] = {}
+# The games built so far, the most recently used last; at most CACHED_GAMES are kept.
+_CACHE: OrderedDict[Any, Game] = OrderedDict()
+CACHED_GAMES = 64
 
 
 def load_game(
@@ -264,15 +270,20 @@ def load_game(
     packs: Sequence[str] = (),
 ) -> Game:
     """Build a game from the installed packs (plus `packs` paths), with a variant and settings."""
+    if not isinstance(game_id, str):
+        raise UsageError(f"a game is named by its id, a text such as 'da-vinci-code', got {type(game_id).__name__}")
+    if variant is not None and not isinstance(variant, str):
+        raise UsageError(f"variant must be a variant's id (text) or None for the base game, got {type(variant).__name__}")
     packs = _pack_list(packs)
     if variant is not None and not str(variant).strip():  # `--variant ''` played the base game
         raise UsageError("the variant name is empty: name a variant, or give none for the base game")
     if settings is not None and not isinstance(settings, Mapping):
         raise UsageError(f"settings must be a mapping of setting names to values (a dict), got "
                          f"{type(settings).__name__}")
-    key = (game_id, variant, json.dumps(dict(settings or {}), sort_keys=True, default=str), tuple(packs))
+    key = (game_id, variant, json.dumps(dict(settings or {}), sort_keys=True, default=str), _packs_stamp(packs))
     hit = _CACHE.get(key)
     if hit is not None:
+        _CACHE.move_to_end(key)
         return hit
     sources = game_sources(packs)
     src = sources.get(game_id)
@@ -286,7 +297,44 @@ def load_game(
         raise UsageError(f"unknown game '{quoted(game_id)}'{hint}; installed: {', '.join(sorted(sources)) or 'none'}{pack}")
     game = Game(build_from_source(src, variant, settings or {}, packs))
     _CACHE[key] = game
+    while len(_CACHE) > CACHED_GAMES:
+        _CACHE.popitem(last=False)
     return game
+
+
+def clear_cache() -> None:
+    """Forget every game `load_game` has built (the next call builds it again)."""
+    _CACHE.clear()
+
+
+def _packs_stamp(packs: Sequence[str]) -> tuple[Any, ...]:
+    """What identifies the files of the pack folders given: each folder's real path, and the
+    path, modification time and size of each YAML file in it (the first STAMPED_FILES met). An
+    edited file, or the same folder named another way (`pk`, `./pk`), is told apart without
+    reading any file. The installed packs are not stamped: they do not change while a program runs."""
+    stamp: list[Any] = []
+    for folder in packs:
+        root = os.path.realpath(folder)
+        stamp.append(root)
+        seen = 0
+        for here, dirs, files in os.walk(root):
+            dirs.sort()
+            for name in sorted(files):
+                if not name.endswith((".yaml", ".yml")):
+                    continue
+                path = os.path.join(here, name)
+                try:
+                    st = os.stat(path)
+                    stamp.append((path, st.st_mtime_ns, st.st_size))
+                except OSError:
+                    stamp.append((path, None))
+                seen += 1
+            if seen >= STAMPED_FILES:
+                break
+    return tuple(stamp)
+
+
+STAMPED_FILES = 2000
 
 
 def loaded_definition(game_id: str, variant: str | None) -> GameDef:
@@ -484,7 +532,6 @@ def unlisted_file(folder: str, kind: str, ident: str) -> str | None:
 def _pack_list(packs: Any) -> tuple[str, ...]:
     """`packs` as a tuple of folder paths: None is none; one path given alone is refused (a text
     would be read as a list of one-letter folders)."""
-    import os
 
     if packs is None:
         return ()

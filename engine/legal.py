@@ -167,7 +167,10 @@ class LegalActions(Sequence[Action]):
         if isinstance(action, str):  # an action's text, as `apply` takes it: "stop" in legal
             if self._texts is None:
                 self.texts()
-            return " ".join(action.split()) in (self._texts or ())
+            words = action.split()
+            if words:  # the verb in any case, as `apply` and `is_legal` read it ("STOP")
+                words[0] = words[0].lower()
+            return " ".join(words) in (self._texts or ())
         if not isinstance(action, Action):
             return False
         if self.binding(action) is not None:

@@ -37,6 +37,8 @@ class Rng:
     def below(self, n: int) -> int:
         """A uniform integer in [0, n) (n >= 1), without modulo bias."""
         if n <= 1:
+            if n < 1:
+                raise ValueError(f"below(n) needs n >= 1, got {n}: there is no integer in [0, {n})")
             return 0
         limit = _MASK - (_MASK + 1) % n
         while True:
@@ -45,11 +47,15 @@ class Rng:
                 return x % n
 
     def randint(self, lo: int, hi: int) -> int:
-        """A uniform integer in [lo, hi]."""
+        """A uniform integer in [lo, hi] (ValueError when hi < lo)."""
+        if hi < lo:
+            raise ValueError(f"randint(lo, hi) needs lo <= hi, got {lo} and {hi}")
         return lo + self.below(hi - lo + 1)
 
     def choice(self, seq: Sequence[T]) -> T:
-        """A uniform element of a non-empty sequence."""
+        """A uniform element of a non-empty sequence (ValueError when it is empty)."""
+        if not seq:
+            raise ValueError("choice() of an empty sequence: there is nothing to choose")
         return seq[self.below(len(seq))]
 
     def shuffle(self, seq: MutableSequence[T]) -> None:

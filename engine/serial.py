@@ -59,6 +59,11 @@ def checksum(body: Mapping[str, Any]) -> str:
     return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":")).encode()).hexdigest()[:24]
 
 
+def plain_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
+    """Settings as JSON reads them back (a list setting, a tuple in the game, as a list)."""
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in settings.items()}
+
+
 def state_to_json(st: State) -> dict[str, Any]:
     """The whole state as JSON-able data, with the game, variant, settings and content hash."""
     body = _body(st)
@@ -66,7 +71,7 @@ def state_to_json(st: State) -> dict[str, Any]:
         "format": FORMAT,
         "game": st.game.id,
         "variant": st.game.variant,
-        "settings": dict(st.game.settings),
+        "settings": plain_settings(st.game.settings),
         "content_hash": st.game.content_hash,
         "state": body,
         "checksum": checksum(body),
@@ -136,7 +141,7 @@ def state_from_json(game: Game, data: Mapping[str, Any]) -> State:
         st.face_down = {int(p) for p in body.get("face_down", ())}
         st.dirty = {str(k) for k in body.get("dirty", ()) if str(k) in st.zones}
         st.rng = Rng(int(body["rng"]))
-        st.history = [(int(s), str(a)) for s, a in body["history"]]
+        st._history = [(int(s), str(a)) for s, a in body["history"]]
         st.events = [(None if to is None else int(to), str(t)) for to, t in body["events"]]
         st.phase = str(body["phase"])
         st.terminal = bool(body["terminal"])

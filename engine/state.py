@@ -66,7 +66,7 @@ class State:
         "revealed",
         "face_down",
         "rng",
-        "history",
+        "_history",
         "events",
         "phase",
         "terminal",
@@ -103,7 +103,7 @@ class State:
         # whatever the zone's visibility, until revealed or moved to another zone without face_up.
         self.face_down: set[int] = set()
         self.rng = Rng(0)
-        self.history: list[tuple[int, str]] = []
+        self._history: list[tuple[int, str]] = []
         self.events: list[tuple[int | None, str]] = []
         self.phase = "setup"
         self.terminal = False
@@ -171,7 +171,7 @@ class State:
         c.revealed = set(self.revealed)
         c.face_down = set(self.face_down)
         c.rng = Rng(self.rng.state)
-        c.history = self.history[:]
+        c._history = self._history[:]
         c.events = self.events[:]
         c.phase = self.phase
         c.terminal = self.terminal
@@ -619,7 +619,7 @@ class State:
             return
         self.locals = {k: encode(v.initial) for k, v in g.turn_vars.items()}
         self.turn_trail = {}
-        self.turn_start = len(self.history)
+        self.turn_start = len(self._history)
         self.phase = "turn"
         self.stack = [["turn", 0]]
 
@@ -806,7 +806,7 @@ class State:
         p = self.pending
         assert p is not None
         text = str(action)
-        if len(self.history) - self.turn_start >= MAX_TURN_ACTIONS:
+        if len(self._history) - self.turn_start >= MAX_TURN_ACTIONS:
             turn = self.game.programs["turn"].code  # built for every game, empty when it has no turn flow
             raise EvalError(
                 f"turn {self.turn} has taken {MAX_TURN_ACTIONS:,} decisions without ending: the turn's flow "
@@ -814,7 +814,7 @@ class State:
                 turn[0].loc if turn else None,
                 code="DV043",
             )
-        self.history.append((seat, text))
+        self._history.append((seat, text))
         if p["type"] == "choose":
             self.pending = None
             instr = self.game.programs[p["at"][0]].code[p["at"][1]]
@@ -888,6 +888,12 @@ class State:
         return None if name is None else str(name)
 
     # ------------------------------------------------------------------ results
+    @property
+    def history(self) -> tuple[tuple[int, str], ...]:
+        """The moves so far, each `(seat, action text)`, as a tuple of the caller's own (changing
+        the engine's list broke the state)."""
+        return tuple(self._history)
+
     def is_terminal(self) -> bool:
         return self.terminal
 
@@ -912,7 +918,7 @@ class State:
             "ranking": self._ranked(keys),
             "reason": self.reason,
             "turns": self.turns_played(),
-            "actions": len(self.history),
+            "actions": len(self._history),
         }
 
     def _ranked(self, keys: list[tuple[Any, ...]]) -> list[int]:

@@ -183,3 +183,90 @@ def test_a_pass_with_values_is_refused_during_a_challenge() -> None:
     for bad in ("pass extra words", Action("pass", (1, None, ["x"]))):  # type: ignore[arg-type]
         with pytest.raises(IllegalAction):
             state.apply(seat, bad)
+
+
+def test_changing_a_returned_or_given_settings_value_changes_no_game() -> None:
+    # Editing to_json()'s awards list changed the rules of every later game in the process
+    # (load_game caches games), and so did the caller's own list given as a setting.
+    game = load_game("da-vinci-game")
+    saved = game.new_state(3, seed=0).to_json()
+    saved["settings"]["awards"][0] = 0
+    game.settings["awards"] = [9]
+    assert load_game("da-vinci-game").new_state(3, seed=0).to_json()["settings"]["awards"] == [3, 2, 1, 1, 1]
+    mine = {"awards": [5, 4]}
+    chosen = load_game("da-vinci-game", settings=mine)
+    mine["awards"].append(7)
+    assert chosen.settings["awards"] == (5, 4)
+    # The JSON form reads back as it was written: lists, not tuples.
+    assert json.loads(json.dumps(saved["settings"])) == {**saved["settings"], "awards": [0, 2, 1, 1, 1]}
+    assert load_game("da-vinci-game", settings=chosen.settings).settings == chosen.settings  # a tuple is a list too
+
+
+@pytest.mark.parametrize(("call", "words"), [
+    (lambda: load_game(None), "a game is named by its id, a text such as 'da-vinci-code', got NoneType"),
+    (lambda: load_game(5), "got int"),
+    (lambda: load_game("da-vinci-code", variant=5), "variant must be a variant's id .* got int"),
+])
+def test_load_game_refuses_arguments_of_the_wrong_type(call: Any, words: str) -> None:
+    with pytest.raises(UsageError, match=words):
+        call()
+
+
+def test_make_bot_and_the_random_source_refuse_what_they_cannot_do() -> None:
+    from davinci.engine.bots import make_bot
+    from davinci.engine.rng import Rng
+
+    with pytest.raises(UsageError, match="a bot is named by text"):
+        make_bot(None, 1)  # type: ignore[arg-type]
+    rng = Rng(1)
+    for bad, words in [(lambda: rng.below(0), "needs n >= 1, got 0"), (lambda: rng.randint(5, 1), "lo <= hi"),
+                       (lambda: rng.choice([]), "empty sequence")]:
+        with pytest.raises(ValueError, match=words):
+            bad()
+    assert rng.below(1) == 0 and 1 <= rng.randint(1, 6) <= 6
+
+
+def test_in_legal_reads_the_verb_in_any_case_as_apply_does() -> None:
+    state = load_game("da-vinci-code").new_state(2, seed=3)
+    seat = state.current_seats[0]
+    legal = state.legal_actions(seat)
+    text = str(legal[0])
+    shouted = text.split()[0].upper() + text[len(text.split()[0]):]
+    assert shouted in legal and state.is_legal(seat, shouted)
+
+
+def test_history_is_a_copy_so_changing_it_changes_no_state() -> None:
+    game = load_game("da-vinci-code")
+    state = game.new_state(2, seed=3)
+    for _ in range(4):
+        seat = state.current_seats[0]
+        state.apply(seat, state.legal_actions(seat)[0])
+    moves = state.history
+    assert isinstance(moves, tuple) and len(moves) == 4
+    list(moves).clear()
+    assert game.state_from_json(state.to_json()).history == moves
+
+
+def test_an_edited_pack_file_is_read_again_and_the_cache_is_bounded(tmp_path: Any, monkeypatch: Any) -> None:
+    # load_game kept the game built before the edit (keyed by the folder as typed), and every
+    # settings combination ever loaded for as long as the process ran.
+    import shutil
+    from pathlib import Path
+
+    import davinci.engine.game as game_module
+
+    pack = tmp_path / "pk"
+    shutil.copytree(Path(__file__).parent / "packs" / "from-docs", pack)
+    monkeypatch.chdir(tmp_path)
+    assert load_game("nim", packs=["pk"]).settings["max_take"] == 3
+    nim = pack / "nim.yaml"
+    nim.write_text(nim.read_text(encoding="utf-8").replace("max_take: {type: int, default: 3",
+                                                           "max_take: {type: int, default: 5"), encoding="utf-8")
+    assert load_game("nim", packs=["pk"]).settings["max_take"] == 5
+    assert load_game("nim", packs=["./pk"]) is load_game("nim", packs=[str(pack)])
+    monkeypatch.setattr(game_module, "CACHED_GAMES", 3)
+    for tokens in range(10, 16):
+        load_game("nim", settings={"tokens": tokens}, packs=["pk"])
+    assert len(game_module._CACHE) == 3
+    game_module.clear_cache()
+    assert not game_module._CACHE
