@@ -320,8 +320,8 @@ def play(
         games = catalogue(packs)
         console.print("[bold]davinci[/bold] - choose a game:")
         for i, g in enumerate(games, 1):
-            console.print(f"  {i}. {escape(g['name'])} ({g['id']}, {seat_span(g['players']['min'], g['players']['max'])} "
-                          "players)")
+            lo, hi = g["players"]["min"], g["players"]["max"]
+            console.print(f"  {i}. {escape(g['name'])} ({g['id']}, {seat_span(lo, hi)} player{'' if lo == hi == 1 else 's'})")
         while True:
             try:
                 choice = ask("game number> ").strip()

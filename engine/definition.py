@@ -324,9 +324,11 @@ def product_items(spec: Mapping[str, Any]) -> list[dict[str, Any]]:
 ON_TOP = frozenset({"deck", "pile"})
 
 
-def seat_range(lo: int, hi: int) -> str:
-    """How many seats a game takes, in words: `exactly 2`, `2-4`."""
-    return f"exactly {lo}" if lo == hi else seat_span(lo, hi)
+def seat_range(lo: int, hi: int, noun: str | None = None) -> str:
+    """How many seats a game takes, in words: `exactly 2`, `2-4`; with a noun, `exactly 1 player`,
+    `2-4 players`."""
+    words = f"exactly {lo}" if lo == hi else seat_span(lo, hi)
+    return words if noun is None else f"{words} {noun}{'' if lo == hi == 1 else 's'}"
 
 
 def seat_span(lo: int, hi: int) -> str:

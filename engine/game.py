@@ -82,7 +82,7 @@ class Game:
         count = players if isinstance(players, int) else len(players)
         if not d.min_players <= count <= d.max_players:  # checked first: 10**100 seats would fill the memory
             raise UsageError(
-                f"{d.name} takes {seat_range(d.min_players, d.max_players)} {d.seat_label.lower()}s, got {count}"
+                f"{d.name} takes {seat_range(d.min_players, d.max_players, d.seat_label.lower())}, got {count}"
             )
         if isinstance(players, int):
             names = [f"{d.seat_label} {i + 1}" for i in range(players)]

@@ -101,7 +101,7 @@ def parse_seats(spec: str | None, game: Any) -> list[SeatSpec]:
     if not spec:
         strong = [b for b in d.bots if not b.startswith("random")]
         bot = strong[-1] if strong else "random"  # bots are listed weakest first
-        parts = ["human"] + [bot] * (max(d.min_players, 2) - 1)
+        parts = ["human"] + [bot] * (min(max(d.min_players, 2), d.max_players) - 1)  # a solitaire: the human alone
     else:
         parts = [p.strip() for p in spec.split(",")]
         if "" in parts:  # `random,,random`: dropping the gap would silently seat fewer players
@@ -116,7 +116,7 @@ def parse_seats(spec: str | None, game: Any) -> list[SeatSpec]:
             hint = did_you_mean(kind, ["human", *known])
             raise UsageError(f"unknown player '{quoted(p)}'{hint}: use human[:Name] or a bot ({', '.join(known)})")
     if not d.min_players <= len(parts) <= d.max_players:  # before the names: each is checked against those before it
-        raise UsageError(f"{d.name} takes {seat_range(d.min_players, d.max_players)} players, got {len(parts)}")
+        raise UsageError(f"{d.name} takes {seat_range(d.min_players, d.max_players, 'player')}, got {len(parts)}")
     seats: list[SeatSpec] = []
     for i, (p, kind) in enumerate(zip(parts, kinds)):
         name = p.partition(":")[2]

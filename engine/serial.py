@@ -101,6 +101,9 @@ def state_from_json(game: Game, data: Mapping[str, Any]) -> State:
         raise SaveError("state_from_json takes the dict State.to_json() returned (json.loads the text first)")
     if isinstance(data, Mapping):
         newer_format(data, "format", FORMAT, "save's state")
+        if type(data.get("format")) is int and data["format"] < FORMAT:
+            raise SaveError(f"not a davinci save: its format is {data['format']}, and every davinci save is format "
+                            f"{FORMAT} or later (was the file edited?)")
     if not isinstance(data, Mapping) or data.get("format") != FORMAT or type(data.get("format")) is not int or not isinstance(data.get("state"), dict):
         raise SaveError("not a davinci save (missing format/state)")
     if data.get("game") != game.id:
@@ -162,8 +165,34 @@ def state_from_json(game: Game, data: Mapping[str, Any]) -> State:
         if not 0 <= frame[1] <= len(g.programs[frame[0]].code):
             raise SaveError(f"the save is damaged: flow '{frame[0]}' has no step {frame[1]}")
     _check_shape(st)
+    _check_vars(st)
     _probe(st)
     return st
+
+
+def _check_vars(st: State) -> None:
+    """Refuse a save whose variables are not the game's: one missing, one the game does not have,
+    or a number, flag or text of another kind (the first rule to read it failed mid-move)."""
+    from davinci.engine.expr.types import BOOL, INT, STR
+
+    g = st.game
+    kinds = {INT: int, BOOL: bool, STR: str}
+    tables = [("game variable", st.vars, g.global_vars, True)]
+    tables += [(f"seat {i + 1}'s variable", sv, g.seat_vars, True) for i, sv in enumerate(st.seat_vars)]
+    tables.append(("turn variable", st.locals, g.turn_vars, False))
+    for what, values, declared, complete in tables:
+        if complete:
+            missing = sorted(set(declared) - set(values))
+            if missing:
+                raise SaveError(f"the save is damaged: the {what} '{missing[0]}' is missing")
+            extra = sorted(set(values) - set(declared))
+            if extra:
+                raise SaveError(f"the save is damaged: the game has no {what} '{extra[0]}'")
+        for name, var in declared.items():
+            kind = kinds.get(var.type)
+            if name in values and kind is not None and var.initial is not None and values[name].__class__ is not kind:
+                raise SaveError(f"the save is damaged: the {what} '{name}' is {values[name]!r}, not "
+                                f"{'a whole number' if kind is int else 'true or false' if kind is bool else 'a text'}")
 
 
 _PENDING_TYPES = ("choose", "respond", "overflow", "position")

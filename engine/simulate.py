@@ -295,7 +295,7 @@ def run(cfg: SimConfig, jobs: int = 1, progress: Callable[[int], None] | None = 
     for name in dict.fromkeys(cfg.players):
         _bot_factory(name, game)  # fail fast on unknown bots, before any process starts (and before the count)
     if not d.min_players <= len(cfg.players) <= d.max_players:
-        raise UsageError(f"{d.name} takes {seat_range(d.min_players, d.max_players)} players, got {len(cfg.players)}")
+        raise UsageError(f"{d.name} takes {seat_range(d.min_players, d.max_players, 'player')}, got {len(cfg.players)}")
     t0 = time.perf_counter()
     tally = Tally(len(cfg.players))
     used = [0]  # worker processes started: none when the games are too few to share, at most the CPUs
@@ -528,7 +528,7 @@ def seat_advantage(cfg: SimConfig, t: Tally) -> dict[str, Any] | None:
     interval (95% for the whole table: 1 - 5%/n for each of n seats) leaves that average out (a
     clear difference). None when the seats hold different bots and do not rotate: a seat's rate
     then measures its bot as much as its place at the table."""
-    if not _seats_alike(cfg):
+    if not _seats_alike(cfg) or t.seats < 2:  # (one seat: nothing to compare it with)
         return None
     found = _farthest(t.wins, t.games)
     return None if found is None else {"seat": found.pop("place"), **found}
@@ -671,9 +671,9 @@ def report_text(report: Mapping[str, Any]) -> list[str]:
         far = order["farthest"]
         if far is not None and far["points"] != 0:
             lines.append(f"    the {_ordinal(far['place'])} to play wins {_verdict(far, len(order['win_rate']), 'place')}")
-    if report["rotate"] and len(set(report["players"])) == 1:
+    if report["rotate"] and len(report["players"]) > 1 and len(set(report["players"])) == 1:
         lines.append(f"  (--rotate changes nothing here: every seat holds {report['players'][0]})")
-    elif report["rotate"]:
+    elif report["rotate"] and len(report["players"]) > 1:
         n = len(report["players"])
         if report["games"] % n:
             extra = report["games"] % n
@@ -685,10 +685,13 @@ def report_text(report: Mapping[str, Any]) -> list[str]:
             won = report["bot_wins"].get(name, 0) / report["games"] if report["games"] else 0.0
             per = f", {rate:.1%} per seat it held ({held} of {n} seats)" if held > 1 else ""
             lines.append(f"  bot {name:<{width + 2}} won {won:.1%} of the games (seats rotated){per}")
-    lines.append(
-        f"  draws (no winner) / shared wins (several winners) / turn-limit games: "
-        f"{report['draws']} / {report['shared_wins']} / {report['turn_limit_games']}"
-    )
+    if len(report["players"]) == 1:
+        lines.append(f"  games not won / turn-limit games: {report['draws']} / {report['turn_limit_games']}")
+    else:
+        lines.append(
+            f"  draws (no winner) / shared wins (several winners) / turn-limit games: "
+            f"{report['draws']} / {report['shared_wins']} / {report['turn_limit_games']}"
+        )
     limited = report["turn_limit_games"]
     if limited and limited * 2 >= report["games"]:
         every = "every game" if limited == report["games"] else f"{limited} of {report['games']} games"

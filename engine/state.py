@@ -933,7 +933,7 @@ class State:
     def _standing(self) -> tuple[list[int], list[Any], list[tuple[Any, ...]]]:
         """A finished game's winners, scores, and each seat's sort key (winning, score, tie-break)."""
         if not self.terminal:  # it gave every seat as a winner, with no reason
-            raise IllegalAction("the game is not over: result() is for a finished game (see is_terminal())")
+            raise IllegalAction("the game is not over: result() and places() are for a finished game (see is_terminal())")
         g = self.game
         n = len(self.seat_names)
         env = self.env()

@@ -285,7 +285,8 @@ def build_view(state: State, seat: int | None) -> dict[str, Any]:
         ptype = "choose" if p["type"] == "position" and not asked else p["type"]
         pend: dict[str, Any] = {
             "type": ptype,
-            "prompt": (p.get("prompt") if asked else None) or DEFAULT_PROMPTS.get(ptype, ""),
+            # Empty for a seat that is not deciding (a web client would ask the reader to answer).
+            "prompt": (p.get("prompt") or DEFAULT_PROMPTS.get(ptype, "")) if asked else "",
         }
         if p["type"] == "respond":
             pend["seats"] = [s + 1 for s in p["seats"]]

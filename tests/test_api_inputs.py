@@ -270,3 +270,24 @@ def test_an_edited_pack_file_is_read_again_and_the_cache_is_bounded(tmp_path: An
     assert len(game_module._CACHE) == 3
     game_module.clear_cache()
     assert not game_module._CACHE
+
+
+@pytest.mark.parametrize(("game_id", "change", "words"), [
+    ("leonardos-riddle", lambda s: s["vars"].clear(), "the game variable 'turns_left' is missing"),
+    ("leonardos-riddle", lambda s: s["vars"].update(extra=1), "the game has no game variable 'extra'"),
+    ("leonardos-riddle", lambda s: s["vars"].update(turns_left="3"), "'turns_left' is '3', not a whole number"),
+    ("da-vinci-code", lambda s: s["locals"].update(correct=True), "the turn variable 'correct' is True, not a whole"),
+    ("da-vinci-game", lambda s: s["seat_vars"][1].pop("ready"), "seat 2's variable 'ready' is missing"),
+])
+def test_a_save_whose_variables_are_not_the_games_is_refused(game_id: str, change: Any, words: str) -> None:
+    # A state without its declared variable loaded, and the next move failed half-way with an
+    # error at the game's YAML, leaving a state nobody could act in.
+    from davinci.engine.errors import SaveError
+    from davinci.engine.serial import checksum
+
+    game = load_game(game_id)
+    data = json.loads(json.dumps(game.new_state(3, seed=2).to_json()))
+    change(data["state"])
+    data["checksum"] = checksum(data["state"])
+    with pytest.raises(SaveError, match=words):
+        game.state_from_json(data)

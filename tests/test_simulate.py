@@ -519,8 +519,10 @@ def test_a_solo_game_reports_its_score_and_no_seat_comparison(tmp_path: Path) ->
     from davinci.engine.play import parse_seats, run_play
 
     pack = write_game_pack(tmp_path, "solo", SOLO)
-    lines = report_text(run(SimConfig("solo", None, ("random",), 3, 0, {}, (pack,))))
-    assert "  seat advantage: not measured (one seat)" in lines
+    report = run(SimConfig("solo", None, ("random",), 3, 0, {}, (pack,), rotate=True))
+    lines = report_text(report)
+    assert "  seat advantage: not measured (one seat)" in lines and report["seat_advantage"] is None
+    assert "  games not won / turn-limit games: 0 / 0" in lines and not any("rotate" in line for line in lines)
     assert not any("turn order" in line for line in lines)
     game = load_game("solo", packs=[pack])
     console = Console(file=io.StringIO(), width=100)
@@ -585,3 +587,18 @@ def test_the_report_says_how_many_processes_played_when_jobs_could_not_all_help(
     assert (many["jobs"], many["processes"]) == (8, 2)
     assert report_text(many)[-1].endswith("8 jobs asked: 2 worker processes, one per CPU)")
     assert report_text({**many, "jobs": 2})[-1].endswith("2 jobs)")
+
+
+def test_a_solitaire_seats_one_human_by_default_and_says_player_for_one(tmp_path: Path) -> None:
+    # `davinci play golf` (and the menu) said "Golf takes exactly 1 players, got 2".
+    from helpers import write_game_pack
+
+    from davinci.engine.game import load_game
+    from davinci.engine.play import parse_seats
+
+    game = load_game("solo", packs=[write_game_pack(tmp_path, "solo", SOLO)])
+    assert [s.kind for s in parse_seats(None, game)] == ["human"]
+    with pytest.raises(UsageError, match=r"Solo takes exactly 1 player, got 2$"):
+        parse_seats("human,random", game)
+    with pytest.raises(UsageError, match=r"takes exactly 1 player, got 2"):
+        game.new_state(2)
