@@ -371,8 +371,17 @@ def number_amid_words(text: str) -> int | None:
         end -= 1
     around = words[:start] + words[end:]
     if (not around and not any(ordinals)) or len(around) > 3 or start == end or any(w in _NOT_THE_NUMBER for w in around):
-        return None
+        # "6 times" and "150 min" after the number count it ("times 6", "min 150" do not).
+        if not (around and start == 0 and words[end] in _AFTER_THE_NUMBER and len(around) == 1):
+            return None
     return number_value(" ".join(words[start:end]))
+
+
+# Words of _NOT_THE_NUMBER that, alone after the number, only say what it counts: "6 times" is
+# six occurrences, "150 min" a number of minutes.
+_AFTER_THE_NUMBER = frozenset({"times", "min"})
+
+
 
 
 def _digits_for_number_words(words: Sequence[str]) -> list[str]:

@@ -278,3 +278,16 @@ def test_another_value_or_another_name_is_wrong(typed: str, answer: str | int) -
 ])
 def test_zero_in_british_words_plurals_and_inner_slips_are_right(typed: str, answer: str | int) -> None:
     assert answer_matches(typed, answer)
+
+
+@pytest.mark.parametrize(("reply", "answer", "right"), [
+    # "How many times...?" answered "6 times", and "150 min" for minutes, were refused.
+    ("6 times", 6, True), ("six times", 6, True), ("150 min", 150, True), ("1440 min", 1440, True),
+    # Before the number, or with more after it, the word changes what the number means.
+    ("times 6", 6, False), ("min 150", 150, False), ("6 times 7", 6, False), ("6 times more", 6, False),
+    ("6 times", 7, False),
+])
+def test_times_and_min_after_the_number_say_what_it_counts(reply: str, answer: int, right: bool) -> None:
+    from davinci.engine.answers import answer_matches
+
+    assert answer_matches(reply, answer) is right
