@@ -493,14 +493,34 @@ def _plural_pair(a: str, b: str) -> bool:
     """Whether one key is the other with its last word made plural (an `s`, an `es`, or `y` to
     `ies`): "bells" and "bell", "toothbrushes" and "toothbrush", "daisies" and "daisy". Keys with
     digits are numbers' business, never plurals ("11s")."""
-    if any(c.isdigit() for c in a + b):
-        return False
-    short, long = (a, b) if len(a) < len(b) else (b, a)
-    if not short or not short[-1].isalpha():
-        return False
-    hissing = short.endswith(("s", "x", "z", "ch", "sh"))  # takes `es`: "glasses", never "glasss"
-    return (long == short + "es" and (hissing or short.endswith("o"))) or (long == short + "s" and not hissing) \
-        or (short.endswith("y") and long == short[:-1] + "ies")
+    return b in plural_partners(a)
+
+
+_HISSING = ("s", "x", "z", "ch", "sh")  # take `es`: "glasses", never "glasss"
+
+
+def plural_partners(key: str) -> tuple[str, ...]:
+    """Every key that is `key`'s plural or singular as answer checking reads them (see
+    `_plural_pair`): lint finds two cards' answers that one player's reply would both match."""
+    if not key or any(c.isdigit() for c in key):
+        return ()
+    out: list[str] = []
+    if key[-1].isalpha():  # as the singular
+        hissing = key.endswith(_HISSING)
+        if hissing or key.endswith("o"):
+            out.append(key + "es")
+        if not hissing:
+            out.append(key + "s")
+        if key.endswith("y"):
+            out.append(key[:-1] + "ies")
+    # as the plural
+    if key.endswith("es") and key[:-2].endswith((*_HISSING, "o")):
+        out.append(key[:-2])
+    if key.endswith("s") and key[:-1][-1:].isalpha() and not key[:-1].endswith(_HISSING):
+        out.append(key[:-1])
+    if key.endswith("ies"):
+        out.append(key[:-3] + "y")
+    return tuple(out)
 
 
 def _another_word(given_key: str, key: str) -> bool:

@@ -134,6 +134,22 @@ def test_dv202_numbers_are_duplicates_by_value() -> None:
     assert lint(failing) == [("DV202", 7, 70)]
 
 
+def test_dv202_spaces_hyphens_and_plurals_make_no_new_answer_but_a_number_is_not_its_digits_as_text() -> None:
+    # Answer checking took "Stone henge" for Stonehenge and "bells" for bell, and lint did not.
+    failing = deck("""\
+        - {id: test-001, difficulty: 1, clue: "Ring of stones", answer: Stonehenge}
+        - {id: test-002, difficulty: 1, clue: "Old stones", answer: Stone henge}
+        - {id: test-003, difficulty: 1, clue: "Sand timer", answer: hourglass}
+        - {id: test-004, difficulty: 1, clue: "Egg timer", answer: hour-glass}
+        - {id: test-005, difficulty: 1, clue: "It rings", answer: bells}
+        - {id: test-006, difficulty: 1, clue: "It chimes", answer: bell}
+        - {id: test-007, difficulty: 1, clue: "Dial it", answer: 911, alternates: ["9-1-1"]}
+        - {id: test-008, difficulty: 1, clue: "Port", answer: Tangier, alternates: [Tangiers]}
+    """)
+    assert [code_line[:2] for code_line in lint(failing)] == [("DV202", 7), ("DV202", 9), ("DV202", 11), ("DV202", 13)]
+    assert messages(failing)[-1].endswith("(a plural and its singular: a reply of either matches both)")
+
+
 # --- DV203 card-text -------------------------------------------------------------------------
 
 

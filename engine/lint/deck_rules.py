@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from davinci.engine.answers import NUMBER_WORDS, fold, match_key, normalise, number_value
+from davinci.engine.answers import NUMBER_WORDS, fold, match_key, normalise, number_value, plural_partners
 from davinci.engine.errors import SourceLocation
 from davinci.engine.lint.registry import CheckFn, Problem, Severity, rule
 
@@ -100,11 +100,22 @@ def _accepted(card: dict[str, Any]) -> list[tuple[Path, Any]]:
 
 
 def _answer_key(value: Any) -> str:
+    """What two answers that answer checking takes for each other share: numbers by value, texts
+    by their match key without spaces ("Stone henge" is "Stonehenge", "hour-glass" "hourglass")."""
     if _is_int(value):
-        return str(value)
+        return f"#{value}"
     text = str(value)
     number = number_value(text)
-    return str(number) if number is not None else match_key(text)
+    # (A number matches numbers only: the text "9-1-1" is not the number 911.)
+    return f"#{number}" if number is not None else match_key(text).replace(" ", "")
+
+
+def _seen(key: str, table: Mapping[str, Any]) -> str | None:
+    """The key in `table` that `key` counts as: itself, or its plural or singular ("bells" for
+    "bell": a reply of either matches both)."""
+    if key in table:
+        return key
+    return next((k for k in plural_partners(key) if k in table), None)
 
 
 def _alnum(text: str) -> str:
@@ -203,8 +214,9 @@ def duplicate_answer(ctx: LintContext) -> Iterator[Problem]:
     """Two cards of one deck should not share an answer (or an accepted alternate).
 
     Answers are compared the way answer checking compares them: case, accents, punctuation,
-    a leading article and numbers-as-words do not make two answers different. An alternate
-    that repeats its own card's answer is reported too.
+    spaces and hyphens ("Stone henge", "hour-glass"), a leading article, numbers-as-words and
+    a plural against its singular ("bells", "bell") do not make two answers different. An
+    alternate that repeats its own card's answer is reported too.
 
     Why: players who have met the answer once solve the second card from memory, and the
     deck is poorer by one card.
@@ -233,14 +245,17 @@ def duplicate_answer(ctx: LintContext) -> Iterator[Problem]:
             if not key:
                 continue
             here = ["cards", i, *suffix]
-            if key in own:
+            mine = _seen(key, dict.fromkeys(own))
+            if mine is not None:
+                why = "" if mine == key else " (a plural and its singular: a reply of either matches both)"
                 yield _problem(
-                    "DV202", ctx.at(here), f"alternate '{value}' repeats an answer this card already accepts"
+                    "DV202", ctx.at(here), f"alternate '{value}' repeats an answer this card already accepts{why}"
                 )
                 continue
             own.add(key)
-            if key in seen:
-                j, other = seen[key]
+            same = _seen(key, seen)
+            if same is not None:
+                j, other = seen[same]
                 where = ctx.at(["cards", j, *other])
                 other_id = _card_id(ctx, j)
                 yield _problem(
@@ -1074,11 +1089,12 @@ def overlay_answer_clash(ctx: LintContext) -> Iterator[Problem]:
     for i, card in _cards(ctx.doc.data):
         for suffix, value in _accepted(card):
             key = _answer_key(value)
-            if key and key in answers:
+            same = _seen(key, answers) if key else None
+            if same is not None:
                 yield _problem(
                     "DV214",
                     ctx.at(["cards", i, *suffix]),
-                    f"answer '{value}' is already an answer in deck '{ctx.data.get('extends')}' ({_describe(answers[key])})",
+                    f"answer '{value}' is already an answer in deck '{ctx.data.get('extends')}' ({_describe(answers[same])})",
                 )
 
 
