@@ -319,6 +319,12 @@ def product_items(spec: Mapping[str, Any]) -> list[dict[str, Any]]:
     return [dict(zip(keys, combo)) for combo in itertools.product(*values)]
 
 
+def plain_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
+    """Settings as the caller's own, as JSON would read them back: a list setting (a tuple in the
+    game) as a new list, a mapping copied. Changing the result changes no game."""
+    return {k: list(v) if isinstance(v, tuple) else copy.deepcopy(v) for k, v in settings.items()}
+
+
 # Zones whose pieces are stacked: one put there goes on top (the first place, which draws take first)
 # unless the step says `bottom: true` or an `index`.
 ON_TOP = frozenset({"deck", "pile"})

@@ -23,7 +23,7 @@ from typing import Any
 
 from davinci.engine.actions import Action, parse_action
 from davinci.engine.build import GameDef, build_game
-from davinci.engine.definition import Locator, seat_range
+from davinci.engine.definition import Locator, plain_settings, seat_range
 from davinci.engine.errors import (
     DavinciError,
     DefinitionError,
@@ -71,9 +71,9 @@ class Game:
 
     @property
     def settings(self) -> dict[str, Any]:
-        """The settings in effect, as a new dict (a list setting is a tuple; a mapping a copy of
-        the game's): changing it changes no game."""
-        return copy.deepcopy(dict(self.definition.settings))
+        """The settings in effect, as JSON would read them back (a list setting as a new list, a
+        mapping a copy): the caller's own, so that changing it changes no game."""
+        return plain_settings(self.definition.settings)
 
     def seat_names(self, players: int | Sequence[str]) -> list[str]:
         d = self.definition
@@ -271,7 +271,7 @@ def load_game(
 ) -> Game:
     """Build a game from the installed packs (plus `packs` paths), with a variant and settings."""
     if not isinstance(game_id, str):
-        raise UsageError(f"a game is named by its id, a text such as 'da-vinci-code', got {type(game_id).__name__}")
+        raise UsageError(f"a game is named by its id, a text such as 'my-game', got {type(game_id).__name__}")
     if variant is not None and not isinstance(variant, str):
         raise UsageError(f"variant must be a variant's id (text) or None for the base game, got {type(variant).__name__}")
     packs = _pack_list(packs)

@@ -132,12 +132,15 @@ def parse_seats(spec: str | None, game: Any) -> list[SeatSpec]:
     return seats
 
 
-def names_every_arg(args: Sequence[Any], texts: Sequence[str]) -> bool:
-    """Whether the lines a move logged name each of its arguments as a word of its own, so that
-    they say what was chosen without the action's text. (Any argument found anywhere hid a bot's
-    `ask 1 3` behind "Random 3 says: go fish!".)"""
+def names_an_arg(args: Sequence[Any], texts: Sequence[str], seat_names: Sequence[str]) -> bool:
+    """Whether the lines a move logged name one of its arguments as a word of its own, outside
+    the seats' names, so that they say what was chosen ("Ann places ... at 1,1" for `place
+    hand.1.1 1,1`). (Any argument found anywhere hid a bot's `ask 1 3` behind "Random 3 says:
+    go fish!": the 3 of a seat's name passed for the rank.)"""
     joined = "\n".join(texts)
-    return all(re.search(rf"(?<![\w.]){re.escape(str(arg))}(?![\w.]|\.\w)", joined) for arg in args)
+    for name in sorted(seat_names, key=len, reverse=True):
+        joined = joined.replace(name, "\n")
+    return any(re.search(rf"(?<![\w.]){re.escape(str(arg))}(?![\w.]|\.\w)", joined) for arg in args)
 
 
 def draws_itself(mod: Any) -> bool:
@@ -1396,7 +1399,7 @@ class Session:
             # "The round's theme is blue"): a challenge that follows does not show them.
             said = [text for to, text in self.transcript[before:] if sees(to, self.viewer)
                     and text != action_line(name, action)]
-            if not said or not names_every_arg(action.args, said):
+            if not said or (action.args and not names_an_arg(action.args, said, st.seat_names)):
                 said.insert(0, f"{name}: {action}")  # the game's words do not say what was chosen (`go o8`)
             for text in said:
                 self.console.print(f"[dim]{esc(text)}[/dim]")

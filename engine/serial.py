@@ -8,7 +8,7 @@ import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from davinci.engine.definition import seat_range
+from davinci.engine.definition import plain_settings, seat_range
 from davinci.engine.errors import SaveError, quoted
 from davinci.engine.rng import Rng
 from davinci.engine.values import from_json, to_json
@@ -57,11 +57,6 @@ def to_json_pending(p: dict[str, Any] | None) -> Any:
 
 def checksum(body: Mapping[str, Any]) -> str:
     return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":")).encode()).hexdigest()[:24]
-
-
-def plain_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
-    """Settings as JSON reads them back (a list setting, a tuple in the game, as a list)."""
-    return {k: list(v) if isinstance(v, tuple) else v for k, v in settings.items()}
 
 
 def state_to_json(st: State) -> dict[str, Any]:

@@ -1281,13 +1281,15 @@ def test_a_move_prompt_command_typed_as_an_answer_is_asked_about_once() -> None:
     assert "answered 'save'" in out  # typed again: the answer
 
 
-def test_a_bots_move_is_shown_unless_its_log_lines_name_every_argument_as_a_word() -> None:
+def test_a_bots_move_is_shown_unless_its_log_lines_name_an_argument_outside_the_seats_names() -> None:
     # "Random 3 says: go fish!" hid the bot's `ask 1 3`: the 3 of a seat's name passed for the rank.
-    from davinci.engine.play import names_every_arg
+    from davinci.engine.play import names_an_arg
 
-    assert not names_every_arg(["1", "3"], ["Random 3 says: go fish!"])
-    assert names_every_arg(["3", "5"], ["Random 2 takes every 5 from Random 3"])
-    assert not names_every_arg(["5"], ["Random 2 draws 15 cards"])
-    assert names_every_arg(["row.1.1", "0"], ["Ann guessed that row.1.1 is 0: wrong"])
-    assert not names_every_arg(["row.1.1"], ["Ann looks at row.1.12"])
-    assert not names_every_arg(["2"], ["the 2.5 mark"]) and names_every_arg([], ["anything"])
+    seats = ["Random 1", "Random 2", "Random 3", "Random 13"]
+    assert not names_an_arg(["1", "3"], ["Random 3 says: go fish!"], seats)
+    assert not names_an_arg(["13"], ["Random 13 fishes"], seats)
+    assert names_an_arg(["3", "5"], ["Random 2 takes every 5 from Random 3"], seats)
+    assert not names_an_arg(["5"], ["Random 2 draws 15 cards"], seats)
+    assert names_an_arg(["hand.1.1", "1,1"], ["Random 1 places horseman, flower at 1,1"], seats)
+    assert not names_an_arg(["row.1.1"], ["Ann looks at row.1.12"], seats)
+    assert not names_an_arg(["2"], ["the 2.5 mark"], seats)

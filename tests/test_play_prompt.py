@@ -385,7 +385,7 @@ def test_a_list_line_pasted_back_with_its_piece_note_is_the_action() -> None:
     pack = str(Path(__file__).parent / "packs" / "from-docs")
     game = load_game("spice-stall", packs=[pack])
     console = Console(file=io.StringIO(), width=200)
-    run_play(game, parse_seats("human,random", game), 1, {}, console, typed(["take market.1 (pepper)"]), clear=False,
+    run_play(game, parse_seats("human,random", game), 1, {}, console, typed(["take market.3 (pepper)"]), clear=False,
              timer=False)
     assert "Player 1 takes pepper from the market" in console.file.getvalue()  # type: ignore[attr-defined]
 

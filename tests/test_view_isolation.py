@@ -48,4 +48,4 @@ def test_changing_a_view_changes_nothing_in_the_game(game_id: str, variant: str 
     before = _play(game, 5, vandal=False)
     assert _play(game, 5, vandal=True) == before
     assert _play(load_game(game_id, variant), 5, vandal=False) == before  # nor in the next game
-    assert game.new_state(game.definition.min_players, seed=9).view(None)["settings"] == dict(game.definition.settings)
+    assert game.new_state(game.definition.min_players, seed=9).view(None)["settings"] == game.settings
