@@ -237,6 +237,20 @@ def main() -> None:
 main.command_class = OnceCommand
 
 
+def _uses_pack(g: Any, game: str, variant: str | None, sets: dict[str, Any], packs: tuple[str, ...],
+               folder: str) -> bool:
+    """Whether game `g` (loaded with `packs`) needs the pack `folder`: without it the game cannot
+    be loaded, or is other content (another content hash: its variant, or a deck it deals from)."""
+    from davinci.engine.errors import DavinciError
+    from davinci.engine.game import load_game
+
+    try:
+        without = load_game(game, variant, sets, [p for p in packs if p != folder])
+    except DavinciError:
+        return True
+    return bool(without.definition.content_hash != g.definition.content_hash)
+
+
 @main.command()
 @click.argument("game", required=False)
 @click.option("--variant", "-v", help="Variant id (see `davinci list`).")
@@ -301,11 +315,9 @@ def play(
             if given:
                 raise UsageError(f"{option} cannot be used with --resume: a resumed game keeps the seats, seed "
                                  "and settings of its save")
-        if game is not None and game != saved["saved"]["game"]:
-            from davinci.engine.errors import SaveError
-
-            raise SaveError(f"{resume}: this save is for game '{saved['saved']['game']}', not '{game}' (name no "
-                            "game to resume it: the save knows its game)")
+        if game is not None and game != saved["saved"]["game"]:  # a usage mistake, as a wrong --variant is
+            raise UsageError(f"{resume}: this save is for game '{saved['saved']['game']}', not '{game}' (name no "
+                             "game to resume it: the save knows its game)")
         was = saved["saved"]["variant"]
         if variant is not None and variant != was:
             raise UsageError(f"--variant {variant}: {resume} is a save of "
@@ -358,6 +370,10 @@ def play(
                              "give one of them")
         sets = {**sets, **{n: "0" for n in timed}}
         g = load_game(game, variant, sets, packs)
+    if packs and record == pack_record(packs):
+        # Only the packs the game is made of are written into its save and log: a --pack given
+        # once that the game does not use would be needed by every resume and replay after.
+        record = [r for r, folder in zip(record, packs) if _uses_pack(g, game, variant, sets, packs, folder)]
     if players is not None and not players.strip():
         raise UsageError("--players needs at least one seat, e.g. --players human,random (leave it out for one "
                          "human against bots)")

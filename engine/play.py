@@ -65,6 +65,7 @@ from davinci.engine.race import (
 )
 from davinci.engine.rng import MAX_SEED, derive_seed
 from davinci.engine.serial import newer_format
+from davinci.engine.state import MAX_EVENTS
 from davinci.engine.values import (
     LIST_ALWAYS,
     LIST_AT_MOST,
@@ -149,6 +150,18 @@ def draws_itself(mod: Any) -> bool:
     return mod is not None and hasattr(mod, "render")
 
 
+def _transient(e: SaveError) -> SaveError:
+    """Mark a write that the system refused (a full disk, a quota, a read-only folder): the same
+    file may be written later, unlike one another program changed."""
+    e.transient = True  # type: ignore[attr-defined]
+    return e
+
+
+def transient(e: BaseException) -> bool:
+    """Whether a SaveError came from the system refusing a write (see `_transient`)."""
+    return bool(getattr(e, "transient", False))
+
+
 def atomic_write(path: str, data: str) -> None:
     """Write a file so that a crash leaves either the old or the new content, never half.
 
@@ -167,7 +180,7 @@ def atomic_write(path: str, data: str) -> None:
         try:
             fd, tmp = tempfile.mkstemp(prefix=".davinci-", dir=folder)
         except OSError as e:
-            raise SaveError(f"cannot write {path}: {e.strerror or e}") from None
+            raise _transient(SaveError(f"cannot write {path}: {e.strerror or e}")) from None
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as f:
                 f.write(data)
@@ -180,7 +193,7 @@ def atomic_write(path: str, data: str) -> None:
             except OSError:
                 pass
             if isinstance(e, OSError):
-                raise SaveError(f"cannot write {path}: {e.strerror or e}") from None
+                raise _transient(SaveError(f"cannot write {path}: {e.strerror or e}")) from None
             raise
 
 
@@ -644,6 +657,7 @@ class Session:
     live: set[str] = field(default_factory=set)  # bots' moves printed as they were made, since a human's move
     narrow: bool = False  # told that the terminal is narrower than the game's screen
     _last_event: Any = None
+    cut_before: bool = False  # resumed from a save that kept only the latest events
     too_big: set[str] = field(default_factory=set)  # "save" / "log": grown past what davinci reads back
     last_fit: dict[str, int] = field(default_factory=dict)  # the turn each was last written at
     saved_turn: int = 0  # the turn of the last autosave
@@ -651,6 +665,7 @@ class Session:
     screen_lines: int = 0  # the lines of the screen printed last
     stamps: dict[str, tuple[str, int, int, str]] = field(default_factory=dict)  # each file as this session last wrote it
     given_up: set[str] = field(default_factory=set)  # "save" / "log": a write failed mid-game; no longer autosaved
+    save_failing: bool = False  # the last write of the --save file failed (a full disk): it is tried again
 
     def collect(self) -> None:
         """Add the events since the last call to the transcript (the state keeps only the latest)."""
@@ -679,6 +694,9 @@ class Session:
             return
         said = "The only event:" if len(mine) == 1 else (f"All {len(mine)} events:" if len(shown) == len(mine)
                                                           else f"The last {len(shown)} of {len(mine)} events:")
+        if self.cut_before and len(shown) == len(mine):  # (the save held only the latest lines)
+            said = (f"The last {len(shown)} events (the save this game was resumed from kept only its latest "
+                    f"{MAX_EVENTS}; a --log file keeps them all: davinci replay --events LOG):")
         # A screenful at a time, as help and list (`history all` of a long game scrolled away).
         self.paged("\n".join([f"[bold]{said}[/bold]", *(f"  {esc(no_ci_command(line))}" for line in shown)]))
 
@@ -729,13 +747,24 @@ class Session:
             if self.fits(data, "save", self.save_path):
                 try:
                     self.write_own(self.save_path, data)
+                    if self.save_failing:  # (the disk has room again)
+                        self.save_failing = False
+                        self.console.print(f"[green]Saved to {esc(self.save_path)} again.[/green]")
                 except SaveError as e:
                     if strict:
                         raise
-                    self.given_up.add("save")
-                    self.console.print(f"[red]{esc(e.message)}[/red]\n[yellow]The game goes on, no longer saved to "
-                                       f"{esc(self.save_path)}: type 'save FILE' to keep it in another file.[/yellow]")
-                    self.save_path = None
+                    if transient(e):  # a full disk: tried again at every save, and at the end
+                        if not self.save_failing:
+                            self.console.print(f"[red]{esc(e.message)}[/red]\n[yellow]The game goes on; davinci tries "
+                                               f"{esc(self.save_path)} again at each save (or type 'save FILE' for "
+                                               "another file).[/yellow]")
+                        self.save_failing = True
+                    else:  # another program changed the file: never overwritten
+                        self.given_up.add("save")
+                        self.console.print(f"[red]{esc(e.message)}[/red]\n[yellow]The game goes on, no longer saved "
+                                           f"to {esc(self.save_path)}: type 'save FILE' to keep it in another "
+                                           "file.[/yellow]")
+                        self.save_path = None
         try:
             self.write_log()
         except SaveError as e:
@@ -1616,15 +1645,22 @@ def _say(console: Any, text: str, **kwargs: Any) -> None:
         pass
 
 
-def _save_now(session: Session, console: Any, hung_up: bool = False) -> str | None:
+def _save_now(session: Session, console: Any, hung_up: bool = False, quitting: bool = False) -> str | None:
     """Save the game as it stands when it stops (Ctrl-C, quit, a failing bot): to the --save
     file, or in a terminal to a file the player names; when the terminal has closed (`hung_up`),
     to a new file in the working folder (`davinci-GAME-SEED.json`, numbered if taken), as when
     the terminal closes or input ends while a file name is asked. The file written, or None;
     SaveError when the --save file cannot be written."""
     if session.save_path is not None:
-        session.write_own(session.save_path, session.save_json())
-        return session.save_path
+        try:
+            session.write_own(session.save_path, session.save_json())
+            return session.save_path
+        except SaveError as e:
+            if not transient(e):  # another program changed the file: never overwritten
+                raise
+            # The system refuses the --save file (a full disk): the game goes to another file.
+            _say(console, f"[red]{esc(e.message)}[/red]")
+            session.save_failing = True
     if not hung_up and _at_terminal():
         try:
             return _ask_and_save(console, session.save_json(), session.identity)
@@ -1633,12 +1669,21 @@ def _save_now(session: Session, console: Any, hung_up: bool = False) -> str | No
             hung_up = True
         except NobodyToAsk:  # input ended at the question
             hung_up = True
-    if hung_up:
-        for n in range(1, 100):
-            path = f"davinci-{session.game.id}-{session.seed}{'' if n == 1 else f'-{n}'}.json"
-            if not os.path.exists(path):
-                atomic_write(path, session.save_json())
-                return path
+    # Nobody to ask (a closed terminal, input from a pipe stopped by a signal), or the --save file
+    # refused: a file of its own. (`quit` in a script's input is the script's choice: no file.)
+    if hung_up or session.save_failing or not (_at_terminal() or quitting):
+        return _save_beside(session)
+    return None
+
+
+def _save_beside(session: Session) -> str | None:
+    """Save to a new file in the working folder, `davinci-GAME-SEED.json` (numbered if taken):
+    where a game stopped with nobody to name a file goes. SaveError when it cannot be written."""
+    for n in range(1, 100):
+        path = f"davinci-{session.game.id}-{session.seed}{'' if n == 1 else f'-{n}'}.json"
+        if not os.path.exists(path):
+            atomic_write(path, session.save_json())
+            return path
     return None
 
 
@@ -1675,6 +1720,7 @@ def _ask_and_save(console: Any, data: str, mine: GameId | None = None) -> str | 
         finally:
             _ASKING[0] = False
         if not answer:
+            console.print("[yellow]Not saved.[/yellow]")  # (as `n` says)
             return None
         if answer.lower() in ("n", "no"):  # an answer to "Save the game?", not a file name (it saved to `n`)
             console.print("[yellow]Not saved.[/yellow]")
@@ -1878,6 +1924,8 @@ def run_play(
         packs=packs,
     )
     session.interactive = _at_terminal()
+    # A save keeps the latest MAX_EVENTS lines: a resumed game's earlier ones are not in it.
+    session.cut_before = bool(resume) and len(state.events) >= MAX_EVENTS
 
     for note in notes:
         console.print(note)
@@ -1908,7 +1956,17 @@ def run_play(
         path = session.save_path  # --save, or a file named by the in-game 'save FILE'
         # Input ends at a closed terminal too (its window closed), often before its SIGHUP comes.
         gone = HANGUP in caught or (session.interactive and not _at_terminal())
-        if path is None and (session.interactive or gone):  # Ctrl-D at a terminal: asked as at Ctrl-C
+        if session.save_failing:  # the --save file could not be written (a full disk): one beside
+            path = None
+            try:
+                path = _save_beside(session)
+            except SaveError as e:
+                _say(console, f"[red]{esc(e.message)}[/red]")
+            if path is None:
+                _say(console, "[red]Not saved[/red]: neither the --save file nor a file in this folder could be "
+                              "written (see above)")
+                return 1
+        elif path is None and (session.interactive or gone):  # Ctrl-D at a terminal: asked as at Ctrl-C
             try:
                 path = _save_now(session, console, hung_up=gone)
             except SaveError as e:
@@ -1954,7 +2012,7 @@ def run_play(
         except DavinciError as e:
             _say(console, f"[red]{esc(e.message)}[/red]")
         try:
-            path = _save_now(session, console, hung_up=hung)
+            path = _save_now(session, console, hung_up=hung, quitting=quitting)
         except SaveError as e:
             if not _at_terminal():
                 raise

@@ -259,10 +259,11 @@ def test_quit_stops_the_game_normally_with_exit_0(typed_word: str) -> None:
 # ------------------------------------------------------------------------------- signals
 
 
-def _start_at_prompt(tmp_path: Path, save: Path) -> subprocess.Popen[bytes]:
+def _start_at_prompt(tmp_path: Path, save: Path | None) -> subprocess.Popen[bytes]:
+    saving = ["--save", str(save)] if save is not None else []
     proc = subprocess.Popen(
         [sys.executable, "-c", "from davinci.cli import main; main()", "play", GAME, "--players", "human,random",
-         "--seed", "5", "--save", str(save), "--no-clear"],
+         "--seed", "5", *saving, "--no-clear"],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path,
     )
     assert proc.stdout is not None
@@ -293,6 +294,18 @@ def test_interrupt_at_a_prompt_saves_and_exits_130(tmp_path: Path, signum: int) 
     assert game.state_from_json(doc["saved"]).legal_actions(0)
     code, text = cli("play", "--resume", str(save), "--no-clear")
     assert code == 0 and "Input closed" in text
+
+
+def test_a_stop_signal_with_nobody_to_ask_and_no_save_file_saves_beside(tmp_path: Path) -> None:
+    # Input from a pipe, no --save, a SIGTERM: "Interrupted." and the game was gone, while a
+    # closed terminal (SIGHUP) in the same place saved it to a file of its own.
+    proc = _start_at_prompt(tmp_path, None)
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=TIMEOUT)
+    assert proc.returncode == 130, err.decode()
+    beside = tmp_path / f"davinci-{GAME}-5.json"
+    assert b"Saved to " + beside.name.encode() in out
+    assert load_game(GAME).state_from_json(json.loads(beside.read_text(encoding="utf-8"))["saved"]).legal_actions(0)
 
 
 def test_interrupt_outside_a_game_exits_130_without_a_traceback(tmp_path: Path) -> None:

@@ -439,3 +439,94 @@ def test_the_treasure_attempts_numbered_on_the_screen_are_picked_by_number(
     out = console.file.getvalue()
     assert "is the value of no action" not in out
     assert ("Ana declines" in out) if played == "decline" else ("reads a Vitruvian Man card to Ana alone" in out)
+
+
+def _disk_full_while(full: Callable[[], bool], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make every write of a file fail as on a full disk while `full()` says so."""
+    import tempfile
+
+    real = tempfile.mkstemp
+
+    def mkstemp(*args: object, **kw: object) -> tuple[int, str]:
+        if full():
+            raise OSError(28, "No space left on device")
+        return real(*args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(tempfile, "mkstemp", mkstemp)
+
+
+def test_a_save_the_full_disk_refused_is_written_again_once_there_is_room(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    # After one failed write the --save file was given up for good: the game ended unsaved, exit 0.
+    save = tmp_path / "g.json"
+    prompts = [0]
+
+    def meddle() -> None:
+        prompts[0] += 1
+
+    _disk_full_while(lambda: prompts[0] == 2, monkeypatch)  # full at the second move prompt only
+    out = play_meddled(meddle, save_path=str(save))
+    assert "No space left on device" in out and "davinci tries" in out and "again at each save" in out
+    assert f"Saved to {save} again." in out
+    assert len(json.loads(save.read_text())["saved"]["state"]["history"]) >= 3
+
+
+def test_input_ending_while_the_save_file_is_refused_saves_beside_it_or_says_nothing_was_saved(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The game ended "Not saved", exit 0, though only the --save file's disk was full.
+    import tempfile
+
+    monkeypatch.chdir(tmp_path)
+    save = tmp_path / "full" / "g.json"
+    save.parent.mkdir()
+    started, real = [False], tempfile.mkstemp
+
+    def meddle() -> None:
+        started[0] = True
+
+    def full_folder(*args: object, **kw: object) -> tuple[int, str]:
+        if started[0] and str(kw.get("dir", "")).endswith("full"):
+            raise OSError(28, "No space left on device")
+        return real(*args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(tempfile, "mkstemp", full_folder)
+    out = play_meddled(meddle, GUESSES[:2], save_path=str(save))
+    beside = tmp_path / "davinci-da-vinci-code-4.json"
+    assert f"Saved to {beside.name}" in out
+    assert len(json.loads(beside.read_text())["saved"]["state"]["history"]) >= 2
+    # Nowhere to write at all: said, and not a success.
+    beside.unlink()
+
+    def no_room(*args: object, **kw: object) -> tuple[int, str]:
+        if started[0]:
+            raise OSError(28, "No space left on device")
+        return real(*args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(tempfile, "mkstemp", no_room)
+    started[0] = False
+    game = load_game("da-vinci-code")
+    console = Console(file=io.StringIO(), width=120)
+    lines = iter(GUESSES[:2])
+
+    def player(prompt: str) -> str:
+        started[0] = True
+        try:
+            return next(lines)
+        except StopIteration:
+            raise EOFError from None
+
+    code = run_play(game, parse_seats("human,random", game), 4, {}, console, player, clear=False, timer=False,
+                    save_path=str(tmp_path / "new.json"))  # type: ignore[arg-type]
+    said = " ".join(console.file.getvalue().split())  # type: ignore[attr-defined]
+    assert code == 1 and "Not saved: neither the --save file nor a file in this folder could be written" in said
+
+
+def test_history_all_after_a_resume_says_the_save_kept_only_the_latest_events(tmp_path: Path) -> None:
+    # A resumed game said "All 40 events:" of a game with 68.
+    save = tmp_path / "g.json"
+    code, out = play("da-vinci-code", "human:Ana,random", ["list", "1"] * 12 + ["history all"], seed=8,
+                     save_path=str(save))
+    assert "All 68 events:" in out
+    code, out = play("da-vinci-code", "human:Ana,random", ["history all"], seed=8, resume=str(save), save_path=str(save))
+    said = " ".join(out.split())
+    assert "The last 40 events (the save this game was resumed from kept only its latest 40" in said

@@ -830,10 +830,11 @@ def test_a_save_resumed_under_another_games_name_names_both_games(tmp_path: Path
     save = tmp_path / "s.json"
     args = ["play", GAME, "--players", "random,random", "--seed", "3", "--save", str(save), "--no-clear"]
     assert cli(*args, *(["--variant", variant] if variant else []))[0] == 0
+    # (Exit 2, a usage mistake, as a wrong --variant on the right game is.)
     code, out = cli("play", "leonardos-riddle", "--resume", str(save), "--no-clear")
-    assert code == 1 and "this save is for game 'da-vinci-code', not 'leonardos-riddle'" in out
+    assert code == 2 and "this save is for game 'da-vinci-code', not 'leonardos-riddle'" in out
     code, out = cli("play", "leonardos-riddle", "--variant", "diagonals", "--resume", str(save), "--no-clear")
-    assert code == 1 and "this save is for game 'da-vinci-code', not 'leonardos-riddle'" in out
+    assert code == 2 and "this save is for game 'da-vinci-code', not 'leonardos-riddle'" in out
 
 
 @pytest.mark.parametrize(("edit", "words"), [
@@ -1163,3 +1164,23 @@ def test_input_ending_mid_challenge_settles_it_before_the_save(tmp_path: Path) -
     # The bots still to answer do; Team 1 is not asked again, with a fresh clock, before it is settled.
     assert code == 0 and "The answer: K2" in out
     assert "answer>" not in out[: out.index("The answer: K2")]
+
+
+def test_a_pack_the_game_does_not_use_is_not_written_into_its_save(tmp_path: Path) -> None:
+    # `--pack mypack` given once on a built-in game stuck in the save, and every resume after the
+    # folder moved printed a resume command that failed.
+    from click.testing import CliRunner
+
+    from davinci.cli import main
+
+    pack = str(Path(__file__).parent / "packs" / "from-docs")
+    save = tmp_path / "g.json"
+    result = CliRunner().invoke(main, ["play", "da-vinci-code", "--players", "human,random", "--seed", "5",
+                                       "--pack", pack, "--save", str(save), "--no-clear"], input="")
+    assert result.exit_code == 0, result.output
+    assert json.loads(save.read_text(encoding="utf-8"))["packs"] == []
+    assert "--pack" not in result.output.split("resume with:")[-1]
+    save.unlink()
+    result = CliRunner().invoke(main, ["play", "nim", "--players", "human,random", "--seed", "5",
+                                       "--pack", pack, "--save", str(save), "--no-clear"], input="")
+    assert [p["path"] for p in json.loads(save.read_text(encoding="utf-8"))["packs"]] == [pack]
