@@ -117,6 +117,18 @@ def test_objects_in_a_list_get_the_union_of_their_fields(tmp_path: Path) -> None
     assert code == 0 and json.loads(lines[-1]) == [1, None]
 
 
+def test_records_of_one_shape_under_several_keys_are_one_kind(tmp_path: Path) -> None:
+    # Seven columns of cards and a waste pile could not be joined or compared: "list items have
+    # different types: list[col1] and list[col3]", "cannot compare a col1 with a waste".
+    path = tmp_path / "ctx.json"
+    path.write_text(json.dumps({"col1": [{"suit": "C", "rank": 5}], "col3": [{"suit": "S", "rank": 13}],
+                                "waste": [{"suit": "C", "rank": 5}], "chip": {"value": 1}}), encoding="utf-8")
+    assert _run("[col1, col3] select len(it)", str(path)) == (0, ["type: list[int]", "[1, 1]"])
+    assert _run("col1[0] == waste[0] and col3[0] != waste[0]", str(path))[1][-1] == "true"
+    assert _run("col1 + col3 select rank", str(path))[1][-1] == "[5, 13]"
+    assert _run("col1[0] == chip", str(path))[0] == 1  # another shape: still another kind
+
+
 def _feed_pipe(path: Path, text: bytes) -> threading.Thread:
     """Write `text` into the named pipe once a reader opens it (so an old reader fails, not hangs)."""
 

@@ -50,10 +50,11 @@ class JsonRecord:
         return self.data.get(name)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, JsonRecord) and self.kind == other.kind and self.data == other.data
+        # (Records of one shape are one kind, whichever key they came from: compared by content.)
+        return isinstance(other, JsonRecord) and self.data == other.data
 
     def __hash__(self) -> int:
-        return hash((self.kind, tuple(sorted(self.data))))
+        return hash(tuple(sorted(self.data)))
 
     def __repr__(self) -> str:
         return f"{self.kind}{dict(self.data)!r}"
@@ -62,6 +63,17 @@ class JsonRecord:
 class _ContextBuilder:
     def __init__(self, path: str) -> None:
         self.path = path
+        # Records with the same fields (names and types) are one kind, named after the first key
+        # that held one: zones of cards under several keys can be joined and compared, as a game's
+        # zones of pieces are.
+        self.shapes: dict[tuple[tuple[str, str], ...], RecordType] = {}
+
+    def record_type(self, name: str, fields: dict[str, Type]) -> RecordType:
+        shape = tuple(sorted((k, describe(t)) for k, t in fields.items()))
+        known = self.shapes.get(shape)
+        if known is None:
+            known = self.shapes[shape] = RecordType(name, fields)
+        return known
 
     def fail(self, where: str, reason: str) -> UsageError:
         return UsageError(f"context value {where}: {reason}", SourceLocation(self.path))
@@ -116,12 +128,12 @@ class _ContextBuilder:
                                     f"{describe(elem)}: a list's items have one type")  # type: ignore[arg-type]
                 elem = joined
             if records:
-                rtype = RecordType(name, _merge(records))
+                rtype = self.record_type(name, _merge(records))
                 elem = rtype if elem is None else ANY
             return ListType(elem or ANY), tuple(items)
         if isinstance(raw, dict):
             fields, value = self.record_fields(raw, name, depth + 1)
-            return RecordType(name, fields), value
+            return self.record_type(name, fields), value
         raise self.fail(name, f"unsupported JSON value {raw!r}")  # pragma: no cover - json gives no others
 
     def record_fields(self, raw: dict[str, Any], kind: str, depth: int = 0) -> tuple[dict[str, Type], JsonRecord]:
