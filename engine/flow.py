@@ -308,13 +308,21 @@ class FlowCompiler:
                                   code="DV050")
         return value
 
-    def check_keys(self, mapping: Mapping[str, Any], allowed: Iterable[str], path: Path, what: str) -> None:
-        """A misspelt key would silently change the rules (`than:` drops a branch): refuse it."""
+    def check_keys(self, mapping: Mapping[str, Any], allowed: Iterable[str], path: Path, what: str,
+                   inside: tuple[str, Iterable[str]] | None = None) -> None:
+        """A misspelt key would silently change the rules (`than:` drops a branch): refuse it.
+        `inside` (a step kind and the keys its mapping takes): a key of that mapping found beside
+        it was indented too little, and is said so."""
         allowed = sorted(allowed)
         for key in mapping:
             if key not in allowed:
                 hint = did_you_mean(key, allowed, 0.5, aside=False) if len(str(key)) <= 100 else ""
-                if any(c in str(key) for c in ")]'\""):  # `{sides: max(6, 1)}`: the tail of a split value
+                nested = sorted(inside[1]) if inside is not None else []
+                if key in nested:  # `do:` lined up with `for_each:` instead of under it
+                    others = [k for k in nested if k != key]
+                    hint = (f" ('{key}' belongs inside '{inside[0]}:': indent it under '{inside[0]}', with "  # type: ignore[index]
+                            f"{', '.join(others)})" if others else f" ('{key}' belongs inside '{inside[0]}:')")
+                elif any(c in str(key) for c in ")]'\""):  # `{sides: max(6, 1)}`: the tail of a split value
                     hint = f" ({SPLIT_BY_COMMA} before it)"
                 elif key in ("then", "else") and key not in allowed:  # (not `when`: a line indented too far)
                     hint = f" ('{key}' belongs to an 'if' step: is it indented under the wrong block?)"
@@ -327,9 +335,9 @@ class FlowCompiler:
     def _one(self, st: dict[str, Any], path: Path, scope: dict[str, Type]) -> None:
         kind = next(iter(st))
         if kind in STEP_KINDS or kind in CONTROL_STEPS:
-            self.check_keys({k: v for k, v in st.items() if k != kind}, STEP_SIBLINGS.get(kind, ()), path,
-                            f"the '{kind}' step")
             allowed = STEP_KEYS.get(kind)
+            self.check_keys({k: v for k, v in st.items() if k != kind}, STEP_SIBLINGS.get(kind, ()), path,
+                            f"the '{kind}' step", inside=(kind, allowed) if allowed is not None else None)
             if allowed is not None and isinstance(st[kind], dict):
                 self.check_keys(st[kind], allowed, (*path, kind), f"the '{kind}' step")
         if kind in LEAVING_STEPS and st[kind] is not True:

@@ -15,7 +15,7 @@ import json
 import os
 import re
 import urllib.parse
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -809,7 +809,9 @@ def _translate(doc: Located, error: ValidationError) -> Iterable[SchemaError]:
                 continue
             # (a key of megabytes is shown cut, and compared with no key name: none is that long)
             close = difflib.get_close_matches(str(key), known, n=1, cutoff=0.6) if len(str(key)) <= 100 else []
-            hint = f" (did you mean '{close[0]}'?)" if close else _allowed_hint(known)
+            owner = _owner_of(schema, str(key)) if not close else None
+            hint = (f" (did you mean '{close[0]}'?)" if close else
+                    f" ('{key}' is a key of '{owner}:': indent it under '{owner}')" if owner else _allowed_hint(known))
             yield SchemaError(f"unknown key '{quoted(str(key))}'{hint}", doc.loc([*path, key], key=True), UNKNOWN_KEY)
         return
     if kind == "required" and isinstance(value, dict):
@@ -921,6 +923,18 @@ def _translate_alternatives(
         yield SchemaError(f"{where}: {error.message}", loc, SCHEMA)
         return
     yield from _translate(doc, best)
+
+
+def _owner_of(schema: Mapping[str, Any], key: str) -> str | None:
+    """The key of `schema` whose own mapping takes `key` (`lower_is_better` is one of `end`'s):
+    a key found beside it was indented too little."""
+    props = schema.get("properties")
+    if not isinstance(props, dict):
+        return None
+    for name, sub in props.items():
+        if isinstance(sub, dict) and isinstance(sub.get("properties"), dict) and key in sub["properties"]:
+            return str(name)
+    return None
 
 
 def _allowed_hint(known: list[str]) -> str:

@@ -36,6 +36,10 @@ CASES = [
     ("a then: indented under a choose option", "                do: []\n",
      "                do: []\n                then: []\n",
      "DV011", 37, 17, "unknown key 'then' in this 'choose' option ('then' belongs to an 'if' step: is it indented under"),
+    # Keys of a step's own mapping, lined up with the step: "the 'choose' step takes no other keys".
+    ("options: lined up with choose:", "            options:\n", "          options:\n",
+     "DV011", 34, 11, "unknown key 'options' in the 'choose' step ('options' belongs inside 'choose:': indent it under "
+     "'choose', with"),
     ("a misspelt key inside a step", "{sides: 6, as: die}", "{sides: 6, az: die}",
      "DV011", 26, 28, "unknown key 'az' in the 'roll' step; did you mean 'as'?"),
     ("a misspelt key of a choose option", "                do: []\n", "                doo: []\n",
@@ -191,6 +195,13 @@ def test_an_authors_mistake_is_reported_where_it_is(
     tmp_path: Path, old: str, new: str, code: str, line: int, col: int, words: str
 ) -> None:
     assert_one_problem(lint_edited(tmp_path, PACK, "pig.yaml", old, new), "pig.yaml", code, line, col, words)
+
+
+def test_a_key_of_a_section_at_the_top_level_says_where_it_belongs(tmp_path: Path) -> None:
+    problems = lint_edited(tmp_path, PACK, "pig.yaml", "  max_turns: 2000", "max_turns: 2000")
+    mine = [p for p in problems if Path(p.location.path).name == "pig.yaml"]
+    assert [(p.code, p.location.line, p.location.col) for p in mine] == [("DV011", 47, 1)]
+    assert mine[0].message == "unknown key 'max_turns' ('max_turns' is a key of 'end:': indent it under 'end')"
 
 
 def test_a_variable_given_a_value_of_another_type_names_its_declaration(tmp_path: Path) -> None:
