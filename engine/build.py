@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -168,6 +169,7 @@ class Builder:
         self.names_read: set[str] = set()  # every name some expression reads
         self.locals_set: list[tuple[str, SourceLocation]] = []  # new locals made by `set`, where
         self.bound_at: dict[str, SourceLocation] = {}  # where each local was first set or bound (for messages)
+        self.unknown_typed: set[str] = set()  # locals set by an expression that failed its check
         from davinci.engine.expr import BUILTINS
 
         self.functions: Any = BUILTINS
@@ -247,7 +249,11 @@ class Builder:
             # stand-in has the expected type, so later checks do not repeat the problem. After a
             # step failed, an unknown name may be one it would have bound (a misspelt `as`): not
             # reported, lest one mistake read as several (fixing the step shows it, if real).
-            if not (getattr(self, "step_failed", False) and e.message.startswith("unknown name '")):
+            # Nor a problem of an expression that reads a local a failed expression set: its type is
+            # not known, so the fields it reads cannot be checked ("unknown name 'suit'" after the
+            # `where` that set the list failed).
+            follows = any(re.search(rf"\b{re.escape(n)}\b", src) for n in self.unknown_typed)
+            if not follows and not (getattr(self, "step_failed", False) and e.message.startswith("unknown name '")):
                 self._out_of_block(e, scope)
                 self.errors.append(e)
             return _Broken(src, expect or ANY, e)
@@ -257,6 +263,8 @@ class Builder:
 
 class _Broken:
     """Stands in for an expression that failed its check while the rest of a game is built."""
+
+    broken = True
 
     def __init__(self, source: str, type_: Type, error: DavinciError) -> None:
         self.source = source

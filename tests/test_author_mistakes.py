@@ -40,6 +40,12 @@ CASES = [
     ("options: lined up with choose:", "            options:\n", "          options:\n",
      "DV011", 34, 11, "unknown key 'options' in the 'choose' step ('options' belongs inside 'choose:': indent it under "
      "'choose', with"),
+    # The local a failed expression set has no known type: what reads it is not reported too
+    # ("unknown name 'suit'; did you mean 'it'?" for a real field).
+    ("a failed where, then a field of what it set", "        - set: {pot: pot + die}\n",
+     '        - set: {rolls: "[die] where rnk > 0"}\n        - log: "{rolls select face}"\n'
+     "        - set: {pot: pot + die}\n",
+     "DV041", 31, 37, "unknown name 'rnk'"),
     ("a misspelt key inside a step", "{sides: 6, as: die}", "{sides: 6, az: die}",
      "DV011", 26, 28, "unknown key 'az' in the 'roll' step; did you mean 'as'?"),
     ("a misspelt key of a choose option", "                do: []\n", "                doo: []\n",
