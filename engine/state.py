@@ -46,6 +46,18 @@ _MID_STEP = ("overflow", "position")  # decisions a step asks before it has fini
 SUPPLY = "$supply"  # where pieces out of play wait: unclaimed at the start, or returned by an overflow without overflow_to
 
 
+def _enclosing_while(code: Sequence[Any], pc: int) -> Any:
+    """The condition of the innermost `while` loop whose body holds instruction `pc`, or None."""
+    from davinci.engine.flow import Jump, JumpUnless
+
+    best: Any = None
+    for i, instr in enumerate(code):
+        if instr.__class__ is Jump and instr.target <= pc < i and isinstance(code[instr.target], JumpUnless):
+            if best is None or instr.target > best[0]:
+                best = (instr.target, code[instr.target])
+    return None if best is None else best[1]
+
+
 class State:
     """One position of one game. Mutable; use `clone()` before exploring."""
 
@@ -545,10 +557,15 @@ class State:
                 over.location = code[pc].loc
                 raise over
             if budget <= 0:
-                # Located at the step that used up the budget: it lies inside the runaway loop.
+                # Located at the innermost `while` around the step that used up the budget (the
+                # loop that did not end), else at that step: it lies inside the runaway loop.
+                loop = _enclosing_while(code, pc)
+                said = (f": the 'while' loop at line {loop.loc.line} kept going (its condition never turned "
+                        "false, and nothing in it ends the turn or asks for a decision)" if loop is not None
+                        else " (an endless loop in the game's YAML?)")
                 raise EvalError(
-                    f"the flow ran {STEP_BUDGET} steps without asking for a decision (an endless loop in the game's YAML?)",
-                    code[pc].loc,
+                    f"the flow ran {STEP_BUDGET} steps without asking for a decision{said}",
+                    loop.loc if loop is not None else code[pc].loc,
                     code="DV043",
                 )
         self.steps += STEP_BUDGET - budget

@@ -184,7 +184,7 @@ GAME_FILES: dict[str, tuple[list[tuple[str, str, int, int]], tuple[str, str, int
     "long-line": ([("game.yaml", "DV042", 23, 18)], ("game.yaml", "DV042", 23, 18)),
     # Flows and definitions: bounded steps per decision, per random game, and pieces per game.
     # (The step after the loop never runs: DV065 says so too.)
-    "runaway-loop": ([("game.yaml", "DV043", 16, 11), ("game.yaml", "DV065", 17, 7)], ("game.yaml", "DV043", 16, 11)),
+    "runaway-loop": ([("game.yaml", "DV043", 14, 7), ("game.yaml", "DV065", 17, 7)], ("game.yaml", "DV043", 14, 7)),
     "costly-loop": ([("game.yaml", "DV043", 15, 7)], ("game.yaml", "DV043", 15, 7)),
     "busy-turns": ([("game.yaml", "DV055", 13, 3)], None),
     "busy-queries": ([("game.yaml", "DV055", 14, 3)], None),
