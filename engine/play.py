@@ -1771,7 +1771,9 @@ def _piece_text(p: dict[str, Any]) -> str:
         txt = str(p["name"])
     else:
         fields = {k: v for k, v in p.items() if k not in ("ref", "kind", "revealed", "hidden", "space")}
-        txt = "/".join(" ".join(map(str, v)) if isinstance(v, list) else str(v) for v in fields.values())
+        # A list field in brackets: `white/2/[0,3,0,3,2]` (with spaces, `white/2/0 3 0 3 2` read as
+        # several pieces).
+        txt = "/".join("[" + ",".join(map(str, v)) + "]" if isinstance(v, list) else str(v) for v in fields.values())
     return ("?" if p.get("hidden") else "") + txt + ("*" if p.get("revealed") else "")
 
 
@@ -1800,7 +1802,7 @@ def _zone_lines(title: str, z: dict[str, Any], numbered: bool) -> list[str]:
 
 def _zone_text(z: dict[str, Any], numbered: bool = False) -> str:
     if "pieces" not in z:
-        return f"{z['count']} pieces"
+        return f"{z['count']} piece{'' if z['count'] == 1 else 's'}"
     texts = [_piece_text(p) for p in z["pieces"]]
     if len(texts) > 1 and set(texts) == {"?"} and not numbered:
         return f"{len(texts)} hidden pieces"  # not forty question marks
