@@ -17,6 +17,7 @@ import math
 import os
 import signal
 import statistics
+import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -322,6 +323,34 @@ def run(cfg: SimConfig, jobs: int = 1, progress: Callable[[int], None] | None = 
     return summarise(cfg, tally, elapsed, jobs, used[0])
 
 
+def _start_pool(ctx: Any, processes: int) -> Any:
+    """A pool of `processes` workers, or None when the system cannot start it (a thread or
+    process limit, too little memory): the workers it had started are killed (they were left
+    waiting forever), and the caller plays the games itself, with the same results."""
+    import multiprocessing as mp
+
+    try:
+        return ctx.Pool(processes, initializer=_worker_signals)
+    except (OSError, RuntimeError, MemoryError) as e:
+        import threading
+        from multiprocessing import pool as mp_pool
+
+        # The pool's worker handler may have started: it would start new workers in place of those
+        # killed here. It is told to stop first (the pool object itself never reached us).
+        handlers = [t for t in threading.enumerate() if getattr(getattr(t, "_target", None), "__name__", "")
+                    == "_handle_workers"]
+        for t in handlers:
+            t._state = mp_pool.TERMINATE  # type: ignore[attr-defined]
+        for t in handlers:
+            t.join(2)
+        for child in mp.active_children():
+            child.kill()
+            child.join(5)
+        sys.stderr.write(f"davinci: could not start {processes} worker processes ({type(e).__name__}: {e}); the games "
+                         "are played in this process instead (the results are the same)\n")
+        return None
+
+
 def cpu_count() -> int:
     """The CPUs this process may run on."""
     try:
@@ -386,7 +415,16 @@ def _iter_tallies(cfg: SimConfig, jobs: int, used: list[int] | None = None) -> I
     held = (*ctrl_c, *STOP_SIGNALS) if _main_thread() else ()
     old = {sig: signal.signal(sig, lambda signum, frame: stopped.append(signum)) for sig in held}
     try:
-        with ctx.Pool(processes, initializer=_worker_signals) as pool:
+        pool = _start_pool(ctx, processes)
+        if pool is None:  # the system refused (too few threads, processes or memory): one process plays
+            if used is not None:
+                used[0] = 0
+            for i in range(2, cfg.games):
+                if stopped:
+                    raise KeyboardInterrupt
+                yield _chunk((cfg, i, i + 1))
+            return
+        with pool:
             # In order: a failure is reported for the same (first failing) game as with one job.
             results = pool.imap(_worker_chunk, _chunks(cfg, size, start=2))
             # The workers as started: the pool replaces one that dies (killed, out of memory), but

@@ -602,3 +602,22 @@ def test_a_solitaire_seats_one_human_by_default_and_says_player_for_one(tmp_path
         parse_seats("human,random", game)
     with pytest.raises(UsageError, match=r"takes exactly 1 player, got 2"):
         game.new_state(2)
+
+
+def test_a_pool_the_system_cannot_start_falls_back_to_one_process(monkeypatch: pytest.MonkeyPatch,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    # Under a thread or memory limit the pool failed after forking its workers: an internal error,
+    # workers left waiting forever, sometimes a hung parent.
+    import multiprocessing.context
+
+    def refuse(self: object, *args: object, **kw: object) -> None:
+        raise RuntimeError("can't start new thread")
+
+    cfg = SimConfig("da-vinci-code", None, ("random", "random"), 8, 3, {})
+    alone = run(cfg, jobs=1)
+    monkeypatch.setattr(multiprocessing.context.BaseContext, "Pool", refuse)
+    report = run(cfg, jobs=2)
+    assert {k: v for k, v in report.items() if k not in TIMING_KEYS} == {
+        k: v for k, v in alone.items() if k not in TIMING_KEYS}
+    assert report["processes"] == 0
+    assert "could not start 2 worker processes (RuntimeError: can't start new thread)" in capsys.readouterr().err
