@@ -98,9 +98,9 @@ def guarded(fn: F) -> F:
         except BrokenPipeError:  # the reader went away (`davinci lint | head`): stop quietly
             quiet_stdout()
             sys.exit(PIPE_CLOSED)
-        except OSError as e:  # files are checked where they are opened: this is the output (a full disk)
+        except OSError as e:  # files are checked where they are opened: the output (a full disk), or the system
             quiet_stdout()
-            _fail(f"cannot write the output: {e.strerror or e}", 1)
+            _fail(os_error_text(e), 1)
         except (SystemExit, click.exceptions.Exit, click.ClickException, click.Abort):
             raise
         except Exception as e:  # a bug of ours: say so briefly; DAVINCI_DEBUG=1 shows the traceback
@@ -111,6 +111,28 @@ def guarded(fn: F) -> F:
             _fail(f"internal error: {type(e).__name__}: {e} (set DAVINCI_DEBUG=1 for details; please report it)", 3)
 
     return wrapper  # type: ignore[return-value]
+
+
+def os_error_text(e: OSError) -> str:
+    """What failed, for an OSError no command caught where it opened a file: writing the output
+    (a full disk), a file the system names, the working folder (deleted), or a system limit."""
+    import errno
+    import os
+
+    try:
+        os.getcwd()
+    except OSError:
+        return "the working folder no longer exists (deleted or moved?): change to another folder and run it again"
+    reason = e.strerror or str(e)
+    if getattr(e, "filename", None):
+        return f"{reason}: {e.filename}"
+    if e.errno in (errno.ENOSPC, errno.EFBIG, errno.EIO, errno.EDQUOT, errno.EPIPE):
+        return f"cannot write the output: {reason}"
+    if e.errno in (errno.EMFILE, errno.ENFILE, errno.EAGAIN, errno.ENOMEM):
+        return f"the system refused: {reason} (a limit on files, processes or memory: raise it, or use --jobs 1)"
+    if e.errno == errno.EBADF:
+        return f"{reason}: is the input or output closed, or opened the wrong way (0>file)?"
+    return f"a system call failed: {reason}"
 
 
 def tolerant_output() -> None:
@@ -153,14 +175,45 @@ def reader(console: Any, echo: bool = False) -> Callable[[str], str]:
     def ask(prompt: str) -> str:
         if sys.stdin is None:  # started with standard input closed (`davinci play <&-`)
             raise EOFError
-        answer: str = console.input(prompt)
+        try:
+            if sys.stdin.isatty():
+                answer: str = console.input(prompt)
+            else:
+                answer = _bounded_line(console, prompt)
+        except OSError as e:
+            import errno
+
+            if e.errno in (errno.EBADF, errno.EINVAL):  # an input that cannot be read (`0>file`): its end
+                raise EOFError from None
+            raise
         if echo and not sys.stdin.isatty():
             from rich.text import Text
 
-            console.print(Text(answer))
+            from davinci.engine.errors import printable
+
+            console.print(Text(printable(answer)))  # (a terminal escape in piped input is shown, not obeyed)
         return answer
 
     return ask
+
+
+# The longest line read from a pipe or file: no answer or action is longer, and /dev/zero as the
+# input would otherwise fill the memory before the line is checked.
+MAX_INPUT_LINE = 65536
+
+
+def _bounded_line(console: Any, prompt: str) -> str:
+    """One line of piped input after `prompt`, without its newline; EOFError at the end of the
+    input, and at a line longer than MAX_INPUT_LINE (said so: it cannot be a move or an answer)."""
+    console.print(prompt, end="", markup=False, highlight=False)
+    line = sys.stdin.readline(MAX_INPUT_LINE + 1)
+    if not line:
+        raise EOFError
+    if len(line) > MAX_INPUT_LINE and not line.endswith("\n"):
+        console.print(f"\n[red]an input line longer than {MAX_INPUT_LINE:,} characters: no move or answer is that "
+                      "long, so the input ends here[/red]")
+        raise EOFError
+    return line[:-1] if line.endswith("\n") else line
 
 
 def parse_settings(items: Sequence[str]) -> dict[str, str]:

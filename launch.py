@@ -34,6 +34,8 @@ def main() -> int | None:
 
             quiet_stdout()
             return PIPE_CLOSED
+        except OSError as e:  # `davinci --help >/dev/full`
+            return _output_failed(e)
         return 0
     try:
         from davinci.cli import main as cli_main
@@ -42,6 +44,13 @@ def main() -> int | None:
         return 130
     try:
         return cli_main()  # type: ignore[no-any-return]
+    except BrokenPipeError:
+        from davinci.cli import PIPE_CLOSED, quiet_stdout
+
+        quiet_stdout()
+        return PIPE_CLOSED
+    except OSError as e:  # the framework's own output (`davinci lint --help >/dev/full`)
+        return _output_failed(e)
     except SystemExit as done:
         if done.code in (129, 130):
             # Stopped by a signal, the game saved: another one (a closing window sends two) must not
@@ -53,6 +62,15 @@ def main() -> int | None:
             for sig in STOP_SIGNALS:
                 signal.signal(sig, signal.SIG_IGN)
         raise
+
+
+def _output_failed(e: OSError) -> int:
+    """Say that the output could not be written (no traceback), as every command does; exit 1."""
+    from davinci.cli import os_error_text, quiet_stdout
+
+    quiet_stdout()
+    sys.stderr.write(f"davinci: {os_error_text(e)}\n")
+    return 1
 
 
 def rendered_help() -> str:

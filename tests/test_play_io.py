@@ -1306,3 +1306,32 @@ def test_a_bots_move_is_shown_unless_its_log_lines_name_an_argument_outside_the_
     assert names_an_arg(["hand.1.1", "1,1"], ["Random 1 places horseman, flower at 1,1"], seats)
     assert not names_an_arg(["row.1.1"], ["Ann looks at row.1.12"], seats)
     assert not names_an_arg(["2"], ["the 2.5 mark"], seats)
+
+
+def test_an_endless_input_line_ends_the_input_instead_of_filling_the_memory() -> None:
+    # `davinci play ... </dev/zero` grew to gigabytes reading one line before checking it.
+    with open("/dev/zero", "rb") as zero:
+        done = davinci("play", "da-vinci-code", "--players", "human,random", "--seed", "1", "--no-clear", stdin=zero)
+    assert done.returncode == 0, done.stderr
+    said = " ".join(done.stdout.split())
+    assert "an input line longer than 65,536 characters" in said and "Input closed" in said
+
+
+def test_a_piped_answer_is_echoed_with_its_control_characters_escaped() -> None:
+    done = davinci("clue", "--seed", "1", "--no-timer", input="abc\x1b[31mRED\n", stdin=None)
+    assert "\x1b[31m" not in done.stdout and "abc\\x1b[31mRED" in done.stdout
+
+
+def test_standard_input_that_cannot_be_read_is_its_end(tmp_path: Path) -> None:
+    with open(tmp_path / "x.txt", "w") as wrong_way:  # `0>x.txt`: input opened for writing
+        done = davinci("play", "da-vinci-code", "--players", "human,random", "--seed", "1", "--no-clear",
+                       stdin=wrong_way)
+    assert done.returncode == 0 and "Input closed" in done.stdout, done.stderr
+
+
+@pytest.mark.parametrize("args", [["--help"], ["--version"], ["lint", "--help"]])
+def test_help_to_a_full_disk_says_so_without_a_traceback(args: list[str]) -> None:
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-c", "from davinci.launch import main; raise SystemExit(main())", *args],
+                              stdout=full, stderr=subprocess.PIPE, text=True, timeout=TIMEOUT)
+    assert done.returncode == 1 and done.stderr == "davinci: cannot write the output: No space left on device\n"
