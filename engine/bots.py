@@ -176,6 +176,8 @@ def make_bot(name: str, seed: int, game_id: str | None = None, settings: dict[st
         try:
             factory = _LOADED[name] if name in _LOADED else ep.load()
             _LOADED[name] = factory
+        except MemoryError:  # (the machine's limit: not the bot's fault)
+            raise
         except Exception as e:  # the installed package's fault, not the command line's: exit 1, not 2
             raise BotError(f"bot '{name}' failed to load: {type(e).__name__}: {quoted(str(e), 200)} (its package's "
                            "`davinci.bots` entry point; DAVINCI_DEBUG=1 shows the traceback)") from e

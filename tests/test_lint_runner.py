@@ -513,3 +513,16 @@ def test_github_annotations_name_files_from_the_repository_root(tmp_path: Path, 
                    if line.startswith("::error"))
     assert files == ["decks/d.yaml", "v.yaml"], out.getvalue()
     assert "::notice file=v.yaml,title=checked in part::checked only up to these errors" in out.getvalue()
+
+
+def test_running_out_of_memory_stops_lint_instead_of_blaming_a_file(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Under a memory limit lint reported "DV999 internal error in rule DV210: MemoryError" in the
+    # shipped decks, as if they were wrong.
+    from davinci.engine.lint import runner
+    from davinci.engine.lint.registry import Rule
+
+    def starved(ctx: object) -> None:
+        raise MemoryError
+
+    with pytest.raises(MemoryError):
+        runner._run_rule(Rule("DV210", "couplet-rhyme", "warning", (), starved, ""), None)  # type: ignore[arg-type]

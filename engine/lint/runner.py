@@ -308,6 +308,8 @@ def _run_rule(rule: Rule, ctx: LintContext) -> list[Problem]:
             found.append(p)
     except DavinciError as e:
         found.append(_problem(e, ctx.at([])))
+    except (MemoryError, RecursionError):  # the machine's limit, not the rule's nor the file's: lint stops
+        raise
     except Exception as e:  # noqa: BLE001 - a buggy rule must never take lint down
         tb = traceback.extract_tb(e.__traceback__)
         where = f" at {Path(tb[-1].filename).name}:{tb[-1].lineno}" if tb else ""
