@@ -666,6 +666,7 @@ class Session:
     stamps: dict[str, tuple[str, int, int, str]] = field(default_factory=dict)  # each file as this session last wrote it
     given_up: set[str] = field(default_factory=set)  # "save" / "log": a write failed mid-game; no longer autosaved
     save_failing: bool = False  # the last write of the --save file failed (a full disk): it is tried again
+    log_failing: bool = False  # the same for the --log file
 
     def collect(self) -> None:
         """Add the events since the last call to the transcript (the state keeps only the latest)."""
@@ -767,11 +768,25 @@ class Session:
                         self.save_path = None
         try:
             self.write_log()
+            if self.log_failing:
+                self.log_failing = False
+                self.console.print(f"[green]Logged to {esc(self.log_path or '')} again.[/green]")
         except SaveError as e:
             if strict:
                 raise
-            self.given_up.add("log")
-            self.console.print(f"[red]{esc(e.message)}[/red]\n[yellow]The game goes on, no longer logged.[/yellow]")
+            if transient(e):  # a full disk: tried again at every save, and at the end
+                if not self.log_failing:
+                    self.console.print(f"[red]{esc(e.message)}[/red]\n[yellow]The game goes on; davinci tries the log "
+                                       "again at each save.[/yellow]")
+                self.log_failing = True
+            else:
+                self.given_up.add("log")
+                self.console.print(f"[red]{esc(e.message)}[/red]\n[yellow]The game goes on, no longer "
+                                   "logged.[/yellow]")
+
+    def files_incomplete(self) -> list[str]:
+        """The files asked for (--save, --log) that do not hold the game as it stands."""
+        return sorted({*self.given_up, *(["save"] if self.save_failing else []), *(["log"] if self.log_failing else [])})
 
     def write_own(self, path: str, data: str) -> None:
         """Write this session's save or log. SaveError, and nothing written, when another program
@@ -1677,13 +1692,27 @@ def _save_now(session: Session, console: Any, hung_up: bool = False, quitting: b
 
 
 def _save_beside(session: Session) -> str | None:
-    """Save to a new file in the working folder, `davinci-GAME-SEED.json` (numbered if taken):
-    where a game stopped with nobody to name a file goes. SaveError when it cannot be written."""
-    for n in range(1, 100):
-        path = f"davinci-{session.game.id}-{session.seed}{'' if n == 1 else f'-{n}'}.json"
-        if not os.path.exists(path):
-            atomic_write(path, session.save_json())
-            return path
+    """Save to a new file `davinci-GAME-SEED.json` (numbered if taken) in the working folder, or,
+    when that folder cannot be written, in the home folder, then the temporary folder: where a
+    game stopped with nobody to name a file goes. SaveError when none can be written."""
+    import tempfile
+
+    failed: SaveError | None = None
+    folders = dict.fromkeys(["", os.path.expanduser("~"), tempfile.gettempdir()])
+    for folder in folders:
+        for n in range(1, 100):
+            path = os.path.join(folder, f"davinci-{session.game.id}-{session.seed}{'' if n == 1 else f'-{n}'}.json")
+            if not os.path.exists(path):
+                try:
+                    atomic_write(path, session.save_json())
+                    return path
+                except SaveError as e:
+                    if not transient(e):
+                        raise
+                    failed = failed or e
+                break  # (this folder refuses: the next one)
+    if failed is not None:
+        raise failed
     return None
 
 
@@ -1947,10 +1976,13 @@ def run_play(
             if not _terminal_gone(e):
                 raise
             raise HangUp from None
-        for what in sorted(session.given_up):  # said mid-game, long scrolled away by now
-            console.print(f"[yellow]Note: this game's {what} file was given up during the game (see above): the "
-                          f"{what} does not hold its end.[/yellow]")
-        return code
+        if session.save_failing or session.log_failing:
+            session.autosave()  # a last try (the disk may have room again)
+        missing = session.files_incomplete()
+        for what in missing:  # said mid-game, long scrolled away by now
+            console.print(f"[yellow]Note: this game's {what} file could not be kept up during the game (see above): "
+                          f"the {what} does not hold its end.[/yellow]")
+        return 1 if missing and code == 0 else code  # (a script must know its log or save is not whole)
     except EOFError:
         caught = _note_stops()
         session.autosave()
@@ -1979,7 +2011,13 @@ def run_play(
             _say(console, "[yellow]Not saved[/yellow]: the --save file was given up during the game (see above)")
         elif not session.interactive:
             _say(console, "[yellow]Not saved[/yellow] (give --save FILE to keep a game that input may end)")
-        return 129 if gone or session.hung_up else 0
+        if gone or session.hung_up:
+            return 129
+        missing = [w for w in session.files_incomplete() if w == "log" or not path]
+        for what in missing if "save" not in missing else [w for w in missing if w == "log"]:
+            _say(console, f"[yellow]Note: this game's {what} file could not be kept up during the game (see above): "
+                          f"the {what} does not hold its end.[/yellow]")
+        return 1 if missing else 0  # (a script must know its log or save is not whole)
     except BotError as e:
         # A bot failed before its move changed anything: the position is whole. The reason first,
         # then the game is saved as at Ctrl-C (to the --save file, or to a file the player names).

@@ -30,7 +30,7 @@ def play(game_id: str, players: str, lines: list[str], seed: int = 1, **kw: obje
 GUESSES = ["guess row.2.1 3", "guess row.2.1 4", "guess row.2.2 5"]
 
 
-def play_meddled(meddle: Callable[[], None], lines: list[str] = GUESSES, **kw: object) -> str:
+def play_meddled(meddle: Callable[[], None], lines: list[str] = GUESSES, code: int = 0, **kw: object) -> str:
     """Da Vinci Code (seed 4) against a random bot, typing `lines`, with `meddle()` run before each
     move prompt (another program at work on the game's files); the screen, on one line."""
     asked = iter(lines)
@@ -46,7 +46,7 @@ def play_meddled(meddle: Callable[[], None], lines: list[str] = GUESSES, **kw: o
     game = load_game("da-vinci-code")
     console = Console(file=io.StringIO(), width=120)
     assert run_play(game, parse_seats("human,random", game), 4, {}, console, player, clear=False, timer=False,
-                    **kw) == 0  # type: ignore[arg-type]
+                    **kw) == code  # type: ignore[arg-type]
     return " ".join(console.file.getvalue().split())  # type: ignore[attr-defined]
 
 
@@ -149,7 +149,7 @@ def test_a_save_another_session_rewrote_is_not_overwritten(tmp_path: Path) -> No
         if save.exists() and "other session" not in save.read_text():
             save.write_text(other)  # another davinci resumed the same save and wrote it
 
-    out = play_meddled(another_session, save_path=str(save), log_path=str(log))
+    out = play_meddled(another_session, save_path=str(save), log_path=str(log), code=1)  # (the save is not whole)
     assert save.read_text() == other  # the other session's moves are kept
     assert "was changed by another program since this game last wrote it" in out
     assert "The game goes on, no longer saved to" in out
@@ -189,7 +189,7 @@ def test_a_save_name_moved_to_another_file_is_not_followed(tmp_path: Path) -> No
             link.unlink()
             os.symlink(victim, link)  # the name now leads elsewhere
 
-    out = play_meddled(move_the_link, save_path=str(link))
+    out = play_meddled(move_the_link, save_path=str(link), code=1)
     assert victim.read_text() == "precious" and "now leads to" in out
     assert "Not saved: the --save file was given up during the game" in out
 
@@ -530,3 +530,59 @@ def test_history_all_after_a_resume_says_the_save_kept_only_the_latest_events(tm
     code, out = play("da-vinci-code", "human:Ana,random", ["history all"], seed=8, resume=str(save), save_path=str(save))
     said = " ".join(out.split())
     assert "The last 40 events (the save this game was resumed from kept only its latest 40" in said
+
+
+def test_a_game_saved_beside_goes_home_when_the_working_folder_refuses(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    # A closed terminal in a folder the player may not write: "Permission denied", game lost.
+    import os
+    import tempfile
+
+    work, home = tmp_path / "work", tmp_path / "home"
+    work.mkdir()
+    home.mkdir()
+    monkeypatch.chdir(work)
+    monkeypatch.setenv("HOME", str(home))
+    save = tmp_path / "full" / "g.json"
+    save.parent.mkdir()
+    started, real = [False], tempfile.mkstemp
+
+    def refusing(*args: object, **kw: object) -> tuple[int, str]:
+        folder = os.path.realpath(str(kw.get("dir", "")))
+        if started[0] and folder in (os.path.realpath(work), os.path.realpath(save.parent)):
+            raise OSError(13, "Permission denied")
+        return real(*args, **kw)  # type: ignore[arg-type]
+
+    def meddle() -> None:
+        started[0] = True
+
+    monkeypatch.setattr(tempfile, "mkstemp", refusing)
+    out = play_meddled(meddle, GUESSES[:2], save_path=str(save))
+    kept = home / "davinci-da-vinci-code-4.json"
+    assert kept.exists() and f"Saved to {kept}" in out
+
+
+def test_a_log_the_disk_refused_until_the_end_makes_the_game_exit_1(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    # A bots-only game whose --log could not be written exited 0: a script could not tell.
+    import tempfile
+
+    log = tmp_path / "full" / "g.log"
+    log.parent.mkdir()
+    writes, real = [0], tempfile.mkstemp
+
+    def filling(*args: object, **kw: object) -> tuple[int, str]:
+        if str(kw.get("dir", "")).endswith("full"):
+            writes[0] += 1
+            if writes[0] > 1:  # the first write (before any move) goes through
+                raise OSError(28, "No space left on device")
+        return real(*args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(tempfile, "mkstemp", filling)
+    game = load_game("da-vinci-code")
+    console = Console(file=io.StringIO(), width=120)
+    code = run_play(game, parse_seats("random,random", game), 4, {}, console, typed([]), clear=False, timer=False,
+                    log_path=str(log))
+    said = " ".join(console.file.getvalue().split())  # type: ignore[attr-defined]
+    assert code == 1 and "davinci tries the log again at each save" in said
+    assert "Note: this game's log file could not be kept up during the game" in said
