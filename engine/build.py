@@ -981,7 +981,15 @@ def _private_seat_vars(b: Builder, svars: Mapping[str, VarDef]) -> frozenset[str
     return frozenset(str(n) for n in names)
 
 
+_LANGUAGE_WORDS = frozenset({"true", "false", "none", "and", "or", "not", "in", "if", "else", "where", "select"})
+
+
 def _check_declared_names(b: Builder, zones: Mapping[str, ZoneDef], svars: Mapping[str, VarDef]) -> None:
+    for section in ("vars", "seat_vars", "turn_vars"):  # no expression could name these
+        for name in b.data.get(section) or {}:
+            if name in _LANGUAGE_WORDS:
+                b.errors.append(b.fail(f"'{name}' is a word of the rule language: no expression could read a variable "
+                                       "of that name; give it another", (section, name), key=True))
     for section in ("vars", "turn_vars"):
         for name in b.data.get(section) or {}:
             if name in BUILTIN_NAMES:

@@ -868,6 +868,9 @@ def _build(text: str, path: str, max_depth: int) -> tuple[Any, Any]:
                 if container.__class__ is dict:
                     if frame[2] is no_key:
                         entries = frame[1]
+                        if raw == "<<" and not ev.style:  # YAML's merge key: no key of the rules
+                            raise fail(ALIAS, "merge keys ('<<') are not allowed (davinci files are plain data: "
+                                       "repeat the keys instead)", m)
                         if raw in entries:
                             raise _duplicate(raw, entries[raw][0], m, text, path)
                         frame[2] = raw

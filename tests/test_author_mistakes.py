@@ -203,6 +203,18 @@ def test_an_authors_mistake_is_reported_where_it_is(
     assert_one_problem(lint_edited(tmp_path, PACK, "pig.yaml", old, new), "pig.yaml", code, line, col, words)
 
 
+@pytest.mark.parametrize(("old", "new", "words"), [
+    # Shown on screen as `if=0`, `my var=0`, and no expression could ever read them.
+    ("seat_vars:\n", "seat_vars:\n  if: 0\n", "'if' is a word of the rule language"),
+    ("seat_vars:\n", 'seat_vars:\n  "my var": 0\n', "must be a name: letters, digits and _"),
+    # A merge key was read as a literal key '<<'.
+    ("seat_vars:\n", "seat_vars:\n  <<: {x: 0}\n", "merge keys ('<<') are not allowed"),
+])
+def test_a_variable_name_no_expression_could_read_is_refused(tmp_path: Path, old: str, new: str, words: str) -> None:
+    problems = [p for p in lint_edited(tmp_path, PACK, "pig.yaml", old, new) if Path(p.location.path).name == "pig.yaml"]
+    assert problems and words in problems[0].message and problems[0].location.line == 17
+
+
 def test_a_key_of_a_section_at_the_top_level_says_where_it_belongs(tmp_path: Path) -> None:
     problems = lint_edited(tmp_path, PACK, "pig.yaml", "  max_turns: 2000", "max_turns: 2000")
     mine = [p for p in problems if Path(p.location.path).name == "pig.yaml"]
