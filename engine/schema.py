@@ -278,7 +278,7 @@ def write_schemas(out_dir: str | os.PathLike[str]) -> list[Path]:
     UsageError when `out_dir` is not a folder (a file, a device, a pipe, a link loop) or cannot
     be written; a schema's name in it holding anything but a regular file is not replaced.
     """
-    from davinci.engine.errors import UsageError
+    from davinci.engine.errors import DavinciError, UsageError
     from davinci.engine.files import FileProblem, check_replaceable
 
     out = Path(out_dir)
@@ -293,7 +293,8 @@ def write_schemas(out_dir: str | os.PathLike[str]) -> list[Path]:
         raise UsageError(f"--out {out}: {reason}; give a folder (it is created if missing)") from None
     except OSError as e:
         raise UsageError(f"--out {out}: cannot create the folder: {e.strerror or e}") from None
-    written = []
+    # Every name is checked before any file is written: the set of schemas (which refer to each
+    # other) is written whole or not at all.
     for name in schema_names():
         target = out / (name + _SUFFIX)
         try:
@@ -301,13 +302,17 @@ def write_schemas(out_dir: str | os.PathLike[str]) -> list[Path]:
             if target.is_symlink():
                 raise FileProblem("a symbolic link (not followed; remove it or write elsewhere)")
             check_replaceable(str(target))
+        except FileProblem as e:
+            raise UsageError(f"--out {out}: cannot write {target.name}: {e.reason}; nothing was written") from None
+    written = []
+    for name in schema_names():
+        target = out / (name + _SUFFIX)
+        try:
             fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o644)
             with os.fdopen(fd, "w", encoding="utf-8") as f:
                 f.write(schema_text(name))
-        except FileProblem as e:
-            raise UsageError(f"--out {out}: cannot write {target.name}: {e.reason}") from None
-        except OSError as e:
-            raise UsageError(f"--out {out}: cannot write {target.name}: {e.strerror or e}") from None
+        except OSError as e:  # the system's refusal (a full disk, permissions): not a usage mistake
+            raise DavinciError(f"--out {out}: cannot write {target.name}: {e.strerror or e}") from None
         written.append(target)
     return written
 

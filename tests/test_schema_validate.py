@@ -230,6 +230,21 @@ def test_schema_out_never_writes_through_a_symbolic_link(tmp_path: Path) -> None
     assert result.exit_code == 2
     assert "cannot write game.schema.json: a symbolic link (not followed" in result.output
     assert victim.read_text(encoding="utf-8") == "precious"
+    # Checked before anything is written: no schema of the set was written beside the link.
+    assert sorted(p.name for p in out.iterdir()) == ["game.schema.json"] and "nothing was written" in result.output
+
+
+def test_schema_out_that_the_system_refuses_is_exit_1(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from click.testing import CliRunner
+
+    from davinci.cli import main
+
+    def full(*args: object, **kw: object) -> int:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("os.open", full)
+    result = CliRunner().invoke(main, ["schema", "--out", str(tmp_path / "out")])
+    assert result.exit_code == 1 and "No space left on device" in result.output
 
 
 def test_a_misspelt_value_of_a_fixed_list_gets_a_suggestion() -> None:
