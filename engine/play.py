@@ -1297,10 +1297,11 @@ class Session:
                 try:
                     more = self.input_fn(f"-- more ({start + room} of {len(lines)} lines): Enter, or q and Enter "
                                          "to stop -- ")
-                except EOFError:
-                    self.console.file.write("\n")  # (the next prompt on a line of its own)
-                    return
-                self.console.file.write("\x1b[1A\r\x1b[2K")  # the pager's line goes: the text reads on
+                except EOFError:  # Ctrl-D stops the game here as at any prompt (it took a second one)
+                    self.console.file.write("\n")  # (what follows on a line of its own)
+                    raise
+                if not self.console.is_dumb_terminal:  # (a dumb terminal shows the escape as garbage)
+                    self.console.file.write("\x1b[1A\r\x1b[2K")  # the pager's line goes: the text reads on
                 if more.strip().lower() in ("q", *STOP_WORDS):
                     return
 

@@ -274,6 +274,40 @@ def test_list_longer_than_the_terminal_comes_a_screenful_at_a_time() -> None:
     assert len(pauses) == 1 and pauses[0].startswith("-- more (22 of ")  # then q stops it
 
 
+def test_end_of_input_at_the_pager_stops_the_game_at_once() -> None:
+    # Ctrl-D at `-- more` closed the pager, and a second Ctrl-D was needed at the move prompt.
+    game = load_game("da-vinci-code")
+    console = Console(file=io.StringIO(), width=80, height=24, force_terminal=True, color_system=None)
+    asked: list[str] = []
+
+    def player(prompt: str) -> str:
+        asked.append(prompt)
+        if len(asked) == 1:
+            return "list"
+        raise EOFError
+
+    assert run_play(game, parse_seats("human,random", game), 3, {}, console, player, clear=False, timer=False) == 0
+    assert len(asked) == 2 and asked[1].startswith("-- more (")  # no move prompt asked after it
+
+
+def test_a_dumb_terminals_pager_writes_no_cursor_escapes() -> None:
+    import os
+
+    game = load_game("da-vinci-code")
+    console = Console(file=io.StringIO(), width=80, height=24, force_terminal=True, color_system=None)
+    os.environ["TERM"], old = "dumb", os.environ.get("TERM")
+    try:
+        console = Console(file=io.StringIO(), width=80, height=24, force_terminal=True, color_system=None)
+        assert console.is_dumb_terminal
+        run_play(game, parse_seats("human,random", game), 3, {}, console, typed(["list", ""]), clear=False, timer=False)
+    finally:
+        if old is None:
+            del os.environ["TERM"]
+        else:
+            os.environ["TERM"] = old
+    assert "\x1b[" not in console.file.getvalue()  # type: ignore[attr-defined]
+
+
 @pytest.mark.parametrize("typed_value", ["x1", "X1"])
 def test_the_values_of_one_offered_action_stand_for_it(tmp_path: Path, typed_value: str) -> None:
     # `x1` at The Da Vinci Game's move prompt was "no action of this game" (it meant `go x1`).
