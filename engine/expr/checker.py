@@ -241,7 +241,8 @@ class _Checker:
         if isinstance(t, RecordType):
             if name in t.fields:
                 return t.fields[name]
-            raise self.fail(f"{t.name} has no field '{name}'{_suggest(name, t.fields)}", node.pos)
+            declare = " (a new setting is declared under the game's settings:)" if t.name == "settings" else ""
+            raise self.fail(f"{t.name} has no field '{name}'{_suggest(name, t.fields)}{declare}", node.pos)
         raise self.fail(f"{describe(t)} has no fields (cannot read '.{name}')", node.pos)
 
     def field(self, node: Field, frames: tuple[Type, ...]) -> Type:
