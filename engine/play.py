@@ -180,7 +180,12 @@ def atomic_write(path: str, data: str) -> None:
         try:
             fd, tmp = tempfile.mkstemp(prefix=".davinci-", dir=folder)
         except OSError as e:
-            raise _transient(SaveError(f"cannot write {path}: {e.strerror or e}")) from None
+            import errno
+
+            why = (f": the folder {folder} cannot be written ({e.strerror}; the file is written anew beside the old "
+                   "one, then put in its place)" if e.errno in (errno.EACCES, errno.EROFS, errno.EPERM)
+                   else f": {e.strerror or e}")
+            raise _transient(SaveError(f"cannot write {path}{why}")) from None
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as f:
                 f.write(data)

@@ -705,6 +705,9 @@ def _decode(data: bytes, path: str) -> str:
         data = data[3:]
     elif data[:4] in (b"\x00\x00\xfe\xff", b"\xff\xfe\x00\x00") or data[:2] in (b"\xfe\xff", b"\xff\xfe"):
         raise _err(ENCODING, "file is UTF-16 or UTF-32 encoded; save it as UTF-8", path, 1, 1)
+    elif len(data) >= 4 and (data[1:8:2].count(0) == len(data[1:8:2]) or data[0:8:2].count(0) == len(data[0:8:2])):
+        # Every other byte NUL from the start: UTF-16 written without its byte-order mark.
+        raise _err(ENCODING, "file looks UTF-16 encoded (every other byte is 0); save it as UTF-8", path, 1, 1)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:

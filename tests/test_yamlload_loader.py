@@ -359,3 +359,13 @@ def test_empty_lists_and_mappings_count_as_values(monkeypatch: pytest.MonkeyPatc
 def test_a_number_past_any_float_is_kept_as_written() -> None:
     # `max: 1e400` was read as infinity, and the schema said "got a decimal number inf".
     assert load("a: 1e400\nb: -1e400\nc: 1.5e3\n") == {"a": "1e400", "b": "-1e400", "c": 1500.0}
+
+
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be"])
+def test_utf16_without_a_byte_order_mark_is_named(encoding: str) -> None:
+    # It was "1:2 DV005 NUL byte", which names no cure.
+    from davinci.engine.errors import DavinciError
+    from davinci.engine.yamlload import load_yaml_text
+
+    with pytest.raises(DavinciError, match="file looks UTF-16 encoded .* save it as UTF-8"):
+        load_yaml_text("kind: pack\nid: x\n".encode(encoding), "x.yaml")
