@@ -584,3 +584,11 @@ def test_vowels_the_dictionary_splits_before_r_still_rhyme(a: str, b: str) -> No
     # under --strict on good couplets.
     assert deck_rules.words_rhyme(a, b)
     assert not deck_rules.words_rhyme("here", "hair")
+
+
+def test_dv217_a_card_with_both_a_clue_and_an_anagram() -> None:
+    # The anagram was shown and the clue never: a jumble of letters over an empty panel.
+    failing = deck("""\
+        - {id: test-001, difficulty: 2, clue: "I keep the days in rows", letters: 8, anagram: Ran cedal, answer: calendar}
+    """)
+    assert [code for code, _, _ in lint(failing)] == ["DV217"]

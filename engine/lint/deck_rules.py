@@ -1229,3 +1229,35 @@ def answer_is_a_command(ctx: LintContext) -> Iterator[Problem]:
             yield _problem("DV215", ctx.at(["cards", i, "answer"]),
                            f"'{card.get('answer')}' is what `davinci play` reads as a command at an answer prompt "
                            f"({', '.join(words)}): no player could give it; add an alternate")
+
+
+# ------------------------------------------------------------------------------------------
+# DV217 a card that is both a clue and an anagram
+# ------------------------------------------------------------------------------------------
+
+
+@_deck_rule("DV217", "clue-and-anagram", "error")
+def clue_and_anagram(ctx: LintContext) -> Iterator[Problem]:
+    """A card is a `clue` (with its optional `letters`) or an `anagram` (with its `hint` and
+    `lengths`), never both.
+
+    Why: the game shows an anagram card's anagram, then its hint and lengths: a `clue` beside it
+    is never shown, and the card reads as a jumble of letters with an empty panel.
+
+    Failing:
+
+    ```yaml
+    - {id: objects-001, difficulty: 2, clue: "I keep the days in rows", letters: 8, anagram: Ran cedal, answer: calendar}
+    ```
+
+    Passing:
+
+    ```yaml
+    - {id: objects-001, difficulty: 2, clue: "I keep the days in rows", letters: 8, answer: calendar}
+    ```
+    """
+    for i, card in _cards(ctx.doc.data):
+        if card.get("anagram") is not None and card.get("clue") is not None:
+            yield _problem("DV217", ctx.at(["cards", i, "anagram"]),
+                           "a card with a clue has no anagram (the game would show the anagram and never the clue): "
+                           "keep one of them (an anagram card gives `hint` and `lengths`)")
