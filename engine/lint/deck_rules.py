@@ -497,7 +497,10 @@ def numeric_answer(ctx: LintContext) -> Iterator[Problem]:
         if answer is None or _is_int(answer):
             continue
         value = number_value(str(answer))
-        hint = f": write {value} without quotes" if value is not None else ""
+        if isinstance(answer, float):  # `answer: 6.0`: a decimal point, not quotes
+            hint = f": write {value} (a whole number, without the decimal point)" if value is not None else ""
+        else:
+            hint = f": write {value} without quotes" if value is not None else ""
         yield _problem(
             "DV207",
             ctx.at(["cards", i, "answer"]),
