@@ -1666,12 +1666,13 @@ def _say(console: Any, text: str, **kwargs: Any) -> None:
         pass
 
 
-def _save_now(session: Session, console: Any, hung_up: bool = False, quitting: bool = False) -> str | None:
+def _save_now(session: Session, console: Any, hung_up: bool = False, quitting: bool = False,
+              beside: bool = True) -> str | None:
     """Save the game as it stands when it stops (Ctrl-C, quit, a failing bot): to the --save
-    file, or in a terminal to a file the player names; when the terminal has closed (`hung_up`),
-    to a new file in the working folder (`davinci-GAME-SEED.json`, numbered if taken), as when
-    the terminal closes or input ends while a file name is asked. The file written, or None;
-    SaveError when the --save file cannot be written."""
+    file (a full disk there: on), or at a terminal to a file the player names; with nobody to ask
+    (the terminal closed: `hung_up`; input from a pipe stopped by a signal, unless `quitting` or
+    not `beside`), to a new file beside (`_save_beside`). The file written, or None; SaveError
+    when the --save file cannot be written (another program changed it) or nothing could be."""
     if session.save_path is not None:
         try:
             session.write_own(session.save_path, session.save_json())
@@ -1692,7 +1693,7 @@ def _save_now(session: Session, console: Any, hung_up: bool = False, quitting: b
             hung_up = True
     # Nobody to ask (a closed terminal, input from a pipe stopped by a signal), or the --save file
     # refused: a file of its own. (`quit` in a script's input is the script's choice: no file.)
-    if hung_up or session.save_failing or not (_at_terminal() or quitting):
+    if hung_up or session.save_failing or not (_at_terminal() or quitting or not beside):
         return _save_beside(session)
     return None
 
@@ -2036,7 +2037,7 @@ def run_play(
         except DavinciError as log_err:
             console.print(f"[red]{esc(log_err.message)}[/red]")
         try:
-            path = _save_now(session, console)
+            path = _save_now(session, console, beside=False)  # (a script's failing bot: its choice of files)
         except SaveError as s_err:
             console.print(f"[red]{esc(s_err.message)}[/red]")
             path = None
