@@ -431,7 +431,10 @@ def play(
         raise UsageError("--players needs at least one seat, e.g. --players human,random (leave it out for one "
                          "human against bots)")
     seats = parse_seats(players, g)
-    if players is None and saved is None:
+    if players is None and saved is None and len(seats) == 1:
+        console.print(f"[dim]A game for one: you play {escape(seats[0].name)} (--players human:NAME names "
+                      "you).[/dim]")
+    elif players is None and saved is None:
         others = ", ".join(f"{s.name} ({s.kind})" for s in seats[1:])
         names = ["Ana", "Ben", "Cy", "Di", "Ed", "Flo"][:max(2, g.definition.min_players)]
         console.print(f"[dim]You play {escape(seats[0].name)} against {escape(others)}; choose the seats with "
@@ -601,7 +604,8 @@ def _invalid_games(invalid: list[dict[str, Any]], valid: list[dict[str, Any]], u
 @click.argument("game")
 @click.option("--variant", "-v", help="Variant id.")
 @click.option("--games", "-n", "n_games", type=_Digits(1, None, "a number of games"), default=100, show_default=True, help="Number of games.")
-@click.option("--players", "-p", required=True, help="Comma-separated bot names, one per seat.")
+@click.option("--players", "-p", help="Comma-separated bot names, one per seat (default: random in each seat, "
+              "as many as a game takes, 2 where it may).")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Master seed.")
 @click.option("--jobs", "-j", type=_Digits(1, 64, "a number of processes"), default=1, show_default=True, help="Worker processes (at most one per CPU is started; results are the same for any number).")
 @click.option("--rotate", is_flag=True, help="Rotate the bots through the seats game by game (game i shifts the seat order by i: "
@@ -628,7 +632,10 @@ def simulate(
     from davinci.engine.simulate import SimConfig, parse_players, report_text, run
 
     sets = parse_settings(settings)
-    load_game(game, variant, sets, packs)  # validate settings before starting processes
+    loaded = load_game(game, variant, sets, packs)  # validate settings before starting processes
+    if players is None:  # (a solitaire: one seat; other games: their smallest table, two at least)
+        d = loaded.definition
+        players = ",".join(["random"] * min(max(d.min_players, 2), d.max_players))
     cfg = SimConfig(game, variant, parse_players(players), n_games, seed, sets, tuple(packs), rotate)
     if as_json or not sys.stderr.isatty():
         report = run(cfg, jobs)

@@ -56,7 +56,7 @@ PIECE_BUILTINS = {
     "kind": "its component's name",
     "cell": "its grid cell",
     "space": "its board space",
-    "is_top": "whether it tops its stack",
+    "is_top": "whether it tops its stack (a grid cell's, or a deck's or pile's: its first piece)",
 }
 MAX_PIECES = 20_000  # components of one game, all copies; far above any real game, far below trouble
 DEFAULT_MAX_TURNS = 1000  # when `end.max_turns` is not given

@@ -1569,7 +1569,8 @@ class Session:
                                                                   is not None else "") for s in r["ranking"]]
                 self.console.print(esc("Ranking: " + ", ".join(places)))
             elif len(self.seats) == 1 and scores and scores[0] is not None:  # a solo game: its score is the point
-                self.console.print(esc(f"Score: {scores[0]}"))
+                lower = " (lower is better)" if self.game.definition.end.lower_is_better else ""
+                self.console.print(esc(f"Score: {scores[0]}{lower}"))
         return 0
 
 

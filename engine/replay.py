@@ -106,6 +106,12 @@ def replay_log(
                 _show_new_events(st, before, action_line(names[seat], text), echo)
             if verify and i == len(actions) and _failed_as_logged(doc, "action", i, e):
                 return _failure_verified(echo, i, f"action {i} fails", e)
+            if not verify and i == len(actions) and _failed_as_logged(doc, "action", i, e):
+                # The game failed here when it was played, and the log says so: a faithful replay
+                # (exit 1: the game's rules failed), not a log that differs from its game (DV071).
+                echo(f"the game's rules fail at action {i}, as the log records:")
+                echo(message_text(str(e)))
+                return 1
             if verify and i < len(actions) and _failed_as_logged(doc, "action", i, e):
                 raise ReplayMismatch(f"{path}: the rules fail at action {i}, as the log records, but the log goes on "
                                      f"with {_actions(len(actions) - i)} after it: it is damaged") from None

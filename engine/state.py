@@ -314,8 +314,15 @@ class State:
         return sorted(self.grid_stacks(), key=lambda c: (c[1], c[0]))
 
     def piece_is_top(self, pid: int) -> bool:
+        """Whether the piece tops its stack: on a grid, its cell's; in a deck or pile, the zone
+        (its first piece: `discard where not is_top` is all but the top card); anywhere else a
+        piece stands alone, on top of nothing (true)."""
         c = self.piece_cell(pid)
         if c is None:
+            key = self.zone_of[pid]
+            z = self.game.zones.get(key.split("#")[0])
+            if z is not None and z.kind in ON_TOP:
+                return self.zones[key][0] == pid
             return True
         stack = self.grid_stack(*c)
         return bool(stack) and stack[-1] == pid

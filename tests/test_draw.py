@@ -84,3 +84,14 @@ def test_bottom_is_refused_for_a_zone_that_is_not_a_deck_or_pile(tmp_path: Path)
     with pytest.raises(DavinciError, match=r"DV050 .*'bottom: true' puts a piece under the others in a deck or pile; "
                                            r"'hand' is a hand zone \(a piece put in a hand goes at its end, or at `index`\)"):
         load_game("stacks", packs=[write_game_pack(tmp_path, "stacks", bad)])
+
+
+def test_is_top_in_a_pile_is_its_first_piece_only(tmp_path: Path) -> None:
+    # Off a grid every piece read is_top: `discard where not is_top` (all but the top card, for a
+    # reshuffle) matched nothing, and the draw pile stayed empty for good.
+    game = load_game("stacks", packs=[write_game_pack(tmp_path, "stacks", STACKS)])
+    st = game.new_state(1, seed=1)
+    n = {i: p.attrs["n"] for i, p in enumerate(game.definition.pieces)}
+    assert [st.piece_is_top(p) for p in st.zones["discard"]] == [True, False, False]
+    assert [n[p] for p in st.zones["discard"] if not st.piece_is_top(p)] == [1, 4]
+    assert all(st.piece_is_top(p) for p in st.zones["hand"])  # (a hand is no stack)

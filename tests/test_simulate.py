@@ -621,3 +621,26 @@ def test_a_pool_the_system_cannot_start_falls_back_to_one_process(monkeypatch: p
         k: v for k, v in alone.items() if k not in TIMING_KEYS}
     assert report["processes"] == 0
     assert "could not start 2 worker processes (RuntimeError: can't start new thread)" in capsys.readouterr().err
+
+
+def test_simulate_and_play_need_no_players_for_a_solitaire(tmp_path: Path) -> None:
+    # `simulate` insisted on --players ("Missing option"), and `play` greeted a solitaire player
+    # with "You play Player 1 against ;" and a hot-seat hint for two.
+    import json
+
+    from click.testing import CliRunner
+    from helpers import write_game_pack
+
+    from davinci.cli import main
+
+    pack = write_game_pack(tmp_path, "solo", SOLO.replace('  score: "seat.points"\n',
+                                                          '  score: "seat.points"\n  lower_is_better: true\n'))
+    result = CliRunner().invoke(main, ["simulate", "solo", "--pack", pack, "-n", "3", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["players"] == ["random"]
+    result = CliRunner().invoke(main, ["play", "solo", "--pack", pack, "--seed", "1", "--no-clear"], input="score\n")
+    said = " ".join(result.output.split())
+    assert "A game for one: you play Player 1" in said and "against" not in said
+    assert "Score: 7 (lower is better)" in said
+    two = CliRunner().invoke(main, ["simulate", "da-vinci-code", "-n", "2", "--json"])
+    assert json.loads(two.output)["players"] == ["random", "random"]
