@@ -206,6 +206,7 @@ def test_an_authors_mistake_is_reported_where_it_is(
 @pytest.mark.parametrize(("old", "new", "words"), [
     # Shown on screen as `if=0`, `my var=0`, and no expression could ever read them.
     ("seat_vars:\n", "seat_vars:\n  if: 0\n", "'if' is a word of the rule language"),
+    ("seat_vars:\n", "seat_vars:\n  it: 0\n", "'it' is a name the engine binds"),
     ("seat_vars:\n", 'seat_vars:\n  "my var": 0\n', "must be a name: letters, digits and _"),
     # A merge key was read as a literal key '<<'.
     ("seat_vars:\n", "seat_vars:\n  <<: {x: 0}\n", "merge keys ('<<') are not allowed"),
