@@ -317,11 +317,11 @@ class FlowCompiler:
         for key in mapping:
             if key not in allowed:
                 hint = did_you_mean(key, allowed, 0.5, aside=False) if len(str(key)) <= 100 else ""
-                nested = sorted(inside[1]) if inside is not None else []
+                owner, nested = (inside[0], sorted(inside[1])) if inside is not None else ("", [])
                 if key in nested:  # `do:` lined up with `for_each:` instead of under it
                     others = [k for k in nested if k != key]
-                    hint = (f" ('{key}' belongs inside '{inside[0]}:': indent it under '{inside[0]}', with "  # type: ignore[index]
-                            f"{', '.join(others)})" if others else f" ('{key}' belongs inside '{inside[0]}:')")
+                    hint = (f" ('{key}' belongs inside '{owner}:': indent it under '{owner}', with "
+                            f"{', '.join(others)})" if others else f" ('{key}' belongs inside '{owner}:')")
                 elif any(c in str(key) for c in ")]'\""):  # `{sides: max(6, 1)}`: the tail of a split value
                     hint = f" ({SPLIT_BY_COMMA} before it)"
                 elif key in ("then", "else") and key not in allowed:  # (not `when`: a line indented too far)

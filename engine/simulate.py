@@ -542,7 +542,7 @@ def summarise(
 def _all_settings(cfg: SimConfig) -> dict[str, Any]:
     """Every setting of the game as the run played it (defaults, the variant's, the overrides)."""
     try:
-        return _load(cfg).settings
+        return dict(_load(cfg).settings)
     except DavinciError:  # (the run would not have started)
         return dict(cfg.settings)
 

@@ -590,7 +590,7 @@ def _set(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, T
         if where == "local":
             scope[name] = expected
             if getattr(fn, "broken", False) and name not in b.tvars:  # type: ignore[attr-defined]
-                b.unknown_typed.add(name)  # type: ignore[attr-defined]  # set by a failed expression: its type is not known
+                b.unknown_typed.add(name)  # set by a failed expression: its type is not known
         items.append((where, name, fn))
     fc.emit(SetVars(path, items, seat_expr))
 
