@@ -219,3 +219,14 @@ def test_a_context_no_expression_could_read_is_refused_with_its_file(tmp_path: P
     out = io.StringIO()
     assert run_expr("1", str(path), out) == 1
     assert f"{path}: DV080 " in out.getvalue() and words in out.getvalue()
+
+
+def test_a_misspelt_bare_field_suggests_the_record_it_belongs_to() -> None:
+    # In a draw's `where`, `rnak != 8` got no suggestion, while `rank != 8` got "piece.rank".
+    from davinci.engine.errors import DavinciError
+    from davinci.engine.expr import compile_expr
+    from davinci.engine.expr.types import INT, STR, RecordType
+
+    piece, seat = RecordType("piece", {"rank": INT, "suit": STR}), RecordType("seat", {"rank": INT})
+    with pytest.raises(DavinciError, match="unknown name 'rnak'; did you mean 'piece.rank'"):
+        compile_expr("rnak != 8", {"current": seat, "piece": piece})

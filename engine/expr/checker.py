@@ -211,10 +211,13 @@ class _Checker:
         hint = f"; did you mean '{exact[0]}'?" if exact else _suggest(node.name, self.visible(frames))
         if not hint:
             match = difflib.get_close_matches(
-                node.name, [d.split(".", 1)[1] for d in dotted], n=1, cutoff=0.8
+                node.name, [d.split(".", 1)[1] for d in dotted], n=1, cutoff=0.7  # (`rnak` for `rank`: 0.75)
             )
             if match:
-                hint = f"; did you mean '{next(d for d in dotted if d.endswith('.' + match[0]))}'?"
+                near = sorted((d for d in dotted if d.endswith("." + match[0])),
+                              key=lambda d: (not d.startswith("piece."), not d.startswith("seat."),
+                                             not d.startswith("current.")))
+                hint = f"; did you mean '{near[0]}'?"
         if self.source.strip() == node.name and not exact and self.expect in (None, STR, ANY):
             # One bare word: most often a text quoted once, for YAML only (`{phase: 'guess'}`).
             hint = (f" (a text is quoted inside the YAML string: \"'{node.name}'\")"
