@@ -212,7 +212,9 @@ def _bounded_line(console: Any, prompt: str) -> str:
     if len(line) > MAX_INPUT_LINE and not line.endswith("\n"):
         console.print(f"\n[red]an input line longer than {MAX_INPUT_LINE:,} characters: no move or answer is that "
                       "long, so the input ends here[/red]")
-        raise EOFError
+        from davinci.engine.errors import InputCut
+
+        raise InputCut
     return line[:-1] if line.endswith("\n") else line
 
 

@@ -166,6 +166,8 @@ def make_bot(name: str, seed: int, game_id: str | None = None, settings: dict[st
     """Instantiate a bot by registry name, seeded."""
     if not isinstance(name, str):
         raise UsageError(f"a bot is named by text (one of {', '.join(bot_names())}), got {type(name).__name__}")
+    if seed.__class__ is not int or not 0 <= seed < 2**64:  # (a text or -1 failed inside the bot, blamed on it)
+        raise UsageError(f"a bot's seed is a whole number from 0 to 2**64 - 1, got {seed!r}"[:200])
     factory = BUILTIN.get(name)
     if factory is None:
         ep = _entry_points().get(name)

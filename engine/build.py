@@ -985,7 +985,7 @@ _LANGUAGE_WORDS = frozenset({"true", "false", "none", "and", "or", "not", "in", 
 
 
 def _check_declared_names(b: Builder, zones: Mapping[str, ZoneDef], svars: Mapping[str, VarDef]) -> None:
-    for section in ("vars", "seat_vars", "turn_vars"):  # no expression could name these
+    for section in ("vars", "seat_vars", "turn_vars", "settings"):  # no expression could name these
         for name in b.data.get(section) or {}:
             if name in _LANGUAGE_WORDS:
                 b.errors.append(b.fail(f"'{name}' is a word of the rule language: no expression could read a variable "

@@ -154,6 +154,11 @@ class BotError(DavinciError):
 STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP", "SIGQUIT") if hasattr(signal, name))
 
 
+class InputCut(EOFError):
+    """The input ended at a line too long to be a move or an answer: an end of input, but an
+    error (the game's exit code says so)."""
+
+
 class StopSignal(KeyboardInterrupt):
     """One of STOP_SIGNALS, raised where it arrived as Ctrl-C is: never mistaken for a bot's own
     KeyboardInterrupt (a run started in the background ignores Ctrl-C, and a `kill` during a bot's

@@ -243,8 +243,11 @@ class FlowCompiler:
 
     def binds(self, name: str, path: Path, key: bool = False) -> str:
         """`name`, a name a step binds; refused when it would hide a built-in name, a zone or a variable."""
-        from davinci.engine.build import hidden_name
+        from davinci.engine.build import _LANGUAGE_WORDS, hidden_name
 
+        if name in _LANGUAGE_WORDS:  # (`as: not`: no expression could read it)
+            raise DefinitionError(f"'{name}' is a word of the rule language: no expression could read a name bound "
+                                  "so; choose another name", self.b.loc.loc(path, key=key))
         hidden = hidden_name(self.b, name)
         if hidden is not None:
             raise DefinitionError(f"'{name}' is {hidden}: a name bound here would hide it; choose another name",

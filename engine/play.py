@@ -33,6 +33,7 @@ from davinci.engine.errors import (
     BotError,
     DavinciError,
     IllegalAction,
+    InputCut,
     SaveError,
     ShortFormError,
     StopSignal,
@@ -172,7 +173,10 @@ def atomic_write(path: str, data: str) -> None:
         check_replaceable(path)
     except FileProblem as e:
         raise SaveError(f"cannot write {path}: {e.reason}; give the name of a new or regular file") from None
-    path = os.path.realpath(path)  # replacing the link itself would cut it from its file
+    try:
+        path = os.path.realpath(path)  # replacing the link itself would cut it from its file
+    except OSError as e:  # a relative name in a working folder that is gone (deleted)
+        raise _transient(SaveError(f"cannot write {path}: the working folder is gone ({e.strerror or e})")) from None
     folder = os.path.dirname(path) or "."
     # Ctrl-C waits for the write to finish: stopped between making the temporary file and
     # replacing the target, it would leave the temporary file behind.
@@ -797,8 +801,11 @@ class Session:
         """Write this session's save or log. SaveError, and nothing written, when another program
         replaced the file since this session last wrote it (another davinci resuming the same
         save): the moves it holds are not overwritten."""
-        key = os.path.abspath(path)
-        real = os.path.realpath(path)
+        try:
+            key = os.path.abspath(path)
+            real = os.path.realpath(path)
+        except OSError as e:  # a relative name in a working folder that is gone (deleted)
+            raise _transient(SaveError(f"cannot write {path}: the working folder is gone ({e.strerror or e})")) from None
         mine = self.stamps.get(key)
         if mine is not None:
             if real != mine[0] and os.path.lexists(real):  # the name now leads to another file (a link moved)
@@ -859,6 +866,7 @@ class Session:
             self.console.print(f"[red]{esc(e.message)}[/red]")
             return
         again = "" if path == self.save_path else " (and autosaved there from now on)"
+        self.save_failing = False  # (just written: the file saved to from now on holds the game)
         self.save_path = path
         self.console.print(f"saved to {esc(path)}{again}; resume with: {self.resume_hint(path)}",
                            soft_wrap=True)
@@ -1991,7 +1999,7 @@ def run_play(
             console.print(f"[yellow]Note: this game's {what} file could not be kept up during the game (see above): "
                           f"the {what} does not hold its end.[/yellow]")
         return 1 if missing and code == 0 else code  # (a script must know its log or save is not whole)
-    except EOFError:
+    except EOFError as ended:
         caught = _note_stops()
         session.autosave()
         _say(console, "\n[yellow]Input closed: the game stops here.[/yellow]")
@@ -2025,7 +2033,8 @@ def run_play(
         for what in missing if "save" not in missing else [w for w in missing if w == "log"]:
             _say(console, f"[yellow]Note: this game's {what} file could not be kept up during the game (see above): "
                           f"the {what} does not hold its end.[/yellow]")
-        return 1 if missing else 0  # (a script must know its log or save is not whole)
+        return 1 if missing or isinstance(ended, InputCut) else 0  # (a script must know its files are not whole,
+        # or that its input was cut short)
     except BotError as e:
         # A bot failed before its move changed anything: the position is whole. The reason first,
         # then the game is saved as at Ctrl-C (to the --save file, or to a file the player names).
@@ -2057,8 +2066,14 @@ def run_play(
         _say(console, "\n[yellow]" + ("Game stopped." if quitting else "Interrupted.") + "[/yellow]")
         try:
             session.write_log()  # the log keeps up with the save
+            session.log_failing = False
         except DavinciError as e:
             _say(console, f"[red]{esc(e.message)}[/red]")
+            if isinstance(e, SaveError) and session.log_path:
+                if transient(e):
+                    session.log_failing = True
+                else:
+                    session.given_up.add("log")
         try:
             path = _save_now(session, console, hung_up=hung, quitting=quitting)
         except SaveError as e:
@@ -2069,7 +2084,13 @@ def run_play(
         if path:  # soft_wrap: the command stays on one line, ready to copy
             _say(console, f"Saved to {esc(path)}; resume with: {session.resume_hint(path)}", soft_wrap=True)
         hung = hung or HANGUP in caught or session.hung_up
-        return 0 if quitting and not hung else 129 if hung else 130  # (as a shell reports SIGHUP)
+        missing = session.files_incomplete()
+        for what in missing:
+            _say(console, f"[yellow]Note: this game's --{what} file could not be kept up (see above): it does not "
+                          f"hold the game as it stopped.[/yellow]")
+        if quitting and not hung:
+            return 1 if missing else 0  # (a script must know its log or save is not whole)
+        return 129 if hung else 130  # (as a shell reports SIGHUP)
     finally:
         for sig, handler in old.items():
             signal.signal(sig, handler)

@@ -165,29 +165,38 @@ def state_from_json(game: Game, data: Mapping[str, Any]) -> State:
     return st
 
 
+def _as_json(value: Any) -> str:
+    """A value as the save file writes it (`true`, `null`, `[1]`), cut short when long."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, default=repr)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return quoted(text, 80)
+
+
 def _check_vars(st: State) -> None:
     """Refuse a save whose variables are not the game's: one missing, one the game does not have,
     or a number, flag or text of another kind (the first rule to read it failed mid-move)."""
     from davinci.engine.expr.types import BOOL, INT, STR
 
     g = st.game
-    kinds = {INT: int, BOOL: bool, STR: str}
-    tables = [("game variable", st.vars, g.global_vars, True)]
-    tables += [(f"seat {i + 1}'s variable", sv, g.seat_vars, True) for i, sv in enumerate(st.seat_vars)]
-    tables.append(("turn variable", st.locals, g.turn_vars, False))
-    for what, values, declared, complete in tables:
+    kinds = {INT: (int, "a whole number"), BOOL: (bool, "true or false"), STR: (str, "a text")}
+    # (whose: how a variable of the table is named in a message; kind: for "the game has no ...")
+    tables = [("the game variable", "game variable", st.vars, g.global_vars, True)]
+    tables += [(f"seat {i + 1}'s variable", "seat variable", sv, g.seat_vars, True) for i, sv in enumerate(st.seat_vars)]
+    tables.append(("the turn variable", "turn variable", st.locals, g.turn_vars, False))
+    for whose, kind, values, declared, complete in tables:
         if complete:
             missing = sorted(set(declared) - set(values))
             if missing:
-                raise SaveError(f"the save is damaged: the {what} '{missing[0]}' is missing")
+                raise SaveError(f"the save is damaged: {whose} '{missing[0]}' is missing")
             extra = sorted(set(values) - set(declared))
             if extra:
-                raise SaveError(f"the save is damaged: the game has no {what} '{extra[0]}'")
+                raise SaveError(f"the save is damaged: the game has no {kind} '{quoted(str(extra[0]), 80)}'")
         for name, var in declared.items():
-            kind = kinds.get(var.type)
-            if name in values and kind is not None and var.initial is not None and values[name].__class__ is not kind:
-                raise SaveError(f"the save is damaged: the {what} '{name}' is {values[name]!r}, not "
-                                f"{'a whole number' if kind is int else 'true or false' if kind is bool else 'a text'}")
+            want = kinds.get(var.type)
+            if name in values and want is not None and var.initial is not None and values[name].__class__ is not want[0]:
+                raise SaveError(f"the save is damaged: {whose} '{name}' is {_as_json(values[name])}, not {want[1]}")
 
 
 _PENDING_TYPES = ("choose", "respond", "overflow", "position")

@@ -631,7 +631,7 @@ def _score_lines(report: Mapping[str, Any], width: int) -> list[str]:
         return []
     label_width = width + 16
     lower = ", lower is better" if report.get("lower_is_better") else ""
-    lines = [f"  {'scores' + lower:<{label_width + 2}} {'mean':>8}  {'median':>6}  {'p5 to p95':>14}  {'min to max':>14}"]
+    lines = [f"  {'scores' + lower:<{label_width + 2}} {'mean':>8}  {'p50':>6}  {'p5 to p95':>14}  {'min to max':>14}"]
 
     def line(label: str, s: Mapping[str, Any]) -> str:
         spread, extent = f"{s['p5']} to {s['p95']}", f"{s['min']} to {s['max']}"

@@ -397,17 +397,16 @@ class State:
     def place(self, pid: int, key: str, *, index: int | None = None, where: Any = None, face_up: bool | None = None) -> None:
         """Move a piece into zone `key` (at `index`, or sorted for rows, or at a cell/space)."""
         came_from = self.zone_of[pid]
+        z = self.game.zones.get(key.split("#")[0])  # none for the supply
+        if z is not None and index is None and z.kind in ON_TOP:
+            index = 0  # a card put on a deck or pile goes on top (from that very pile too): the next draw takes it
         if came_from == key and where is None and index is None:
             if face_up is not None:  # it stays where it is, turned as the step says
                 self.turn_face(pid, face_up)
             return
         self.take(pid)
-        z = self.game.zones.get(key.split("#")[0])  # none for the supply
-        if z is not None and index is None:
-            if z.kind == "row" and z.sort is not None:
-                index = self._sorted_index(key, pid)
-            elif z.kind in ON_TOP:
-                index = 0  # a card put on a deck or pile goes on top: the next draw takes it
+        if z is not None and index is None and z.kind == "row" and z.sort is not None:
+            index = self._sorted_index(key, pid)
         self._put(pid, key, index, where)
         if face_up is not None:
             self.turn_face(pid, face_up)

@@ -275,8 +275,9 @@ def test_an_edited_pack_file_is_read_again_and_the_cache_is_bounded(tmp_path: An
 @pytest.mark.parametrize(("game_id", "change", "words"), [
     ("leonardos-riddle", lambda s: s["vars"].clear(), "the game variable 'turns_left' is missing"),
     ("leonardos-riddle", lambda s: s["vars"].update(extra=1), "the game has no game variable 'extra'"),
-    ("leonardos-riddle", lambda s: s["vars"].update(turns_left="3"), "'turns_left' is '3', not a whole number"),
-    ("da-vinci-code", lambda s: s["locals"].update(correct=True), "the turn variable 'correct' is True, not a whole"),
+    ("da-vinci-game", lambda s: s["seat_vars"][0].update(ready=[1]), "seat 1's variable 'ready' is \\[1\\], not true"),
+    ("leonardos-riddle", lambda s: s["vars"].update(turns_left="3"), "'turns_left' is \"3\", not a whole number"),
+    ("da-vinci-code", lambda s: s["locals"].update(correct=True), "the turn variable 'correct' is true, not a whole"),
     ("da-vinci-game", lambda s: s["seat_vars"][1].pop("ready"), "seat 2's variable 'ready' is missing"),
 ])
 def test_a_save_whose_variables_are_not_the_games_is_refused(game_id: str, change: Any, words: str) -> None:

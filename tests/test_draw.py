@@ -95,3 +95,28 @@ def test_is_top_in_a_pile_is_its_first_piece_only(tmp_path: Path) -> None:
     assert [st.piece_is_top(p) for p in st.zones["discard"]] == [True, False, False]
     assert [n[p] for p in st.zones["discard"] if not st.piece_is_top(p)] == [1, 4]
     assert all(st.piece_is_top(p) for p in st.zones["hand"])  # (a hand is no stack)
+
+
+def test_a_piece_moved_onto_its_own_pile_goes_on_top(tmp_path: Path) -> None:
+    # A move or draw from a pile onto the same pile left it where it was.
+    game_text = STACKS.replace("""    - draw: {from: deck, to: discard, bottom: true}
+""", """    - draw: {from: deck, to: discard, bottom: true}
+    - move: {piece: last(discard), to: discard}
+    - draw: {from: deck, to: deck, where: "piece.n == 2"}
+""")
+    game = load_game("stacks", packs=[write_game_pack(tmp_path, "stacks", game_text)])
+    st = game.new_state(1, seed=1)
+    n = {i: p.attrs["n"] for i, p in enumerate(game.definition.pieces)}
+    assert [n[p] for p in st.zones["discard"]] == [4, 3, 1]
+    assert [n[p] for p in st.zones["deck"]] == [2, 5]
+
+
+def test_bottom_and_index_together_are_refused(tmp_path: Path) -> None:
+    import pytest
+
+    from davinci.engine.errors import DavinciError
+
+    bad = STACKS.replace("- move: {piece: first(hand), to: deck, bottom: true}",
+                         "- move: {piece: first(hand), to: deck, bottom: true, index: 1}")
+    with pytest.raises(DavinciError, match="'bottom: true' and 'index' both say where the piece goes"):
+        load_game("stacks", packs=[write_game_pack(tmp_path, "stacks", bad)])

@@ -230,3 +230,12 @@ def test_a_misspelt_bare_field_suggests_the_record_it_belongs_to() -> None:
     piece, seat = RecordType("piece", {"rank": INT, "suit": STR}), RecordType("seat", {"rank": INT})
     with pytest.raises(DavinciError, match="unknown name 'rnak'; did you mean 'piece.rank'"):
         compile_expr("rnak != 8", {"current": seat, "piece": piece})
+
+
+def test_a_kind_several_keys_hold_is_named_after_all_of_them(tmp_path: Path) -> None:
+    # `me.m` said "hand has no field 'm'": a key the expression never mentioned.
+    path = tmp_path / "ctx.json"
+    path.write_text(json.dumps({"hand": [{"n": 1}], "tiles": [{"n": 2}], "me": {"n": 5}}), encoding="utf-8")
+    code, lines = _run("me.m", str(path))
+    assert code == 1 and "hand/tiles/me has no field 'm'" in "\n".join(lines)
+    assert _run("tiles", str(path))[1][0] == "type: list[hand/tiles/me]"

@@ -545,7 +545,7 @@ def test_scores_are_summarised_per_seat_and_per_bot_and_agree_with_the_games() -
     assert report["bot_scores"]["greedy"]["mean"] == round(sum(greedy) / len(greedy), 2)
     lines = report_text(report)
     header = next(i for i, line in enumerate(lines) if line.lstrip().startswith("scores"))
-    assert lines[header].split()[1:] == ["mean", "median", "p5", "to", "p95", "min", "to", "max"]
+    assert lines[header].split()[1:] == ["mean", "p50", "p5", "to", "p95", "min", "to", "max"]
     assert lines[header + 1].split()[:4] == ["seat", "1", "(any", "bot)"]
     assert any(line.split()[:2] == ["bot", "greedy"] for line in lines[header:])
 

@@ -67,13 +67,25 @@ class _ContextBuilder:
         # that held one: zones of cards under several keys can be joined and compared, as a game's
         # zones of pieces are.
         self.shapes: dict[tuple[tuple[str, str], ...], RecordType] = {}
+        self.holders: dict[int, list[str]] = {}  # each shared kind's keys, for its name
 
     def record_type(self, name: str, fields: dict[str, Type]) -> RecordType:
         shape = tuple(sorted((k, describe(t)) for k, t in fields.items()))
         known = self.shapes.get(shape)
         if known is None:
             known = self.shapes[shape] = RecordType(name, fields)
+        holders = self.holders.setdefault(id(known), [])
+        if name not in holders:
+            holders.append(name)
         return known
+
+    def name_shared_kinds(self) -> None:
+        """A kind that several keys hold is named after all of them (`hand/tiles`): an error about
+        `me.m` named `hand`, a key the expression never mentioned. Done before any type is used."""
+        for rtype in self.shapes.values():
+            holders = self.holders.get(id(rtype), [])
+            if len(holders) > 1:
+                rtype._name = "/".join(holders)
 
     def fail(self, where: str, reason: str) -> UsageError:
         return UsageError(f"context value {where}: {reason}", SourceLocation(self.path))
@@ -197,6 +209,7 @@ def load_context(path: str | None) -> tuple[dict[str, Type], dict[str, Value]]:
         for name, raw in data.items():
             builder.check_name(name)
             scope[name], env[name] = builder.convert(raw, name)
+        builder.name_shared_kinds()
     except RecursionError:
         raise UsageError("the context file is nested too deeply", SourceLocation(path)) from None
     return scope, env

@@ -53,8 +53,13 @@ class ListType(Type):
     __slots__ = ("elem",)
 
     def __init__(self, elem: Type) -> None:
-        super().__init__(f"list[{elem.name}]")
+        super().__init__("list")
         self.elem = elem
+
+    @property
+    def name(self) -> str:
+        """`list[ELEM]`, from the element's name now (a kind may be named once all its holders are known)."""
+        return f"list[{self.elem.name}]"
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, ListType) and other.elem == self.elem

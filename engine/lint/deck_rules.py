@@ -1262,5 +1262,5 @@ def clue_and_anagram(ctx: LintContext) -> Iterator[Problem]:
     for i, card in _cards(ctx.doc.data):
         if card.get("anagram") is not None and card.get("clue") is not None:
             yield _problem("DV217", ctx.at(["cards", i, "anagram"]),
-                           "a card with a clue has no anagram (the game would show the anagram and never the clue): "
-                           "keep one of them (an anagram card gives `hint` and `lengths`)")
+                           "this card has both a clue and an anagram, and the game would show the anagram and never "
+                           "the clue: keep one of them (an anagram card gives `hint` and `lengths`)")

@@ -374,6 +374,9 @@ def _move(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, 
 def _bottom(fc: FlowCompiler, spec: Mapping[str, Any], p: Path, dst: str) -> bool:
     """A step's `bottom` flag, which only a deck or a pile (where pieces go on top) can use."""
     bottom = fc.flag(spec, "bottom", p, False)
+    if bottom and "index" in spec:
+        raise DefinitionError("'bottom: true' and 'index' both say where the piece goes: give one of them",
+                              fc.b.loc.loc((*p, "bottom")), code="DV050")
     kind = fc.b.zones[dst].kind  # type: ignore[attr-defined]
     if bottom and kind not in ON_TOP:
         raise DefinitionError(f"'bottom: true' puts a piece under the others in a deck or pile; '{dst}' is a {kind} "
