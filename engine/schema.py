@@ -278,7 +278,7 @@ def write_schemas(out_dir: str | os.PathLike[str]) -> list[Path]:
     UsageError when `out_dir` is not a folder (a file, a device, a pipe, a link loop) or cannot
     be written; a schema's name in it holding anything but a regular file is not replaced.
     """
-    from davinci.engine.errors import DavinciError, UsageError
+    from davinci.engine.errors import UsageError
     from davinci.engine.files import FileProblem, check_replaceable
 
     out = Path(out_dir)
@@ -304,17 +304,32 @@ def write_schemas(out_dir: str | os.PathLike[str]) -> list[Path]:
             check_replaceable(str(target))
         except FileProblem as e:
             raise UsageError(f"--out {out}: cannot write {target.name}: {e.reason}; nothing was written") from None
-    written = []
-    for name in schema_names():
-        target = out / (name + _SUFFIX)
-        try:
-            fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    # Each schema goes to a new file beside its target first, and only when all are written do they
+    # take the targets' places: a full disk leaves the old set whole (it cut a schema short, and
+    # left the set half old, half new).
+    import tempfile
+
+    staged: list[tuple[str, Path]] = []
+    try:
+        for name in schema_names():
+            fd, tmp = tempfile.mkstemp(prefix=".davinci-schema-", dir=out)
+            staged.append((tmp, out / (name + _SUFFIX)))
             with os.fdopen(fd, "w", encoding="utf-8") as f:
                 f.write(schema_text(name))
-        except OSError as e:  # the system's refusal (a full disk, permissions): not a usage mistake
-            raise DavinciError(f"--out {out}: cannot write {target.name}: {e.strerror or e}") from None
-        written.append(target)
-    return written
+                f.flush()
+                os.fsync(f.fileno())
+            os.chmod(tmp, 0o644)
+        for tmp, target in staged:
+            os.replace(tmp, target)
+    except OSError as e:  # the system's refusal (a full disk, permissions): not a usage mistake (exit 1)
+        for tmp, _ in staged:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+        raise OSError(e.errno, f"{e.strerror or e} (--out {out}: no schema was changed)",
+                      str(staged[-1][1]) if staged else str(out)) from None
+    return [target for _, target in staged]
 
 
 def _refuse_remote(uri: str) -> referencing.Resource[Any]:

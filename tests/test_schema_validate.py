@@ -234,17 +234,31 @@ def test_schema_out_never_writes_through_a_symbolic_link(tmp_path: Path) -> None
     assert sorted(p.name for p in out.iterdir()) == ["game.schema.json"] and "nothing was written" in result.output
 
 
-def test_schema_out_that_the_system_refuses_is_exit_1(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_schema_out_that_the_system_refuses_is_exit_1_and_keeps_the_old_set(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    # A full disk cut game.schema.json short and left the set half old, half new.
     from click.testing import CliRunner
 
+    import davinci.engine.schema as schema_module
     from davinci.cli import main
 
-    def full(*args: object, **kw: object) -> int:
-        raise OSError(28, "No space left on device")
+    out = tmp_path / "out"
+    out.mkdir()
+    names = schema_module.schema_names()
+    for name in names:
+        (out / f"{name}.schema.json").write_text("old", encoding="utf-8")
+    real = schema_module.schema_text
 
-    monkeypatch.setattr("os.open", full)
-    result = CliRunner().invoke(main, ["schema", "--out", str(tmp_path / "out")])
-    assert result.exit_code == 1 and "No space left on device" in result.output
+    def filling(name: str) -> str:
+        if name == names[3]:
+            raise OSError(28, "No space left on device")
+        return real(name)
+
+    monkeypatch.setattr(schema_module, "schema_text", filling)
+    result = CliRunner().invoke(main, ["schema", "--out", str(out)])
+    assert result.exit_code == 1 and "No space left on device" in result.output and "no schema was changed" in result.output
+    assert sorted(p.name for p in out.iterdir()) == sorted(f"{n}.schema.json" for n in names)  # no leftovers
+    assert all(p.read_text(encoding="utf-8") == "old" for p in out.iterdir())
 
 
 def test_a_misspelt_value_of_a_fixed_list_gets_a_suggestion() -> None:
