@@ -131,6 +131,46 @@ def test_where_an_insertion_is_ambiguous_the_ruled_out_value_is_dropped() -> Non
     assert excl[2] == [frozenset(), frozenset(), frozenset()]
 
 
+def test_where_the_log_says_the_new_tile_went_in_the_ruled_out_value_is_kept() -> None:
+    """The table sees where a drawn tile goes in: the deducer repeated a guess shown wrong, having
+    dropped it as ambiguous though the log named the new tile's place."""
+    old = [Seen("row.2.1", "white", None, False), Seen("row.2.2", "white", None, False)]
+    new = [*old, Seen("row.2.3", "white", None, False)]
+    placed = parse_events(["Ana stops: the drawn tile goes in at row.2.3"], ["Bo", "Ana"])
+    assert [(e.kind, e.actor, e.target) for e in placed] == [("placed", 2, (2, 3))]
+    excl = exclusions_from({2: new}, placed, old_rows={2: old}, old_excl={2: [frozenset({5}), frozenset()]})
+    assert excl[2] == [frozenset({5}), frozenset(), frozenset()]
+    face_up = parse_events(["Ana's drawn tile goes in face up at row.2.1"], ["Bo", "Ana"])
+    excl = exclusions_from({2: new}, face_up, old_rows={2: old}, old_excl={2: [frozenset({5}), frozenset()]})
+    assert excl[2] == [frozenset(), frozenset({5}), frozenset()]
+
+
+def test_the_deducer_does_not_repeat_a_guess_shown_wrong() -> None:
+    # Seed 7: the deducer guessed row.1.2 = 1 (wrong), then again after the row grew at place 3.
+    from davinci.engine.bots import apply_bot, bot_choice
+
+    game = load_game("da-vinci-code")
+    st = game.new_state(["Me", "Deducer 2"], seed=7)
+    bot = DeducerBot(seed=derive_seed(7, 1001))
+    wrong: set[str] = set()
+    mine = ["guess row.2.1 1", "guess row.2.1 0", "stop"]
+    for _ in range(12):
+        if st.is_terminal():
+            break
+        seat = st.current_seats[0]
+        if seat == 0:
+            action = mine.pop(0) if mine else str(st.legal_actions(0)[0])
+            st.apply(0, action)
+            continue
+        action = bot_choice(bot, "deducer", st, 1)
+        assert str(action) not in wrong  # (no tile went in before row.1.2 meanwhile: the same tile)
+        apply_bot(st, 1, "deducer", action)
+        if str(action).startswith("guess "):
+            target, value = str(action).split()[1:]
+            if any(text == f"Deducer 2 guessed {target} = {value}: wrong" for _, text in st.events[-3:]):
+                wrong.add(str(action))
+
+
 def test_events_are_parsed_by_seat_name() -> None:
     names = ["Ana", "Ana B", "Bo"]
     events = parse_events(

@@ -133,7 +133,7 @@ def parse_ref(ref: str) -> tuple[int, int] | None:
 class Event:
     """A parsed log line: a guess's outcome, a stop, or a reveal of one's own tile."""
 
-    kind: str  # "right" | "wrong" | "stop" | "reveal"
+    kind: str  # "right" | "wrong" | "stop" | "reveal" | "placed" (where a drawn tile went in)
     actor: int  # 1-based seat
     target: tuple[int, int] | None = None
     value: int | None = None
@@ -150,6 +150,14 @@ def parse_events(lines: Iterable[str], names: Sequence[str]) -> list[Event]:
             if not line.startswith(name):
                 continue
             rest = line[len(name) :]
+            # Where the drawn tile went in, as the table saw (hidden after a stop, face up after a
+            # wrong guess): it settles which tiles of the row moved up a place.
+            m = re.fullmatch(r"(?: stops: the drawn tile goes in|'s drawn tile goes in face up) at (\S+)", rest)
+            if m:
+                tgt = parse_ref(m.group(1))
+                if tgt is not None:
+                    out.append(Event("placed", i + 1, tgt))
+                break
             m = re.fullmatch(r" guessed (\S+) = (\S+): (right|wrong)", rest)
             if m:
                 tgt, val = parse_ref(m.group(1)), parse_value(m.group(2))
@@ -303,6 +311,7 @@ def exclusions_from(
     pre: dict[int, list[tuple[int, int]]] = {s: [] for s in rows}
     post: dict[int, list[tuple[int, int]]] = {s: [] for s in rows}
     end_at: dict[int, int] = {}
+    placed = {ev.target[0]: ev.target[1] for ev in events if ev.kind == "placed" and ev.target is not None}
     for i, ev in enumerate(events):
         if _turn_end(ev):
             if old_rows is None:
@@ -333,6 +342,10 @@ def exclusions_from(
                 if 1 <= place <= len(before) and not old_rows[seat][place - 1].revealed:
                     before[place - 1].add(value)
             maps = align(old_rows[seat], row)
+            at = placed.get(seat)
+            if at is not None:  # the log said where the new tile went in: the one matching that holds
+                named = [m for m in maps if 1 <= at <= len(m) and m[at - 1] is None]
+                maps = named or maps
             now = [set(x) for x in carry([frozenset(b) for b in before], maps, len(row))]
         else:
             now = [set() for _ in row]
