@@ -435,12 +435,23 @@ def load_recorded_game(
         raise SaveError(f"{path}: the {what}'s settings cannot be used: {e.message}") from None
 
 
+def _leads_to(path: str, resolved: str) -> bool:
+    """Whether `path`, read from the working folder, is the folder `resolved`."""
+    try:
+        return os.path.realpath(path) == resolved
+    except OSError:  # (the working folder gone)
+        return False
+
+
 def resume_command(game_id: str, save: str, record: Sequence[dict[str, str]], log: str | None = None) -> str:
     """The command that resumes a save, with the `--pack` options the game was played with, and
     its `--log` when it was logged (a resumed game is logged only when asked again)."""
     from shlex import quote
 
-    packs = "".join(f" --pack {quote(p['path'])}" for p in record)
+    # As typed where it still leads to the pack from here, else the pack's absolute path (a
+    # game played with `--pack .` and resumed from another folder printed a `--pack .` that failed).
+    packs = "".join(f" --pack {quote(p['path'] if _leads_to(p['path'], p['resolved']) else p['resolved'])}"
+                    for p in record)
     logged = f" --log {quote(log)}" if log else ""
     return f"davinci play {quote(game_id)}{packs} --resume {quote(save)}{logged}"
 
@@ -1039,6 +1050,8 @@ class Session:
         # `list`, or drawn by the game's own screen. A bare number picks from it only then.
         screen_numbers = bool(getattr(mod, "numbers_actions", lambda v: False)(view)) if mod is not None else False
         numbers_shown = screen_numbers
+        pushed_by: str | None = None  # what printed below a numbered list last ('history', the help)
+        had_numbers = False  # whether a numbered list was on the screen then
 
         def ask() -> None:
             nonlocal numbers_shown
@@ -1063,11 +1076,13 @@ class Session:
             text = self.input_fn("> ").strip()
             if not text:  # the board again (after '?' or 'list' pushed it off the screen)
                 numbers_shown = screen_numbers  # (a list asked for earlier is gone with it)
+                pushed_by = None
                 self.render(seat)
                 ask()
                 continue
             word = text.lower()  # commands in any case: QUIT, Save, LIST
             if word in ("?", "help"):
+                had_numbers, pushed_by = numbers_shown or (had_numbers and pushed_by is not None), "the help"
                 numbers_shown = False  # the help pushes the list (or the screen's numbered board) away
                 self.show_help(legal, seat)
                 continue
@@ -1076,11 +1091,12 @@ class Session:
                 self.console.print(f"[red]'{esc(first)}' takes nothing after it[/red] - type ? for help")
                 continue
             if word == "history" or word.startswith("history "):
+                had_numbers, pushed_by = numbers_shown or (had_numbers and pushed_by is not None), "'history'"
                 numbers_shown = False
                 self.show_history(seat, word)
                 continue
             if word == "list":  # a screenful at a time, as help
-                numbers_shown = True
+                numbers_shown, pushed_by = True, None
                 self.paged("\n".join(f"  {i:>3}. {esc(noted_action(str(a), notes))}" for i, a in enumerate(numbered, 1)))
                 continue
             if word in STOP_WORDS:
@@ -1092,7 +1108,7 @@ class Session:
             # value is refused).
             if text.startswith("#") and text[1:].isascii() and text[1:].isdigit() and len(text) <= 10:
                 if not numbers_shown:  # an entry of a list the player has not seen (a blind guess)
-                    self.console.print(NO_LIST)
+                    self.console.print(no_list(pushed_by, had_numbers))
                     continue
                 if 1 <= int(text[1:]) <= len(numbered):
                     return numbered[int(text[1:]) - 1]
@@ -1135,11 +1151,11 @@ class Session:
                                            "list's entry[/red]")
                         continue
                     if not numbers_shown and not valued:
-                        self.console.print(NO_LIST)
+                        self.console.print(no_list(pushed_by, had_numbers))
                         continue
                     return picked
                 if not valued:
-                    self.console.print(NO_LIST if not numbers_shown else f"[red]there is no action "
+                    self.console.print(no_list(pushed_by, had_numbers) if not numbers_shown else f"[red]there is no action "
                                        f"{esc(quoted(text, 20))}: type a number from 1 to {len(numbered)}[/red]")
                     continue
                 text = valued[0]  # (out of the list's range: the value of one offered action)
@@ -1563,22 +1579,23 @@ class Session:
                 self.told = len(self.transcript)
         self.autosave()
         self.render(None)  # the game is over: every tile and card shows, as at a table
-        if not draws_itself(screen_module(self.game.id)):  # a game's own screen shows the result itself
-            r = st.result()
+        r = st.result()
+        if not draws_itself(screen_module(self.game.id)):  # a game's own screen shows who won itself
             names = [self.seats[w].name for w in r["winners"]]
             limit = " - the turn limit was reached" if r["reason"] == "turn-limit" else ""
             shown = winners_text(names)
             self.console.print(f"\n[bold green]Game over.[/bold green] {esc(shown[0].upper() + shown[1:])}{limit}")
-            # A game without `end.score` scores every seat 0: no number is shown then.
-            scores = (r.get("scores") or []) if self.game.definition.end.score is not None else []
-            if len(self.seats) > 1 and r.get("ranking"):
-                place = st.places()  # seats the rules do not tell apart share a place
-                places = [f"{place[s]}. {self.seats[s].name}" + (f" ({scores[s]})" if s < len(scores) and scores[s]
-                                                                  is not None else "") for s in r["ranking"]]
-                self.console.print(esc("Ranking: " + ", ".join(places)))
-            elif len(self.seats) == 1 and scores and scores[0] is not None:  # a solo game: its score is the point
-                lower = " (lower is better)" if self.game.definition.end.lower_is_better else ""
-                self.console.print(esc(f"Score: {scores[0]}{lower}"))
+        # The ranking, with the scores the game defines (every game's screen: a game's own screen
+        # said only who won). A game without `end.score` scores every seat 0: no number is shown then.
+        scores = (r.get("scores") or []) if self.game.definition.end.score is not None else []
+        if len(self.seats) > 1 and r.get("ranking"):
+            place = st.places()  # seats the rules do not tell apart share a place
+            places = [f"{place[s]}. {self.seats[s].name}" + (f" ({scores[s]})" if s < len(scores) and scores[s]
+                                                              is not None else "") for s in r["ranking"]]
+            self.console.print(esc("Ranking: " + ", ".join(places)))
+        elif len(self.seats) == 1 and scores and scores[0] is not None:  # a solo game: its score is the point
+            lower = " (lower is better)" if self.game.definition.end.lower_is_better else ""
+            self.console.print(esc(f"Score: {scores[0]}{lower}"))
         return 0
 
 
@@ -1634,6 +1651,16 @@ def _at_terminal() -> bool:
 # Said for a number typed where no numbered list is on the screen (nothing there for it to pick).
 NO_LIST = ("[red]no numbered list is on the screen: type 'list' to see the actions numbered (an empty line shows "
            "the screen again), or the action itself[/red]")
+
+
+def no_list(pushed_by: str | None, had_numbers: bool) -> str:
+    """NO_LIST, or, when a numbered list was on the screen until `pushed_by` ('history', the help)
+    printed below it, that the numbers wait for the list again (a number might pick an action
+    scrolled out of sight)."""
+    if pushed_by is None or not had_numbers:
+        return NO_LIST
+    return (f"[red]{pushed_by} came after the numbered list, so a number waits for the list again: type 'list' "
+            "(or an empty line for the screen) and then the number, or type the action itself[/red]")
 
 
 # Whether the player is being asked for a file to save in (a stop signal then ends the question).

@@ -424,6 +424,14 @@ def test_a_list_line_pasted_back_with_its_piece_note_is_the_action() -> None:
     assert "Player 1 takes pepper from the market" in console.file.getvalue()  # type: ignore[attr-defined]
 
 
+def test_a_number_after_history_says_history_came_after_the_list() -> None:
+    # "no numbered list is on the screen" was untrue: the list stood three lines above `history 2`.
+    code, out = play("da-vinci-game", "human:Me,scholar,random-mover", ["history 2", "1"], seed=11)
+    flat = " ".join(out.split())
+    assert code == 0 and "'history' came after the numbered list, so a number waits for the list again" in flat
+    assert "no numbered list is on the screen" not in flat
+
+
 def test_a_list_redrawn_away_takes_its_numbers_with_it() -> None:
     # `list`, then an empty line (the board again, no list), then `3` played the third entry unseen.
     code, out = play("da-vinci-code", "human,deducer", ["list", "", "3"], seed=11)
@@ -620,3 +628,12 @@ def test_a_log_the_disk_refused_until_the_end_makes_the_game_exit_1(tmp_path: Pa
     said = " ".join(console.file.getvalue().split())  # type: ignore[attr-defined]
     assert code == 1 and "davinci tries the log again at each save" in said
     assert "Note: this game's log file could not be kept up during the game" in said
+
+
+def test_every_games_end_screen_ranks_the_seats_with_their_scores() -> None:
+    # The Da Vinci Game and Da Vinci Code said only who won; their scores were in the log alone.
+    import re
+
+    for game_id, players in (("da-vinci-code", "random,random"), ("leonardos-riddle", "random,random")):
+        code, out = play(game_id, players, [], seed=3)
+        assert code == 0 and re.search(r"Ranking: 1\. \S+ \d+ \(\d+\), 2\. \S+ \d+ \(\d+\)", out), out[-400:]

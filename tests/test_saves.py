@@ -1184,3 +1184,17 @@ def test_a_pack_the_game_does_not_use_is_not_written_into_its_save(tmp_path: Pat
     result = CliRunner().invoke(main, ["play", "nim", "--players", "human,random", "--seed", "5",
                                        "--pack", pack, "--save", str(save), "--no-clear"], input="")
     assert [p["path"] for p in json.loads(save.read_text(encoding="utf-8"))["packs"]] == [pack]
+
+
+def test_the_resume_hint_names_a_pack_that_works_from_here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Played with `--pack .` in the pack's folder and resumed from elsewhere, the hint said
+    # `--pack .`, which failed when copied.
+    from davinci.engine.play import resume_command
+
+    pack = tmp_path / "pk"
+    pack.mkdir()
+    record = [{"path": ".", "resolved": str(pack)}]
+    monkeypatch.chdir(pack)
+    assert resume_command("g", "s.json", record) == "davinci play g --pack . --resume s.json"
+    monkeypatch.chdir(tmp_path)
+    assert resume_command("g", "s.json", record) == f"davinci play g --pack {pack} --resume s.json"
