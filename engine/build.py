@@ -582,6 +582,9 @@ def build_zones(b: Builder, comps: Mapping[str, ComponentDef], settings: Mapping
             if contents:
                 raise b.fail("a grid zone starts empty: pieces enter it by a move step with a cell",
                              (*path, "contents"))
+        if spec.get("visibility") == "others" and not per_seat:
+            raise b.fail("visibility 'others' (every seat but the owner) is for a per-seat zone: add per_seat: true, "
+                         "or use public", (*path, "visibility"))
         zones[zname] = ZoneDef(
             name=zname,
             kind=kind,

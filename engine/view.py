@@ -32,7 +32,8 @@ def piece_view(
     g = state.game
     revealed = pid in state.revealed
     sees_all = revealed or seat is None or (
-        pid not in state.face_down and ((zone_vis == "owner" and owner == seat) or zone_vis == "public")
+        pid not in state.face_down and ((zone_vis == "owner" and owner == seat) or zone_vis == "public"
+                                        or (zone_vis == "others" and owner is not None and owner != seat))
     )
     key = (pid, revealed, sees_all, seat is None)
     shown = g.view_cache.get(key) or _piece_fields(state, key)
@@ -155,7 +156,8 @@ def zone_view(state: State, zone: ZoneSlot, seat: int | None) -> dict[str, Any]:
     cache = g.view_cache
     listy = g.view_lists
     spectator = seat is None
-    visible = spectator or zone.visibility == "public" or (zone.visibility == "owner" and zone.owner == seat)
+    visible = spectator or zone.visibility == "public" or (zone.visibility == "owner" and zone.owner == seat) or (
+        zone.visibility == "others" and zone.owner is not None and zone.owner != seat)  # a hand held facing away
     board = zone.kind == "board"
     pos = state.pos
     down = state.face_down if visible and not spectator else ()  # face down: only the public fields, for every seat

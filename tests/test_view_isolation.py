@@ -5,6 +5,7 @@ process. A bot that rewrote a card's symbols in its view used to rewrite the car
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -49,3 +50,56 @@ def test_changing_a_view_changes_nothing_in_the_game(game_id: str, variant: str 
     assert _play(game, 5, vandal=True) == before
     assert _play(load_game(game_id, variant), 5, vandal=False) == before  # nor in the next game
     assert game.new_state(game.definition.min_players, seed=9).view(None)["settings"] == game.settings
+
+
+FACING_AWAY = """\
+kind: game
+id: away
+name: Away
+players: {min: 2, max: 3}
+components:
+  card: {fields: {colour: str, rank: int}, product: {colour: [red, blue], rank: {from: 1, to: 5}}}
+zones:
+  deck: {kind: deck, visibility: hidden, contents: [card]}
+  hand: {kind: hand, per_seat: true, visibility: others}
+flow:
+  setup:
+    - shuffle: deck
+    - for_each:
+        in: seats
+        as: s
+        do: [{draw: {from: deck, to: hand, owner: s, count: 2}}]
+  turn:
+    - choose:
+        options:
+          - action: stop
+            do: [{end_game: true}]
+end:
+  when: "false"
+  winners: "seats"
+"""
+
+
+def test_a_hand_held_facing_away_is_seen_by_every_seat_but_its_owner(tmp_path: Path) -> None:
+    # Hanabi's hands: there was no visibility for "everyone except the owner".
+    from helpers import write_game_pack
+
+    game = load_game("away", packs=[write_game_pack(tmp_path, "away", FACING_AWAY)])
+    st = game.new_state(3, seed=4)
+    for seat in range(3):
+        view = st.view(seat)
+        for other in range(3):
+            pieces = view["seats"][other]["zones"]["hand"]["pieces"]
+            assert all(("rank" in p) == (other != seat) for p in pieces), (seat, other, pieces)
+    assert all("rank" in p for s in st.view(None)["seats"] for p in s["zones"]["hand"]["pieces"])
+
+
+def test_facing_away_is_for_a_per_seat_zone(tmp_path: Path) -> None:
+    from helpers import write_game_pack
+
+    from davinci.engine.errors import DavinciError
+
+    bad = FACING_AWAY.replace("hand: {kind: hand, per_seat: true, visibility: others}",
+                              "hand: {kind: hand, visibility: others}")
+    with pytest.raises(DavinciError, match="visibility 'others' .* is for a per-seat zone"):
+        load_game("away", packs=[write_game_pack(tmp_path, "away", bad)])
