@@ -1159,7 +1159,9 @@ def _set_later(b: Builder, e: DavinciError) -> None:
     """An unknown name that a step sets further down the same file: said so (a `log` naming
     `second` one line before `set: {second: ...}`), since a name exists only from its step on."""
     name = unknown_name(e.message)
-    at = b.bound_at.get(name) if name else None
+    # Only a `set` makes a local from its step on: a name bound by `as:` or an option's arguments
+    # lives inside its own block (another procedure's `as: s` said "set later" for an `s` never bound).
+    at = next((loc for n, loc in b.locals_set if n == name), None) if name else None
     where = getattr(e, "location", None)
     if name is None or at is None or "does not reach here" in e.message or "a definition reads only" in e.message \
             or not isinstance(where, SourceLocation) \

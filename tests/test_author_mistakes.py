@@ -848,3 +848,40 @@ end:
     problems = [p for p in lint_paths([write_game_pack(tmp_path, "loop", game)]) if p.code == "DV055"]
     assert len(problems) == 1 and "turn 1 had taken" in problems[0].message, problems
     assert "a loop of decisions with no way out" in problems[0].message
+
+
+def test_a_name_another_block_binds_is_not_said_to_be_set_later(tmp_path: Path) -> None:
+    # "unknown name 's': it is set later, at line 22" named another procedure's `as: s`, and
+    # advised moving the step after it.
+    from helpers import write_game_pack
+
+    game = """\
+kind: game
+id: tiny
+name: Tiny
+players: {min: 2, max: 2}
+seat_vars: {pts: 0}
+flow:
+  setup:
+    - for_each:
+        in: seats
+        do:
+          - set: {seat: s, pts: 1}
+  turn:
+    - choose:
+        options:
+          - action: go
+            do: [{end_game: true}]
+  procedures:
+    other:
+      - for_each:
+          in: seats
+          as: s
+          do: [{log: "{s.name}"}]
+end:
+  when: "false"
+  winners: seats
+"""
+    problems = lint_paths([write_game_pack(tmp_path, "tiny", game)])
+    said = [p.message.splitlines()[0] for p in problems if p.code == "DV041"]
+    assert said == ["unknown name 's'"]
