@@ -178,8 +178,9 @@ def missing_listed(pack: Pack, relpath: str | os.PathLike[str], real: Path) -> s
         return f"pack '{pack.id}' lists {Path(relpath).as_posix()}, which is {what}, not a regular file"
     listed = {(pack.root / rel).resolve() for _, _, rel in pack.files()}  # (a file listed already is not the one meant)
     try:
-        near = [f.name for f in real.parent.iterdir()
-                if f.suffix in (".yaml", ".yml") and f.is_file() and f.resolve() not in listed]
+        near = [f.name for f in real.parent.iterdir()  # (never the manifest itself: it lists, it is not listed)
+                if f.suffix in (".yaml", ".yml") and f.is_file() and f.resolve() not in listed
+                and f.resolve() != (pack.root / MANIFEST).resolve()]
     except OSError:
         near = []
     return f"pack '{pack.id}' lists {Path(relpath).as_posix()}, which does not exist{did_you_mean(real.name, near)}"
