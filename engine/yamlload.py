@@ -792,6 +792,10 @@ def _syntax_error(e: yaml.YAMLError, text: str, path: str) -> YamlError:
             message += (": a ': ' inside a plain value (quote the value), or a key indented deeper than the "
                         "keys beside it")
         lines = text.splitlines()
+        if "did not find expected ',' or '}'" in problem or "did not find expected ',' or ']'" in problem:
+            # `{clues: clues + [1]}`: a plain value holding brackets or commas ends the mapping early.
+            message += ("; an expression holding brackets, braces or commas inside a {...} or [...] must be "
+                        "quoted: {clues: \"clues + [1]\"}")
         if 0 < line <= len(lines) and lines[line - 1].count('"') > 2:
             message += ('; a text in double quotes ends at its next double quote: inside an expression '
                         "written in \"...\", write its texts in single quotes ('colour')")

@@ -369,3 +369,11 @@ def test_utf16_without_a_byte_order_mark_is_named(encoding: str) -> None:
 
     with pytest.raises(DavinciError, match="file looks UTF-16 encoded .* save it as UTF-8"):
         load_yaml_text("kind: pack\nid: x\n".encode(encoding), "x.yaml")
+
+
+def test_an_unquoted_expression_with_brackets_in_a_flow_mapping_says_to_quote_it() -> None:
+    from davinci.engine.errors import DavinciError
+    from davinci.engine.yamlload import load_yaml_text
+
+    with pytest.raises(DavinciError, match=r"4:28: DV001 .*must be quoted: \{clues: \"clues \+ \[1\]\"\}"):
+        load_yaml_text("kind: game\nflow:\n  turn:\n    - set: {clues: clues + [1]}\n", "q.yaml")
