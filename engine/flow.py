@@ -9,6 +9,7 @@ call) and the scope of names each expression can see.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -245,6 +246,9 @@ class FlowCompiler:
         """`name`, a name a step binds; refused when it would hide a built-in name, a zone or a variable."""
         from davinci.engine.build import _LANGUAGE_WORDS, hidden_name
 
+        if not re.fullmatch(r"[a-z_][a-z0-9_]*", name):  # (`as: 'x y'`, `index: 5`, an argument `A`)
+            raise DefinitionError(f"'{name}' is not a name an expression can read: a bound name is lower-case "
+                                  "letters, digits and _", self.b.loc.loc(path, key=key))
         if name in _LANGUAGE_WORDS:  # (`as: not`: no expression could read it)
             raise DefinitionError(f"'{name}' is a word of the rule language: no expression could read a name bound "
                                   "so; choose another name", self.b.loc.loc(path, key=key))
@@ -423,6 +427,9 @@ class FlowCompiler:
         if not isinstance(spec, dict):
             raise DefinitionError("for_each needs 'in', 'as' and 'do'", self.b.loc.loc(path))
         items = self.expr((*path, "in"), scope)
+        if "as" in spec and not isinstance(spec["as"], str):  # (`as: null` bound the name None)
+            raise DefinitionError(f"'as' must be a lower-case name, got {spec['as']!r}".replace("None", "null"),
+                                  self.b.loc.loc((*path, "as")))
         var = self.binds(str(spec.get("as", "it")), (*path, "as") if "as" in spec else path)
         elem: Type = items.type.elem if isinstance(items.type, ListType) else ANY
         slot = self.new_slot()

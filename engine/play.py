@@ -1707,18 +1707,22 @@ def _save_now(session: Session, console: Any, hung_up: bool = False, quitting: b
     """Save the game as it stands when it stops (Ctrl-C, quit, a failing bot): to the --save
     file (a full disk there: on), or at a terminal to a file the player names; with nobody to ask
     (the terminal closed: `hung_up`; input from a pipe stopped by a signal, unless `quitting` or
-    not `beside`), to a new file beside (`_save_beside`). The file written, or None; SaveError
-    when the --save file cannot be written (another program changed it) or nothing could be."""
+    not `beside`), to a new file beside (`_save_beside`); a --save file that cannot be written
+    (a full disk, another program's change) is said, and the game goes to another file as above.
+    The file written, or None; SaveError when nothing could be written."""
     if session.save_path is not None:
         try:
             session.write_own(session.save_path, session.save_json())
             return session.save_path
         except SaveError as e:
-            if not transient(e):  # another program changed the file: never overwritten
-                raise
-            # The system refuses the --save file (a full disk): the game goes to another file.
+            # The system refuses the --save file (a full disk), or another program changed it (it
+            # is never overwritten): either way the game goes to another file, named or beside.
             _say(console, f"[red]{esc(e.message)}[/red]")
-            session.save_failing = True
+            if transient(e):
+                session.save_failing = True
+            else:
+                session.given_up.add("save")
+                session.save_path = None
     if not hung_up and _at_terminal():
         try:
             return _ask_and_save(console, session.save_json(), session.identity)
@@ -1729,7 +1733,7 @@ def _save_now(session: Session, console: Any, hung_up: bool = False, quitting: b
             hung_up = True
     # Nobody to ask (a closed terminal, input from a pipe stopped by a signal), or the --save file
     # refused: a file of its own. (`quit` in a script's input is the script's choice: no file.)
-    if hung_up or session.save_failing or not (_at_terminal() or quitting or not beside):
+    if hung_up or session.save_failing or "save" in session.given_up or not (_at_terminal() or quitting or not beside):
         return _save_beside(session)
     return None
 

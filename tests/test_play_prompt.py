@@ -637,3 +637,28 @@ def test_every_games_end_screen_ranks_the_seats_with_their_scores() -> None:
     for game_id, players in (("da-vinci-code", "random,random"), ("leonardos-riddle", "random,random")):
         code, out = play(game_id, players, [], seed=3)
         assert code == 0 and re.search(r"Ranking: 1\. \S+ \d+ \(\d+\), 2\. \S+ \d+ \(\d+\)", out), out[-400:]
+
+
+def test_quit_when_another_program_changed_the_save_keeps_the_game_elsewhere(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    # Found at the stop (no autosave since the change): "not overwritten", and the game was saved
+    # nowhere, exit 0.
+    monkeypatch.chdir(tmp_path)
+    save = tmp_path / "g.json"
+    other = '{"davinci_save": 1, "other session": true}'
+    asked = iter(GUESSES[:1] + ["quit"])
+
+    def player(prompt: str) -> str:
+        text = next(asked)
+        if text == "quit":
+            save.write_text(other)  # another davinci resumed the same save and wrote it
+        return text
+
+    game = load_game("da-vinci-code")
+    console = Console(file=io.StringIO(), width=120)
+    code = run_play(game, parse_seats("human,random", game), 4, {}, console, player, clear=False, timer=False,
+                    save_path=str(save))
+    said = " ".join(console.file.getvalue().split())  # type: ignore[attr-defined]
+    assert save.read_text() == other and "changed by another program" in said
+    beside = tmp_path / "davinci-da-vinci-code-4.json"
+    assert beside.exists() and f"Saved to {beside.name}" in said and code == 1
