@@ -991,9 +991,10 @@ def _check_declared_names(b: Builder, zones: Mapping[str, ZoneDef], svars: Mappi
     for section in ("vars", "seat_vars", "turn_vars", "settings"):  # no expression could name these
         for name in b.data.get(section) or {}:
             if name in _LANGUAGE_WORDS:
-                b.errors.append(b.fail(f"'{name}' is a word of the rule language: no expression could read a variable "
+                what = "setting" if section == "settings" else "variable"
+                b.errors.append(b.fail(f"'{name}' is a word of the rule language: no expression could read a {what} "
                                        "of that name; give it another", (section, name), key=True))
-            elif name in _RESERVED:  # `it` inside every where/select, `seat` in end.score, `piece` in a draw's where
+            elif name in _RESERVED and section != "settings":  # `it` in every where/select, `seat` in end.score...
                 b.errors.append(b.fail(f"'{name}' is a name the engine binds (it, seat, piece, given): where it is bound "
                                        "it would hide the variable; give it another name", (section, name), key=True))
     for section in ("vars", "turn_vars"):

@@ -1588,6 +1588,8 @@ class Session:
         # The ranking, with the scores the game defines (every game's screen: a game's own screen
         # said only who won). A game without `end.score` scores every seat 0: no number is shown then.
         scores = (r.get("scores") or []) if self.game.definition.end.score is not None else []
+        if draws_itself(screen_module(self.game.id)):
+            scores = []  # (its screen shows what counts; `end.score` may be an internal ranking key)
         if len(self.seats) > 1 and r.get("ranking"):
             place = st.places()  # seats the rules do not tell apart share a place
             places = [f"{place[s]}. {self.seats[s].name}" + (f" ({scores[s]})" if s < len(scores) and scores[s]

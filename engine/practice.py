@@ -125,12 +125,14 @@ def run_practice(
         console.print()
         console.print(Text("Interrupted.", style="yellow"))
         return EXIT_INTERRUPTED
-    except EOFError:
+    except EOFError as ended:
+        from davinci.engine.errors import InputCut
+
         console.print()
         console.print(Text("No answer given.", style="yellow"))
         _show_solution(console, card)
         console.print(Text(f"card {card.id}" if card_id is not None else f"card {card.id}, seed {seed}", style="dim"))
-        return 0
+        return 1 if isinstance(ended, InputCut) else 0  # (input cut at a line too long: an error, as in play)
 
 
 def _find_card(decks: Mapping[str, Deck], card_id: str, packs: Sequence[str] = ()) -> tuple[Deck, Card]:

@@ -869,7 +869,9 @@ def _translate(doc: Located, error: ValidationError) -> Iterable[SchemaError]:
         return
     if kind == "pattern":
         shape = schema.get("patternErrorMessage") or f"text matching {error.validator_value}"
-        yield SchemaError(f"{where} must be {shape}, got {_show(value)}", loc, BAD_FORMAT)
+        # A key's name (propertyNames): the message is the key's, not the section's.
+        subject = f"a key of {where}" if "propertyNames" in error.schema_path else where
+        yield SchemaError(f"{subject} must be {shape}, got {_show(value)}", loc, BAD_FORMAT)
         return
     if kind in ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum"):
         words = {

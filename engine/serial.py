@@ -151,7 +151,7 @@ def state_from_json(game: Game, data: Mapping[str, Any]) -> State:
             st.turn_trail = {-1: old} if old else {}
         st.turn_start = int(body.get("turn_start", 0))
     except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError) as e:
-        raise SaveError(f"the save is damaged: {type(e).__name__}: {e}") from None
+        raise SaveError(f"the save is damaged: {_damage(e)}") from None
     if sorted(p for v in st.zones.values() for p in v) != list(range(len(g.pieces))):
         raise SaveError("the save is damaged: pieces are missing or duplicated")
     for frame in st.stack:
@@ -163,6 +163,16 @@ def state_from_json(game: Game, data: Mapping[str, Any]) -> State:
     _check_vars(st)
     _probe(st)
     return st
+
+
+def _damage(e: BaseException) -> str:
+    """What a Python error met while reading a save says of the file, in a player's words."""
+    detail = quoted(str(e), 120)
+    if isinstance(e, KeyError):
+        return f"an entry it needs is missing ({detail})"
+    if isinstance(e, IndexError):
+        return f"a number in it points past the end of a list ({detail})"
+    return f"a value in it is of the wrong kind ({detail})"
 
 
 def _as_json(value: Any) -> str:
@@ -258,13 +268,13 @@ def _probe(st: State) -> None:
                         broke = None
                         break
             if broke is not None:
-                raise SaveError(f"the save is damaged: {type(broke).__name__}: {broke}") from None
+                raise SaveError(f"the save is damaged: {_damage(broke)}") from None
     except SaveError:
         raise
     except DavinciError as e:
         raise SaveError(f"the save is damaged: {e.message}") from None
     except Exception as e:  # noqa: BLE001 - a forged state's failure is the file's, not an internal error
-        raise SaveError(f"the save is damaged: {type(e).__name__}: {e}") from None
+        raise SaveError(f"the save is damaged: {_damage(e)}") from None
     finally:
         st._legal = None
 

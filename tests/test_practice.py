@@ -409,3 +409,13 @@ def test_a_named_card_shows_no_seed_and_a_missing_one_says_what_to_check() -> No
         run_practice(None, None, False, 7, console, scripted("x"), decks=DECKS, card_id="obj-more-001")
     with pytest.raises(UsageError, match="no clue card 'what'; card ids look like num-1$"):
         run_practice(None, None, False, 7, console, scripted("x"), decks=DECKS, card_id="what")
+
+
+def test_clue_input_cut_at_a_line_too_long_exits_1() -> None:
+    # `davinci play` exits 1 for the same input; `clue` said "No answer given." and exited 0.
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", "from davinci.cli import main; main()", "clue", "--seed", "1"],
+                          input="x" * 70000 + "\n", capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1 and "an input line longer than 65,536 characters" in " ".join(done.stdout.split())

@@ -838,7 +838,7 @@ def test_a_save_resumed_under_another_games_name_names_both_games(tmp_path: Path
 
 
 @pytest.mark.parametrize(("edit", "words"), [
-    (lambda s: s["locals"].__setitem__("roll", []), "TypeError"),  # a die roll that is a list
+    (lambda s: s["locals"].__setitem__("roll", []), "a value in it is of the wrong kind"),  # a die roll that is a list
     (lambda s: s["locals"].__setitem__("dests", ""), "seat 3 must decide, but has nothing to choose from"),
     (lambda s: (s["pending"].pop("seat"), s["pending"].__setitem__("seats", 5)), "seats are not a list"),
 ])
