@@ -853,7 +853,7 @@ end:
 def test_a_name_another_block_binds_is_not_said_to_be_set_later(tmp_path: Path) -> None:
     # "unknown name 's': it is set later, at line 22" named another procedure's `as: s`, and
     # advised moving the step after it.
-    from helpers import write_game_pack
+    from helpers import STOP_AT_ONCE, write_game_pack
 
     game = """\
 kind: game
@@ -867,21 +867,13 @@ flow:
         in: seats
         do:
           - set: {seat: s, pts: 1}
-  turn:
-    - choose:
-        options:
-          - action: go
-            do: [{end_game: true}]
   procedures:
     other:
       - for_each:
           in: seats
           as: s
           do: [{log: "{s.name}"}]
-end:
-  when: "false"
-  winners: seats
-"""
+""" + STOP_AT_ONCE
     problems = lint_paths([write_game_pack(tmp_path, "tiny", game)])
     said = [p.message.splitlines()[0] for p in problems if p.code == "DV041"]
     assert said == ["unknown name 's'"]

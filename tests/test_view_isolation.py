@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import STOP_AT_ONCE
 
 from davinci.engine.game import game_variants, load_game
 from davinci.engine.rng import Rng
@@ -69,15 +70,7 @@ flow:
         in: seats
         as: s
         do: [{draw: {from: deck, to: hand, owner: s, count: 2}}]
-  turn:
-    - choose:
-        options:
-          - action: stop
-            do: [{end_game: true}]
-end:
-  when: "false"
-  winners: "seats"
-"""
+""" + STOP_AT_ONCE
 
 
 def test_a_hand_held_facing_away_is_seen_by_every_seat_but_its_owner(tmp_path: Path) -> None:
