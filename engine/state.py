@@ -871,10 +871,12 @@ class State:
                 if own is None:  # no label: its kind and fields, as the owner saw it (its old place is another's now)
                     values = [render_value(v) for k, v in fields.items() if k not in ("kind", "revealed", "name")]
                     own = " ".join([str(fields.get("kind", "piece")), "/".join(values)]).strip()
-                self.log(f"{name} returns {own} to {shown}", to=seat)
                 # To the others, only that a piece went back: even its kind could tell what the hand
-                # holds (named only when every piece there is of one kind, so it tells nothing).
-                self.log(f"{name} returns a {word} to {shown}", to=~seat)
+                # holds (named only when every piece there is of one kind, so it tells nothing). A
+                # hand held facing away (`others`) is the other way round: they saw it, its owner not.
+                away = self.game.zones[p["zone"].split("#")[0]].visibility == "others"
+                self.log(f"{name} returns {own} to {shown}", to=~seat if away else seat)
+                self.log(f"{name} returns a {word} to {shown}", to=seat if away else ~seat)
             self.dirty.add(p["zone"])
         elif p["type"] == "position":
             queue = list(p["queue"])

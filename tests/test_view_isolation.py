@@ -96,3 +96,19 @@ def test_facing_away_is_for_a_per_seat_zone(tmp_path: Path) -> None:
                               "hand: {kind: hand, visibility: others}")
     with pytest.raises(DavinciError, match="visibility 'others' .* is for a per-seat zone"):
         load_game("away", packs=[write_game_pack(tmp_path, "away", bad)])
+
+
+def test_a_card_returned_from_a_hand_held_facing_away_is_named_to_the_others_only(tmp_path: Path) -> None:
+    from helpers import write_game_pack
+
+    over = FACING_AWAY.replace("hand: {kind: hand, per_seat: true, visibility: others}",
+                               "hand: {kind: hand, per_seat: true, visibility: others, capacity: 1, overflow_to: deck}")
+    game = load_game("away", packs=[write_game_pack(tmp_path, "away", over)])
+    st = game.new_state(2, seed=4)
+    seat = st.current_seats[0]
+    assert st.pending is not None and st.pending["type"] == "overflow"
+    st.apply(seat, st.legal_actions(seat)[0])
+    own = [t for t in st.view(seat)["events"] if "returns" in t]
+    others = [t for t in st.view(1 - seat)["events"] if "returns" in t]
+    assert own and all(t.endswith("returns a card to the deck") for t in own)
+    assert others and not any(t.endswith("returns a card to the deck") for t in others)
