@@ -462,7 +462,8 @@ def play(
             console.print(f"[dim]seed {seed}[/dim]")
         else:
             seed = 0  # a resumed game keeps the seed of its save
-    if saved is not None and not log_path:
+    finished = saved is not None and bool((saved["saved"].get("state") or {}).get("terminal"))
+    if saved is not None and not log_path and not finished:  # (a finished game has no session to log)
         notes.append("[dim]No --log: this session is not logged (--log FILE writes the whole game's log, from "
                      "its first move).[/dim]")
     from davinci.engine.errors import SaveError
@@ -606,8 +607,8 @@ def _invalid_games(invalid: list[dict[str, Any]], valid: list[dict[str, Any]], u
 @click.argument("game")
 @click.option("--variant", "-v", help="Variant id.")
 @click.option("--games", "-n", "n_games", type=_Digits(1, None, "a number of games"), default=100, show_default=True, help="Number of games.")
-@click.option("--players", "-p", help="Comma-separated bot names, one per seat (default: random in each seat, "
-              "as many as a game takes, 2 where it may).")
+@click.option("--players", "-p", help="Comma-separated bot names, one per seat (default: the game's strongest bot in "
+              "each seat, as many as the game takes, 2 where it may).")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Master seed.")
 @click.option("--jobs", "-j", type=_Digits(1, 64, "a number of processes"), default=1, show_default=True, help="Worker processes (at most one per CPU is started; results are the same for any number).")
 @click.option("--rotate", is_flag=True, help="Rotate the bots through the seats game by game (game i shifts the seat order by i: "
@@ -637,7 +638,10 @@ def simulate(
     loaded = load_game(game, variant, sets, packs)  # validate settings before starting processes
     if players is None:  # (a solitaire: one seat; other games: their smallest table, two at least)
         d = loaded.definition
-        players = ",".join(["random"] * min(max(d.min_players, 2), d.max_players))
+        # The game's strongest bot, as `play` seats against a human (random teams of The Da Vinci
+        # Game never answer a challenge: every game stopped at the turn limit).
+        strong = [b for b in d.bots if not b.startswith("random")]
+        players = ",".join([strong[-1] if strong else "random"] * min(max(d.min_players, 2), d.max_players))
     cfg = SimConfig(game, variant, parse_players(players), n_games, seed, sets, tuple(packs), rotate)
     if as_json or not sys.stderr.isatty():
         report = run(cfg, jobs)

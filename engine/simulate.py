@@ -95,8 +95,10 @@ def play_one(cfg: SimConfig, index: int, game: Any = None) -> dict[str, Any]:
     first = None  # the seat that took the first turn (drawn, or set by the settings)
     try:
         st = game.new_state(n, seed=seed)
+        # The seat that took the first turn, which may have ended with no decision (a 1 rolled at once).
+        first = st.first_seat
         while not st.is_terminal():
-            if first is None and st.turn >= 1:
+            if first is None and st.turn >= 1:  # (a state that does not know it)
                 first = st.current
             for s in st.current_seats:
                 bot = reseed_for_decision(bots[s], seed, s, len(st.history))  # as `davinci play --seed` does
@@ -702,7 +704,7 @@ def report_text(report: Mapping[str, Any]) -> list[str]:
         # The interval the test used, not the 95% one above: it is widened for the seats compared.
         lines.append(f"  seat advantage: seat {adv['seat']} wins {_verdict(adv, len(report['players']), 'seat')}")
     order = report.get("turn_order")
-    if order is not None:
+    if order is not None and any(wins):  # (no game had a winner: nothing to compare, as said above)
         rates = ", ".join(f"{_ordinal(i + 1)} {rate:.1%}" for i, rate in enumerate(order["win_rate"]))
         drawn = " (the first player varied)" if len(order["first_seats"]) > 1 else ""
         lines.append(f"  turn order: wins by place, the 1st to play first: {rates}{drawn}")

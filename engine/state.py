@@ -82,6 +82,7 @@ class State:
         "events",
         "phase",
         "terminal",
+        "first_seat",
         "reason",
         "dirty",
         "_legal",
@@ -120,6 +121,7 @@ class State:
         self.phase = "setup"
         self.terminal = False
         self.reason = ""
+        self.first_seat: int | None = None  # the seat that took the first turn (not kept in saves)
         self.dirty: set[str] = set()
         self._legal: dict[int, LegalActions] | None = None
         # The spaces each piece (by id) left, passed or reached by `move ... space:` this turn;
@@ -188,6 +190,7 @@ class State:
         c.phase = self.phase
         c.terminal = self.terminal
         c.reason = self.reason
+        c.first_seat = self.first_seat
         c.dirty = set(self.dirty)
         c._legal = None
         c.turn_trail = {p: t[:] for p, t in self.turn_trail.items()}
@@ -631,6 +634,8 @@ class State:
 
     def _start_turn(self, first: bool = False) -> None:
         g = self.game
+        if first:
+            self.first_seat = self.current
         if not first and not self.active[self.current]:
             for _ in range(len(self.seat_names)):
                 self.current = (self.current + 1) % len(self.seat_names)

@@ -643,4 +643,19 @@ def test_simulate_and_play_need_no_players_for_a_solitaire(tmp_path: Path) -> No
     assert "A game for one: you play Player 1" in said and "against" not in said
     assert "Score: 7 (lower is better)" in said
     two = CliRunner().invoke(main, ["simulate", "da-vinci-code", "-n", "2", "--json"])
-    assert json.loads(two.output)["players"] == ["random", "random"]
+    assert json.loads(two.output)["players"] == ["deducer", "deducer"]  # the game's strongest bot, as play seats
+
+
+def test_the_first_seat_is_the_one_that_took_the_first_turn_even_without_a_decision(tmp_path: Path) -> None:
+    # Pig with turn_order.first 2: a 1 rolled at once ends that turn with no decision, and the next
+    # seat was counted as the first to play (first_seats {1: 25, 2: 175}).
+    import shutil
+
+    pack = tmp_path / "fp"
+    shutil.copytree(Path(__file__).parent / "packs" / "tutorial", pack)
+    pig = pack / "pig.yaml"
+    pig.write_text(pig.read_text(encoding="utf-8").replace("bots: [random]", "bots: [random]\nturn_order: {first: 2}"),
+                   encoding="utf-8")
+    report = run(SimConfig("pig", None, ("random", "random"), 60, 1, {}, (str(pack),)))
+    assert report["turn_order"]["first_seats"] == {"2": 60}
+    assert report["turn_order"]["win_rate"][0] == report["win_rate"][1]
