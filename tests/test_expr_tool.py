@@ -239,3 +239,12 @@ def test_a_kind_several_keys_hold_is_named_after_all_of_them(tmp_path: Path) -> 
     code, lines = _run("me.m", str(path))
     assert code == 1 and "hand/tiles/me has no field 'm'" in "\n".join(lines)
     assert _run("tiles", str(path))[1][0] == "type: list[hand/tiles/me]"
+
+
+def test_a_field_some_records_lack_is_typed_any_and_none_among_numbers_is_said_plainly(tmp_path: Path) -> None:
+    # `first(a).m` said `type: int` and gave null; `sum` failed with Python's words for None.
+    path = tmp_path / "ctx.json"
+    path.write_text(json.dumps({"a": [{"n": 1}, {"n": 2, "m": 3}]}), encoding="utf-8")
+    assert _run("first(a).m", str(path)) == (0, ["type: any", "null"])
+    code, lines = _run("sum(a select m)", str(path))
+    assert code == 1 and "sum() met none among its values" in "\n".join(lines) and "NoneType" not in "\n".join(lines)

@@ -149,6 +149,15 @@ class Compiled:
         return EvalError(located_message(reason, self.source, offset), self._locate(offset))
 
 
+def _failed(name: str, exc: TypeError) -> str:
+    """A function's TypeError in the rules' words: `none` met among numbers is said as such (a
+    field some items lack), not as Python's "unsupported operand type(s) for +: 'int' and 'NoneType'"."""
+    text = str(exc)
+    if "NoneType" in text:
+        return f"{name}() met none among its values (a field some items lack, or a variable not set?)"
+    return f"{name}() failed: {text}"
+
+
 _TYPE_WORDS = {"NoneType": "none", "tuple": "list", "PieceV": "piece", "SeatV": "seat", "CellV": "cell",
                "SpaceV": "space", "ZoneV": "zone", "StructV": "record"}
 _OPERANDS = re.compile(r"unsupported operand type\(s\) for (.+?): '(\w+)' and '(\w+)'")
@@ -438,7 +447,7 @@ class _Compiler:
                 except EvalError as exc:
                     raise _Fail(exc.message, pos) from None
                 except TypeError as exc:
-                    raise _Fail(f"{name}() failed: {exc}", pos) from None
+                    raise _Fail(_failed(name, exc), pos) from None
 
             return call1_charged
         if charged:
@@ -452,7 +461,7 @@ class _Compiler:
                 except EvalError as exc:
                     raise _Fail(exc.message, pos) from None
                 except TypeError as exc:
-                    raise _Fail(f"{name}() failed: {exc}", pos) from None
+                    raise _Fail(_failed(name, exc), pos) from None
 
             return call1
         if len(args) == 2:
@@ -464,7 +473,7 @@ class _Compiler:
                 except EvalError as exc:
                     raise _Fail(exc.message, pos) from None
                 except TypeError as exc:
-                    raise _Fail(f"{name}() failed: {exc}", pos) from None
+                    raise _Fail(_failed(name, exc), pos) from None
 
             return call2
 
@@ -474,7 +483,7 @@ class _Compiler:
             except EvalError as exc:
                 raise _Fail(exc.message, pos) from None
             except TypeError as exc:
-                raise _Fail(f"{name}() failed: {exc}", pos) from None
+                raise _Fail(_failed(name, exc), pos) from None
 
         return calln
 

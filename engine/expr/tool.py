@@ -164,6 +164,8 @@ class _ContextBuilder:
 
 
 def _merge(records: list[dict[str, Type]]) -> dict[str, Type]:
+    """Every field any record has; one that some record lacks reads `none` there, so it is typed
+    `any` (typed by the others, `first(a).m` said `int` and gave null, and `sum` failed in Python)."""
     merged: dict[str, Type] = {}
     for fields in records:
         for key, t in fields.items():
@@ -171,6 +173,9 @@ def _merge(records: list[dict[str, Type]]) -> dict[str, Type]:
                 merged[key] = t
             else:
                 merged[key] = join(merged[key], t) or ANY
+    for key in merged:
+        if any(key not in fields for fields in records):
+            merged[key] = ANY
     return merged
 
 
