@@ -877,3 +877,14 @@ flow:
     problems = lint_paths([write_game_pack(tmp_path, "tiny", game)])
     said = [p.message.splitlines()[0] for p in problems if p.code == "DV041"]
     assert said == ["unknown name 's'"]
+
+
+def test_a_component_no_zone_holds_is_a_warning(tmp_path: Path) -> None:
+    # `box: {kind: pile}` without `contents: [seed]`: the seeds were made and never reachable, and
+    # the game failed at its first decision with nothing in lint to say why.
+    chips = ("components:\n  chip:\n    fields: {value: int}\n    product: {value: {from: 1, to: 3}}\nzones:\n"
+             "  box: {kind: bag, visibility: public}\n\n")
+    problems = lint_edited(tmp_path, PACK, "pig.yaml", "seat_vars:\n", chips + "seat_vars:\n")
+    found = [(p.code, p.location.line) for p in problems if p.code == "DV068"]
+    assert found == [("DV068", 17)]
+    assert "component 'chip' is in no zone's contents" in next(p.message for p in problems if p.code == "DV068")

@@ -1162,3 +1162,40 @@ def _playouts(ctx: LintContext, gdef: Any) -> Iterator[Problem]:
             "game-builds",
             "warning",
         )
+
+
+@rule("DV068", "component-in-no-zone", severity="warning", kinds=("game",))
+def component_in_no_zone(ctx: LintContext) -> Iterator[Problem]:
+    """A component that no zone lists under `contents`: its pieces are made but start nowhere a
+    step can reach, so no `draw` or `move` ever finds them (a misspelt name, or a `contents:` left
+    out, as with `box: {kind: pile}` for the seeds of a game).
+
+    Failing:
+
+    ```yaml
+    components:
+      seed: {fields: {n: int}, items: [{n: 1}, {n: 2}]}
+    zones:
+      box: {kind: pile, visibility: public}
+    ```
+
+    Passing:
+
+    ```yaml
+    components:
+      seed: {fields: {n: int}, items: [{n: 1}, {n: 2}]}
+    zones:
+      box: {kind: pile, visibility: public, contents: [seed]}
+    ```
+    """
+    data = ctx.doc.data if isinstance(ctx.doc.data, dict) else {}
+    components, zones = data.get("components"), data.get("zones")
+    if not isinstance(components, dict) or not isinstance(zones, dict):
+        return
+    held = {c for spec in zones.values() if isinstance(spec, dict) and isinstance(spec.get("contents"), list)
+            for c in spec["contents"]}
+    for name in components:
+        if name not in held:
+            yield Problem(ctx.at(["components", name], key=True), "DV068",
+                          f"component '{name}' is in no zone's contents: its pieces start nowhere a step can reach "
+                          f"(list it under a zone's contents: [{name}])", "component-in-no-zone", "warning")
