@@ -319,6 +319,18 @@ def no_ci_command(line: str) -> str:
     return line[:cut] + "\\x3a" + line[cut + 1:]
 
 
+def json_shown(value: Any, limit: int = 80) -> str:
+    """A YAML or JSON value as its author wrote it (`null`, `true`, `[1]`, `{"a": 1}`), for a
+    message: control characters escaped, at most `limit` characters."""
+    import json
+
+    try:
+        text = json.dumps(value, ensure_ascii=False, default=repr)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return quoted(text, limit)
+
+
 def quoted(text: str, limit: int = 60) -> str:
     """`text` as a one-line message shows something a user wrote: control characters escaped,
     at most `limit` characters."""

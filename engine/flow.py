@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from davinci.engine.errors import DavinciError, DefinitionError, did_you_mean, quoted
+from davinci.engine.errors import DavinciError, DefinitionError, did_you_mean, json_shown, quoted
 from davinci.engine.expr.parser import BoolLit
 from davinci.engine.expr.types import ANY, BOOL, INT, ListType, Type
 from davinci.engine.values import encode
@@ -208,6 +208,18 @@ def _not_a_flag(value: Any) -> str:
     return "none" if value is None else quoted(repr(value), 60)
 
 
+def unreadable_name(name: str) -> str | None:
+    """Why no expression could read a local named `name` (a step's `as:`, `index:`, an option's
+    argument, a new name under `set`), or None when one can."""
+    from davinci.engine.build import _LANGUAGE_WORDS
+
+    if not re.fullmatch(r"[a-z_][a-z0-9_]*", name):  # (`as: 'x y'`, `index: 5`, an argument `A`)
+        return f"'{name}' is not a name an expression can read: a local's name is lower-case letters, digits and _"
+    if name in _LANGUAGE_WORDS:  # (`as: not`)
+        return f"'{name}' is a word of the rule language: no expression could read a local of that name; choose another"
+    return None
+
+
 class FlowCompiler:
     """Compiles the step lists of one game; one instance per program being built."""
 
@@ -244,14 +256,11 @@ class FlowCompiler:
 
     def binds(self, name: str, path: Path, key: bool = False) -> str:
         """`name`, a name a step binds; refused when it would hide a built-in name, a zone or a variable."""
-        from davinci.engine.build import _LANGUAGE_WORDS, hidden_name
+        from davinci.engine.build import hidden_name
 
-        if not re.fullmatch(r"[a-z_][a-z0-9_]*", name):  # (`as: 'x y'`, `index: 5`, an argument `A`)
-            raise DefinitionError(f"'{name}' is not a name an expression can read: a bound name is lower-case "
-                                  "letters, digits and _", self.b.loc.loc(path, key=key))
-        if name in _LANGUAGE_WORDS:  # (`as: not`: no expression could read it)
-            raise DefinitionError(f"'{name}' is a word of the rule language: no expression could read a name bound "
-                                  "so; choose another name", self.b.loc.loc(path, key=key))
+        unreadable = unreadable_name(name)
+        if unreadable is not None:
+            raise DefinitionError(unreadable, self.b.loc.loc(path, key=key))
         hidden = hidden_name(self.b, name)
         if hidden is not None:
             raise DefinitionError(f"'{name}' is {hidden}: a name bound here would hide it; choose another name",
@@ -428,7 +437,7 @@ class FlowCompiler:
             raise DefinitionError("for_each needs 'in', 'as' and 'do'", self.b.loc.loc(path))
         items = self.expr((*path, "in"), scope)
         if "as" in spec and not isinstance(spec["as"], str):  # (`as: null` bound the name None)
-            raise DefinitionError(f"'as' must be a lower-case name, got {spec['as']!r}".replace("None", "null"),
+            raise DefinitionError(f"'as' must be a lower-case name, got {json_shown(spec['as'], 200)}",
                                   self.b.loc.loc((*path, "as")))
         var = self.binds(str(spec.get("as", "it")), (*path, "as") if "as" in spec else path)
         elem: Type = items.type.elem if isinstance(items.type, ListType) else ANY

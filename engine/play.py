@@ -762,7 +762,7 @@ class Session:
         session resuming the same save) is said once, the game goes on, and the other file is
         still written; `strict` (before the first move) lets the error stop the game instead."""
         self.saved_turn = self.state.turn
-        self.saved_moves = len(self.state.history)
+        self.saved_moves = self.state.action_count
         if self.save_path and "save" not in self.given_up:
             data = self.save_json()
             if self.fits(data, "save", self.save_path):
@@ -850,7 +850,7 @@ class Session:
     def bot(self, seat: int) -> Any:
         """The bot of `seat`, reseeded for this decision from the game's seed, the seat and the
         moves so far: a resumed game's bots choose as in the game played without a break."""
-        return reseed_for_decision(self.bots[seat], self.seed, seat, len(self.state.history))
+        return reseed_for_decision(self.bots[seat], self.seed, seat, self.state.action_count)
 
     def save_command(self, name: str) -> None:
         """`save` (to the --save file, or a file name asked for) or `save FILE`: write the game now,
@@ -1485,7 +1485,7 @@ class Session:
     def apply_move(self, seat: int, action: Any) -> None:
         """Apply a seat's move (a bot's through `apply_bot`) and collect what it logged."""
         st = self.state
-        recorded = len(st.history)
+        recorded = st.action_count
         with deferred_interrupts():
             try:
                 if self.seats[seat].kind == "human":
@@ -1497,7 +1497,7 @@ class Session:
                     raise
                 # The game's rules failed on this action: the log keeps every action up to it
                 # (the save keeps the last good turn), so `replay` shows the failure.
-                self.write_failure_log((seat, str(action)) if len(st.history) == recorded else None, e)
+                self.write_failure_log((seat, str(action)) if st.action_count == recorded else None, e)
                 raise
         self.collect()
 
@@ -1551,7 +1551,7 @@ class Session:
                     break
                 turn = st.turn
                 if self.seats[seat].kind == "human":
-                    if len(st.history) != self.saved_moves:
+                    if st.action_count != self.saved_moves:
                         self.autosave()  # every move before a person's decision is kept (a second guess, a stop...)
                     action = self.ask_human(seat)
                     self.unread = False  # (what was shown before stood above the prompt this player answered)
@@ -1580,16 +1580,16 @@ class Session:
         self.autosave()
         self.render(None)  # the game is over: every tile and card shows, as at a table
         r = st.result()
-        if not draws_itself(screen_module(self.game.id)):  # a game's own screen shows who won itself
+        own_screen = draws_itself(screen_module(self.game.id))
+        if not own_screen:  # a game's own screen shows who won itself
             names = [self.seats[w].name for w in r["winners"]]
             limit = " - the turn limit was reached" if r["reason"] == "turn-limit" else ""
             shown = winners_text(names)
             self.console.print(f"\n[bold green]Game over.[/bold green] {esc(shown[0].upper() + shown[1:])}{limit}")
         # The ranking, with the scores the game defines (every game's screen: a game's own screen
         # said only who won). A game without `end.score` scores every seat 0: no number is shown then.
-        scores = (r.get("scores") or []) if self.game.definition.end.score is not None else []
-        if draws_itself(screen_module(self.game.id)):
-            scores = []  # (its screen shows what counts; `end.score` may be an internal ranking key)
+        # (A game's own screen shows what counts: its `end.score` may be an internal ranking key.)
+        scores = (r.get("scores") or []) if self.game.definition.end.score is not None and not own_screen else []
         if len(self.seats) > 1 and r.get("ranking"):
             place = st.places()  # seats the rules do not tell apart share a place
             places = [f"{place[s]}. {self.seats[s].name}" + (f" ({scores[s]})" if s < len(scores) and scores[s]

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from davinci.engine.definition import plain_settings, seat_range
-from davinci.engine.errors import SaveError, quoted
+from davinci.engine.errors import SaveError, json_shown, quoted
 from davinci.engine.rng import Rng
 from davinci.engine.values import from_json, to_json
 
@@ -175,15 +175,6 @@ def _damage(e: BaseException) -> str:
     return f"a value in it is of the wrong kind ({detail})"
 
 
-def _as_json(value: Any) -> str:
-    """A value as the save file writes it (`true`, `null`, `[1]`), cut short when long."""
-    try:
-        text = json.dumps(value, ensure_ascii=False, default=repr)
-    except (TypeError, ValueError):
-        text = repr(value)
-    return quoted(text, 80)
-
-
 def _check_vars(st: State) -> None:
     """Refuse a save whose variables are not the game's: one missing, one the game does not have,
     or a number, flag or text of another kind (the first rule to read it failed mid-move)."""
@@ -206,7 +197,7 @@ def _check_vars(st: State) -> None:
         for name, var in declared.items():
             want = kinds.get(var.type)
             if name in values and want is not None and var.initial is not None and values[name].__class__ is not want[0]:
-                raise SaveError(f"the save is damaged: {whose} '{name}' is {_as_json(values[name])}, not {want[1]}")
+                raise SaveError(f"the save is damaged: {whose} '{name}' is {json_shown(values[name])}, not {want[1]}")
 
 
 _PENDING_TYPES = ("choose", "respond", "overflow", "position")
@@ -293,7 +284,7 @@ def _check_shape(st: State) -> None:
         raise SaveError("the save is damaged: its seat lists have different lengths")
     if not 0 <= st.current < n or any(not 0 <= seat < n for seat, _ in st.history):
         raise SaveError("the save is damaged: it names a seat that is not at the table")
-    if not 0 <= st.turn_start <= len(st.history):
+    if not 0 <= st.turn_start <= st.action_count:
         raise SaveError("the save is damaged: its turn begins outside its history")
     from davinci.engine.state import SUPPLY
 

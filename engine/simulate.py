@@ -92,16 +92,11 @@ def play_one(cfg: SimConfig, index: int, game: Any = None) -> dict[str, Any]:
         for i, name in enumerate(seat_bots)
     ]
     actions = 0
-    first = None  # the seat that took the first turn (drawn, or set by the settings)
     try:
         st = game.new_state(n, seed=seed)
-        # The seat that took the first turn, which may have ended with no decision (a 1 rolled at once).
-        first = st.first_seat
         while not st.is_terminal():
-            if first is None and st.turn >= 1:  # (a state that does not know it)
-                first = st.current
             for s in st.current_seats:
-                bot = reseed_for_decision(bots[s], seed, s, len(st.history))  # as `davinci play --seed` does
+                bot = reseed_for_decision(bots[s], seed, s, st.action_count)  # as `davinci play --seed` does
                 apply_bot(st, s, seat_bots[s], bot_choice(bot, seat_bots[s], st, s))
                 actions += 1
                 if st.is_terminal():
@@ -121,7 +116,9 @@ def play_one(cfg: SimConfig, index: int, game: Any = None) -> dict[str, Any]:
         "actions": actions,
         "turns": r["turns"],
         "reason": r["reason"],
-        "first": first,
+        # The seat that took the first turn (drawn, or set by the settings), even one that ended with
+        # no decision (a 1 rolled at once); None when no turn began.
+        "first": st.first_seat,
         # Each seat's score when the game defines one (end.score), for the score statistics.
         "scores": list(r["scores"]) if game.definition.end.score is not None else None,
     }

@@ -919,6 +919,11 @@ class State:
 
     # ------------------------------------------------------------------ results
     @property
+    def action_count(self) -> int:
+        """How many moves have been made: `len(history)` without copying the history."""
+        return len(self._history)
+
+    @property
     def history(self) -> tuple[tuple[int, str], ...]:
         """The moves so far, each `(seat, action text)`, as a tuple of the caller's own (changing
         the engine's list broke the state)."""

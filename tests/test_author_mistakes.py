@@ -888,3 +888,15 @@ def test_a_component_no_zone_holds_is_a_warning(tmp_path: Path) -> None:
     found = [(p.code, p.location.line) for p in problems if p.code == "DV068"]
     assert found == [("DV068", 17)]
     assert "component 'chip' is in no zone's contents" in next(p.message for p in problems if p.code == "DV068")
+
+
+@pytest.mark.parametrize(("old", "new", "words"), [
+    # `as: null` was an internal error (AssertionError) in lint, play and simulate.
+    ("{sides: 6, as: die}", "{sides: 6, as: null}", "'as' must be a lower-case name, got null"),
+    # New locals no expression could read were only "set but never read".
+    ("set: {pot: pot + die}", "set: {'a b': 1, pot: pot + die}", "'a b' is not a name an expression can read"),
+    ("set: {pot: pot + die}", "set: {else: 1, pot: pot + die}", "'else' is a word of the rule language"),
+])
+def test_a_local_no_expression_could_read_is_refused(tmp_path: Path, old: str, new: str, words: str) -> None:
+    problems = [p for p in lint_edited(tmp_path, PACK, "pig.yaml", old, new) if Path(p.location.path).name == "pig.yaml"]
+    assert problems and words in problems[0].message, problems

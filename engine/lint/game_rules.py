@@ -1089,7 +1089,7 @@ def _playouts(ctx: LintContext, gdef: Any) -> Iterator[Problem]:
                 st.apply(seat, bot.choose({}, st.legal_actions(seat)))
                 actions += 1
                 if budget.done() - work > PLAYOUT_WORK:
-                    in_turn = len(st.history) - st.turn_start  # decisions of the turn under way
+                    in_turn = st.action_count - st.turn_start  # decisions of the turn under way
                     why = (f"turn {st.turn} had taken {in_turn:,} of them without ending: a loop of decisions with no "
                            "way out (an option that ends the turn is never offered?)" if in_turn > actions // 2
                            else "its rules query long lists far too often")

@@ -19,11 +19,12 @@ from davinci.engine.errors import (
     ExprSyntaxError,
     ExprTypeError,
     did_you_mean,
+    json_shown,
     printable,
 )
 from davinci.engine.expr.budget import step_charge
 from davinci.engine.expr.types import ANY, BOOL, INT, STR, ListType, RecordType, Type
-from davinci.engine.flow import FlowCompiler, Instr, Path, step
+from davinci.engine.flow import FlowCompiler, Instr, Path, step, unreadable_name
 from davinci.engine.values import CellV, Env, PieceV, SeatV, SpaceV, display, encode, pref
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -83,22 +84,12 @@ def ask_positions(state: State, key: str, pids: list[int]) -> None:
         state.pending = {"type": "position", "seat": owner if owner is not None else state.current, "queue": free, "zone": key}
 
 
-def json_text(value: Any) -> str:
-    """A YAML value as an author reads it back (`null`, `true`, `{"a": 1}`), for messages."""
-    import json
-
-    try:
-        return json.dumps(value, ensure_ascii=False, default=str)[:200]
-    except (TypeError, ValueError):
-        return repr(value)[:200]
-
-
 def bind(fc: FlowCompiler, spec: Mapping[str, Any], path: Path, scope: dict[str, Type], t: Type) -> str | None:
     if "as" not in spec:
         return None
     name = spec.get("as")
     if not isinstance(name, str) or not re.fullmatch(r"[a-z_][a-z0-9_]*", name):
-        raise DefinitionError(f"'as' must be a lower-case name, got {json_text(name)}", fc.b.loc.loc((*path, "as")))
+        raise DefinitionError(f"'as' must be a lower-case name, got {json_shown(name, 200)}", fc.b.loc.loc((*path, "as")))
     scope[fc.binds(name, (*path, "as"))] = t
     return name
 
@@ -577,13 +568,9 @@ def _set(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, T
             if name in b.scope and name not in b.tvars:  # type: ignore[attr-defined]
                 raise DefinitionError(f"'{name}' cannot be assigned", b.loc.loc((*p, name), key=True))
             where = "local"
-            if name not in scope and name not in b.tvars:  # type: ignore[attr-defined]
-                from davinci.engine.build import _LANGUAGE_WORDS
-
-                if not re.fullmatch(r"[a-z_][a-z0-9_]*", str(name)) or name in _LANGUAGE_WORDS:
-                    raise DefinitionError(f"'{name}' is not a name an expression can read (a local is lower-case "
-                                          "letters, digits and _, and no word of the rule language)",
-                                          b.loc.loc((*p, name), key=True))
+            unreadable = unreadable_name(str(name)) if name not in scope and name not in b.tvars else None  # type: ignore[attr-defined]
+            if unreadable is not None:
+                raise DefinitionError(unreadable, b.loc.loc((*p, name), key=True))
             if name not in b.tvars:  # type: ignore[attr-defined]
                 fc.prog.binds.add(name)
                 fc.prog.sets.setdefault(name, b.loc.loc((*p, name), key=True))
