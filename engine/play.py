@@ -685,8 +685,7 @@ class Session:
     screen_lines: int = 0  # the lines of the screen printed last
     stamps: dict[str, tuple[str, int, int, str]] = field(default_factory=dict)  # each file as this session last wrote it
     given_up: set[str] = field(default_factory=set)  # "save" / "log": a write failed mid-game; no longer autosaved
-    save_failing: bool = False  # the last write of the --save file failed (a full disk): it is tried again
-    log_failing: bool = False  # the same for the --log file
+    failing: set[str] = field(default_factory=set)  # "save" / "log": the last write failed (a full disk): tried again
 
     def collect(self) -> None:
         """Add the events since the last call to the transcript (the state keeps only the latest)."""
@@ -766,47 +765,45 @@ class Session:
         if self.save_path and "save" not in self.given_up:
             data = self.save_json()
             if self.fits(data, "save", self.save_path):
-                try:
-                    self.write_own(self.save_path, data)
-                    if self.save_failing:  # (the disk has room again)
-                        self.save_failing = False
-                        self.console.print(f"[green]Saved to {esc(self.save_path)} again.[/green]")
-                except SaveError as e:
-                    if strict:
-                        raise
-                    if transient(e):  # a full disk: tried again at every save, and at the end
-                        if not self.save_failing:
-                            self.console.print(f"[red]{esc(e.message)}[/red]\n[yellow]The game goes on; davinci tries "
-                                               f"{esc(self.save_path)} again at each save (or type 'save FILE' for "
-                                               "another file).[/yellow]")
-                        self.save_failing = True
-                    else:  # another program changed the file: never overwritten
-                        self.given_up.add("save")
-                        self.console.print(f"[red]{esc(e.message)}[/red]\n[yellow]The game goes on, no longer saved "
-                                           f"to {esc(self.save_path)}: type 'save FILE' to keep it in another "
-                                           "file.[/yellow]")
-                        self.save_path = None
+                path = self.save_path
+                self.kept("save", lambda: self.write_own(path, data), strict,
+                          f"davinci tries {esc(path)} again at each save (or type 'save FILE' for another file)",
+                          f"no longer saved to {esc(path)}: type 'save FILE' to keep it in another file")
+        self.kept("log", self.write_log, strict, "davinci tries the log again at each save", "no longer logged")
+
+    def kept(self, what: str, write: Callable[[], None], strict: bool = False, retried: str = "",
+             dropped: str = "", say: Callable[[str], None] | None = None) -> None:
+        """Write the save or log (`what`) with `write`, and keep count of how that went: a write the
+        system refuses (a full disk) is said once and tried again at every save ("again" said when it
+        works); one another program made impossible (its change never overwritten) is given up for
+        good (the --save file's name is dropped). `strict` lets the error stop the game instead; with
+        `retried` and `dropped` empty nothing more than the error is said (the game is stopping)."""
+        say = say or self.console.print
         try:
-            self.write_log()
-            if self.log_failing:
-                self.log_failing = False
-                self.console.print(f"[green]Logged to {esc(self.log_path or '')} again.[/green]")
+            write()
         except SaveError as e:
             if strict:
                 raise
-            if transient(e):  # a full disk: tried again at every save, and at the end
-                if not self.log_failing:
-                    self.console.print(f"[red]{esc(e.message)}[/red]\n[yellow]The game goes on; davinci tries the log "
-                                       "again at each save.[/yellow]")
-                self.log_failing = True
+            if transient(e):
+                if what not in self.failing:
+                    say(f"[red]{esc(e.message)}[/red]" + (f"\n[yellow]The game goes on; {retried}.[/yellow]" if retried
+                                                          else ""))
+                self.failing.add(what)
             else:
-                self.given_up.add("log")
-                self.console.print(f"[red]{esc(e.message)}[/red]\n[yellow]The game goes on, no longer "
-                                   "logged.[/yellow]")
+                say(f"[red]{esc(e.message)}[/red]" + (f"\n[yellow]The game goes on, {dropped}.[/yellow]" if dropped
+                                                      else ""))
+                self.given_up.add(what)
+                if what == "save":
+                    self.save_path = None
+            return
+        if what in self.failing:  # (the disk has room again)
+            self.failing.discard(what)
+            path = self.save_path if what == "save" else self.log_path
+            say(f"[green]{'Saved' if what == 'save' else 'Logged'} to {esc(path or '')} again.[/green]")
 
     def files_incomplete(self) -> list[str]:
         """The files asked for (--save, --log) that do not hold the game as it stands."""
-        return sorted({*self.given_up, *(["save"] if self.save_failing else []), *(["log"] if self.log_failing else [])})
+        return sorted(self.given_up | self.failing)
 
     def write_own(self, path: str, data: str) -> None:
         """Write this session's save or log. SaveError, and nothing written, when another program
@@ -877,7 +874,7 @@ class Session:
             self.console.print(f"[red]{esc(e.message)}[/red]")
             return
         again = "" if path == self.save_path else " (and autosaved there from now on)"
-        self.save_failing = False  # (just written: the file saved to from now on holds the game)
+        self.failing.discard("save")  # (just written: the file saved to from now on holds the game)
         self.save_path = path
         self.console.print(f"saved to {esc(path)}{again}; resume with: {self.resume_hint(path)}",
                            soft_wrap=True)
@@ -1721,7 +1718,7 @@ def _save_now(session: Session, console: Any, hung_up: bool = False, quitting: b
             # is never overwritten): either way the game goes to another file, named or beside.
             _say(console, f"[red]{esc(e.message)}[/red]")
             if transient(e):
-                session.save_failing = True
+                session.failing.add("save")
             else:
                 session.given_up.add("save")
                 session.save_path = None
@@ -1735,7 +1732,7 @@ def _save_now(session: Session, console: Any, hung_up: bool = False, quitting: b
             hung_up = True
     # Nobody to ask (a closed terminal, input from a pipe stopped by a signal), or the --save file
     # refused: a file of its own. (`quit` in a script's input is the script's choice: no file.)
-    if hung_up or session.save_failing or "save" in session.given_up or not (_at_terminal() or quitting or not beside):
+    if hung_up or "save" in session.files_incomplete() or not (_at_terminal() or quitting or not beside):
         return _save_beside(session)
     return None
 
@@ -2025,7 +2022,7 @@ def run_play(
             if not _terminal_gone(e):
                 raise
             raise HangUp from None
-        if session.save_failing or session.log_failing:
+        if session.failing:
             session.autosave()  # a last try (the disk may have room again)
         missing = session.files_incomplete()
         for what in missing:  # said mid-game, long scrolled away by now
@@ -2039,7 +2036,7 @@ def run_play(
         path = session.save_path  # --save, or a file named by the in-game 'save FILE'
         # Input ends at a closed terminal too (its window closed), often before its SIGHUP comes.
         gone = HANGUP in caught or (session.interactive and not _at_terminal())
-        if session.save_failing:  # the --save file could not be written (a full disk): one beside
+        if "save" in session.failing:  # the --save file could not be written (a full disk): one beside
             path = None
             try:
                 path = _save_beside(session)
@@ -2098,15 +2095,9 @@ def run_play(
         # (the terminal may be gone, its window closed: what cannot be said is skipped, the save is not)
         _say(console, "\n[yellow]" + ("Game stopped." if quitting else "Interrupted.") + "[/yellow]")
         try:
-            session.write_log()  # the log keeps up with the save
-            session.log_failing = False
-        except DavinciError as e:
+            session.kept("log", session.write_log, say=lambda text: _say(console, text))  # the log keeps up
+        except DavinciError as e:  # (the game's end failing in the log: said, the save is not lost)
             _say(console, f"[red]{esc(e.message)}[/red]")
-            if isinstance(e, SaveError) and session.log_path:
-                if transient(e):
-                    session.log_failing = True
-                else:
-                    session.given_up.add("log")
         try:
             path = _save_now(session, console, hung_up=hung, quitting=quitting)
         except SaveError as e:
