@@ -14,9 +14,11 @@ import sys
 def main() -> int | None:
     import os
 
-    for name in ("stdin", "stdout", "stderr"):
-        if getattr(sys, name) is None:  # started with the stream closed (`davinci list >&-`)
+    for name in ("stdin", "stderr"):
+        if getattr(sys, name) is None:  # started with the stream closed (`davinci play <&-`): read EOF, write nowhere
             setattr(sys, name, open(os.devnull, "r" if name == "stdin" else "w", encoding="utf-8"))
+    if sys.stdout is None:  # `davinci list >&-`: what the command prints is lost, so it fails (as `ls >&-` does)
+        sys.stdout = _ClosedOutput()
     args = sys.argv[1:]
     if args in (["--help"], ["-h"], ["--version"]):
         try:
@@ -62,6 +64,38 @@ def main() -> int | None:
             for sig in STOP_SIGNALS:
                 signal.signal(sig, signal.SIG_IGN)
         raise
+
+
+CLOSED_OUTPUT = "standard output is closed"
+
+
+class _ClosedOutput:
+    """Standard output when the command started with it closed: every write fails the way writing
+    to a closed descriptor does, so the command reports that its output was lost and exits 1."""
+
+    encoding = "utf-8"
+    errors = "strict"
+
+    def write(self, text: str) -> int:
+        import errno
+
+        if not text:
+            return 0
+        raise OSError(errno.EBADF, CLOSED_OUTPUT)
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return False
+
+    def fileno(self) -> int:
+        import io
+
+        raise io.UnsupportedOperation("the output is closed")
+
+    def writable(self) -> bool:
+        return True
 
 
 def _output_failed(e: OSError) -> int:
