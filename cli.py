@@ -317,7 +317,7 @@ def _uses_pack(g: Any, game: str, variant: str | None, sets: dict[str, Any], pac
 @click.option("--seed", type=SEED, default=None, help="Random seed (default: a random one, printed).")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False), help="Write the game log (for replay) here.")
 @click.option("--save", "save_path", type=click.Path(dir_okay=False), help="Autosave here before each human move (every 25 turns when bots alone play).")
-@click.option("--resume", type=click.Path(dir_okay=False), help="Resume a saved game.")
+@click.option("--resume", type=click.Path(dir_okay=False), help="Resume a saved game (from its save, or from its log).")
 @click.option("--no-timer", is_flag=True, help="Untimed challenges: the game's timer settings are 0.")
 @click.option("--hints", is_flag=True, help="Show deduction hints where the game offers them.")
 @click.option("--no-clear", is_flag=True, help="Never clear the screen (for logs and screen readers).")
@@ -363,7 +363,7 @@ def play(
     for option, path in (("--save", save_path), ("--log", log_path), ("--resume", resume)):
         if path is not None and not path.strip():  # `--save ''` played on and wrote nothing
             raise UsageError(f"{option} needs a file name")
-    saved = read_save(resume) if resume else None
+    saved = read_save(resume, packs) if resume else None
     record = pack_record(packs)
     skipped: list[str] = []  # a recorded pack found nowhere, which the game seemed not to need
     if saved is not None:
@@ -467,7 +467,7 @@ def play(
         else:
             seed = 0  # a resumed game keeps the seed of its save
     finished = saved is not None and bool((saved["saved"].get("state") or {}).get("terminal"))
-    if saved is not None and not log_path and not finished:  # (a finished game has no session to log)
+    if saved is not None and not log_path and not finished and not saved.get("from_log"):  # (a finished game has no session to log)
         notes.append("[dim]No --log: this session is not logged (--log FILE writes the whole game's log, from "
                      "its first move).[/dim]")
     from davinci.engine.errors import SaveError

@@ -589,19 +589,22 @@ def check_recorded_fields(doc: dict[str, Any], path: str, what: str) -> None:
         raise SaveError(f"{path}: the {what}'s seed is damaged (it must be a whole number from 0 to 2**64 - 1)")
 
 
-def read_save(path: str) -> dict[str, Any]:
+def read_save(path: str, packs: Sequence[str] = ()) -> dict[str, Any]:
     """Read a save file and check its outer shape; SaveError naming the problem otherwise.
 
     Returns the document with `game` (str), `variant` (str or None), `settings_override`
     (a dict of plain values), `seats` (a list of {kind, name}), `seed` (int) and `packs` (a list
     of {path, resolved}; empty for saves written before packs were recorded) checked.
+
+    A game log is read as the save of the position its moves reach (`save_from_log`), so that a
+    game whose save was lost goes on from its log; `packs` are the ones to load its game with.
     """
     doc = read_json_file(path, "save file")
+    if doc.get("davinci_log") == 1 and "davinci_save" not in doc:
+        return save_from_log(path, packs)
     newer_format(doc, "davinci_save", 1, "save", path)
     if doc.get("davinci_save") != 1 or type(doc.get("davinci_save")) is not int or not isinstance(doc.get("saved"), dict):
-        hint = " (it is a game log: `davinci replay` reads it; resume from the game's --save file)" \
-            if doc.get("davinci_log") == 1 else ""
-        raise SaveError(f"{path}: not a davinci save file{hint}")
+        raise SaveError(f"{path}: not a davinci save file")
     saved = doc["saved"]
     if not isinstance(saved.get("game"), str) or "variant" not in saved \
             or not isinstance(saved["variant"], (str, type(None))):
@@ -611,6 +614,40 @@ def read_save(path: str) -> dict[str, Any]:
         raise SaveError(f"{path}: the save's timer flag is damaged")
     doc["packs"] = read_pack_record(doc, path, "save")
     return doc
+
+
+def save_from_log(path: str, packs: Sequence[str] = ()) -> dict[str, Any]:
+    """The save document of the position the game log at `path` reaches: its game, seats, seed,
+    settings and packs, and the state its moves lead to (marked `from_log`). SaveError when the
+    log is damaged, made with other content, or records a failure of the rules at a move."""
+    from davinci.engine.replay import read_log
+
+    doc, game, names, seed, actions = read_log(path, packs)
+    try:
+        state = game.new_state(names, seed=seed)
+    except DavinciError as e:
+        raise SaveError(f"{path}: the log's seats cannot start this game: {e.message}") from None
+    for i, (seat, text) in enumerate(actions, 1):
+        if not 0 <= seat < len(names):
+            raise SaveError(f"{path}: action {i} ('{quoted(text)}') is by seat index {seat}, but the log has "
+                            f"{len(names)} seats: it is damaged")
+        try:
+            state.apply(seat, text)
+        except DavinciError as e:
+            failed = isinstance(doc.get("failure"), dict) and doc["failure"].get("action") == i
+            why = ("the game's rules failed there when it was played (the log records it), so it cannot go on"
+                   if failed else e.message)
+            raise SaveError(f"{path}: move {i} of the log ('{quoted(text)}') cannot be replayed: {why}") from None
+    return {
+        "davinci_save": 1,
+        "seed": seed,
+        "settings_override": dict(doc.get("settings_override", {})),
+        "packs": read_pack_record(doc, path, "log"),
+        "timer": True,  # an untimed game's log records its time limits as 0
+        "seats": [{"kind": s["kind"], "name": s["name"]} for s in doc["seats"]],
+        "saved": json.loads(json.dumps(state.to_json())),
+        "from_log": True,
+    }
 
 
 def replay_saved(game: Any, saved: Any, raw: Any, seed: int, path: str) -> Any:
@@ -1942,7 +1979,19 @@ def run_play(
     if resume and save_doc is None:
         save_doc = read_save(resume)
     mine = game_identity(save_doc, "save") if resume else None  # (a new game replaces no unfinished one)
-    if resume and not save_path:
+    from_log = bool(resume and save_doc and save_doc.get("from_log"))
+    if from_log and resume:
+        # A game resumed from its log goes on logging to it (the log holds the whole game); it is
+        # saved only where --save says, never over the log.
+        if not log_path:
+            try:
+                check_write_target(resume, "log", mine)
+                if not os.access(resume, os.W_OK):
+                    raise SaveError(f"{resume} cannot be written")
+                log_path = resume
+            except SaveError as e:
+                resumed_note = f"{e.message}: this session is not logged (use --log FILE)"
+    elif resume and not save_path:
         # A resumed game goes on saving to the file it came from (it stopped saving, silently).
         try:
             check_write_target(resume, "save", mine)
@@ -2055,6 +2104,9 @@ def run_play(
             _say(console, f"Saved to {esc(path)}; resume with: {session.resume_hint(path)}", soft_wrap=True)
         elif "save" in session.given_up:
             _say(console, "[yellow]Not saved[/yellow]: the --save file was given up during the game (see above)")
+        elif not session.interactive and session.log_path and "log" not in session.failing:
+            logged = esc(resume_command(session.game.id, session.log_path, session.packs))
+            _say(console, f"[yellow]Not saved[/yellow]; its log goes on with it: {logged}", soft_wrap=True)
         elif not session.interactive:
             _say(console, "[yellow]Not saved[/yellow] (give --save FILE to keep a game that input may end)")
         if gone or session.hung_up:

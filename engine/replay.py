@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from davinci.engine.errors import (
     DavinciError,
@@ -32,15 +32,21 @@ def _show_new_events(st: Any, before: int, action_line: str, echo: Callable[[str
             echo(f"        {printable(line, one_line=True)}")
 
 
-def replay_log(
-    path: str, verify: bool, packs: Sequence[str], echo: Callable[[str], Any], events: bool = False
-) -> int:
-    """Replay the log at `path`; with `verify`, compare the final result with the logged one;
-    with `events`, show the public log lines (rolls, reveals, results) under each action.
+class LogRead(NamedTuple):
+    """A log read and checked: its document, the game it was made with (loaded), its seats'
+    names, seed and actions as (seat index, text)."""
 
-    Without `packs`, the content packs the log recorded are loaded (a log written before packs
-    were recorded has none).
-    """
+    doc: dict[str, Any]
+    game: Any
+    names: list[str]
+    seed: int
+    actions: list[tuple[int, str]]
+
+
+def read_log(path: str, packs: Sequence[str]) -> LogRead:
+    """Read the log at `path` and load the game it was made with; SaveError naming any problem
+    (a damaged file, a game or pack this installation lacks, other content than it was made with).
+    Without `packs`, the content packs the log recorded are loaded."""
     from davinci.engine.play import (
         check_recorded_fields,
         load_recorded_game,
@@ -69,8 +75,6 @@ def replay_log(
     ):
         raise SaveError(f"{path}: the log is damaged (its actions must be [seat number, text] pairs)")
     actions: list[tuple[int, str]] = [(s, a) for s, a in raw_actions]
-    if verify and doc.get("failure") is not None and doc.get("result") is not None:
-        raise ReplayMismatch(f"{path}: the log records both a result and a failure of the rules: it is damaged")
     skipped: list[str] = []  # a recorded pack found nowhere, which the game seemed not to need
     if not packs:
         packs = recorded_pack_paths(read_pack_record(doc, path, "log"), path, "log", game_id, variant, skipped)
@@ -82,6 +86,21 @@ def replay_log(
             f"{path}: the log was made with other game content or settings (hash {doc.get('content_hash')}, "
             f"now {game.content_hash}): {CHANGED_SINCE}; replaying it could diverge"
         ), skipped)
+    return LogRead(doc, game, names, seed, actions)
+
+
+def replay_log(
+    path: str, verify: bool, packs: Sequence[str], echo: Callable[[str], Any], events: bool = False
+) -> int:
+    """Replay the log at `path`; with `verify`, compare the final result with the logged one;
+    with `events`, show the public log lines (rolls, reveals, results) under each action.
+
+    Without `packs`, the content packs the log recorded are loaded (a log written before packs
+    were recorded has none).
+    """
+    doc, game, names, seed, actions = read_log(path, packs)
+    if verify and doc.get("failure") is not None and doc.get("result") is not None:
+        raise ReplayMismatch(f"{path}: the log records both a result and a failure of the rules: it is damaged")
     try:
         st = game.new_state(names, seed=seed)
     except UsageError as e:

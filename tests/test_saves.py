@@ -916,14 +916,64 @@ def test_a_resumed_bot_that_remembers_what_it_saw_plays_on_as_without_the_break(
     assert len(unbroken) > 16 and resumed == unbroken
 
 
-def test_a_log_given_to_resume_and_a_save_given_to_replay_say_which_command_reads_them(tmp_path: Path) -> None:
+def test_a_save_given_to_replay_says_which_command_reads_it(tmp_path: Path) -> None:
     log, save = tmp_path / "log.json", tmp_path / "save.json"
     args = ["play", "da-vinci-code", "-p", "random,random", "--seed", "3", "--no-clear"]
     assert cli(*args, "--log", str(log), "--save", str(save))[0] == 0
-    code, out = cli("play", "--resume", str(log), "--no-clear")
-    assert code == 1 and "it is a game log: `davinci replay` reads it" in " ".join(out.split())
     code, out = cli("replay", str(save))
     assert code == 1 and "it is a save: `davinci play --resume` reads it" in " ".join(out.split())
+
+
+def test_a_game_resumes_from_its_log_and_goes_on_logging_to_it(tmp_path: Path) -> None:
+    # A lost or never-written save: the log holds the seats, seed, settings and every move, which
+    # is all a resume needs. The resumed game plays on as the unbroken one did (the deducer
+    # remembers what it saw), and its log grows in place; nothing is saved over it.
+    args = ["play", "da-vinci-code", "-v", "advanced", "-p", "human,deducer", "--seed", "3", "--no-clear"]
+    whole, part = tmp_path / "whole.json", tmp_path / "part.json"
+    assert cli(*args, "--log", str(whole), stdin="list\n#1\n" * 80)[0] == 0
+    code, out = cli(*args, "--log", str(part), stdin="list\n#1\n" * 7)
+    assert code == 0 and f"Not saved; its log goes on with it: davinci play da-vinci-code --resume {part}" \
+        in " ".join(out.split())
+    before = json.loads(part.read_text())["actions"]
+    code, out = cli("play", "--resume", str(part), "--no-clear", stdin="list\n#1\n" * 73)
+    assert code == 0 and "No --log" not in out
+    doc = json.loads(part.read_text())
+    unbroken = json.loads(whole.read_text())
+    assert "davinci_log" in doc and len(before) < len(doc["actions"]) == len(unbroken["actions"])
+    assert doc["actions"] == unbroken["actions"] and doc["result"] == unbroken["result"] is not None
+    assert cli("replay", str(part), "--verify")[0] == 0
+
+
+def test_a_log_resumed_with_a_save_writes_the_save_beside_it(tmp_path: Path) -> None:
+    log, save = tmp_path / "g.log", tmp_path / "g.json"
+    args = ["play", GAME, "-p", "human,random", "--seed", "5", "--no-clear"]
+    assert cli(*args, "--log", str(log), stdin="list\n#1\n" * 3)[0] == 0
+    code, out = cli("play", "--resume", str(log), "--save", str(save), "--no-clear", stdin="list\n#1\n" * 2)
+    assert code == 0 and f"resume with: davinci play {GAME} --resume {save} --log {log}" in " ".join(out.split())
+    assert json.loads(save.read_text())["saved"]["state"]["history"] == json.loads(log.read_text())["actions"]
+
+
+@pytest.mark.parametrize("damage, said", [
+    (lambda d: d["actions"][1].__setitem__(1, "guess row.9.9 12"),
+     "move 2 of the log ('guess row.9.9 12') cannot be replayed: 'guess row.9.9 12' is not legal now"),
+    (lambda d: d["actions"].__setitem__(0, [5, "guess row.2.1 1"]),
+     "action 1 ('guess row.2.1 1') is by seat index 5, but the log has 2 seats"),
+    (lambda d: d.__setitem__("content_hash", "0" * 16), "the log was made with other game content or settings"),
+    (lambda d: d.__setitem__("actions", "none"), "the log is damaged (its actions must be [seat number, text] pairs)"),
+])
+def test_a_damaged_log_is_refused_as_a_resume_naming_the_move(tmp_path: Path, damage: Callable[[Any], Any],
+                                                                said: str) -> None:
+    log = tmp_path / "g.log"
+    assert cli("play", GAME, "-p", "human,random", "--seed", "5", "--no-clear", "--log", str(log),
+               stdin="list\n#1\n" * 4)[0] == 0
+    doc = json.loads(log.read_text())
+    assert len(doc["actions"]) >= 2
+    damage(doc)
+    log.write_text(json.dumps(doc))
+    kept = log.read_text()
+    code, out = cli("play", "--resume", str(log), "--no-clear")
+    assert code == 1 and said in " ".join(out.split()), out
+    assert log.read_text() == kept
 
 
 def test_a_new_game_never_replaces_another_unfinished_games_save_or_log(tmp_path: Path) -> None:
