@@ -900,3 +900,22 @@ def test_a_component_no_zone_holds_is_a_warning(tmp_path: Path) -> None:
 def test_a_local_no_expression_could_read_is_refused(tmp_path: Path, old: str, new: str, words: str) -> None:
     problems = [p for p in lint_edited(tmp_path, PACK, "pig.yaml", old, new) if Path(p.location.path).name == "pig.yaml"]
     assert problems and words in problems[0].message, problems
+
+
+TRICKS = Path(__file__).parent / "packs" / "from-docs"
+
+
+@pytest.mark.parametrize(("old", "new", "key", "col"), [
+    ("- move: {piece: trick, to: taken}", "- move: {piece: trick, to: taken, owner: winner}", "owner", 50),
+    ("- move: {piece: trick, to: taken}", "- move: {piece: trick, to: taken, to_owner: winner}", "to_owner", 53),
+    ("- draw: {from: deck, to: hand, owner: s,", "- draw: {from: deck, from_owner: s, to: hand, owner: s,", "from_owner", 44),
+])
+def test_an_owner_given_for_a_shared_zone_is_refused_not_ignored(tmp_path: Path, old: str, new: str, key: str,
+                                                                  col: int) -> None:
+    # A tricks-won pile whose `per_seat: true` was forgotten: `owner: winner` was ignored, and every
+    # seat's tricks went into one pile without a word from lint.
+    problems = lint_edited(tmp_path, TRICKS, "tricks.yaml", old, new)
+    zone = "taken" if "taken" in new else "deck"
+    assert [(p.code, p.location.col) for p in problems] == [("DV050", col)], problems
+    assert (f"'{key}' names the seat whose '{zone}' it is, but '{zone}' is one shared zone: leave '{key}' out, or "
+            f"give the zone 'per_seat: true'") in problems[0].message

@@ -136,7 +136,9 @@ Passing:
 _doc("DV050", "game-definition", """
 The game definition is inconsistent in a way the schema cannot see: a field declared twice with
 different types, a component item with an undeclared field, a zone and a variable with one name,
-an option verb used twice.
+an option verb used twice, `bottom` on a zone that is not a deck or pile, an `owner` (or
+`to_owner`, `from_owner`) for a shared zone (it would be ignored: a pile meant to be per seat,
+its `per_seat: true` forgotten, would gather every seat's pieces).
 
 Failing:
 ```yaml

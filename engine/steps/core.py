@@ -34,13 +34,23 @@ if TYPE_CHECKING:  # pragma: no cover
 # ---------------------------------------------------------------- helpers
 
 
-def zone_target(fc: FlowCompiler, spec: Mapping[str, Any], key: str, path: Path, scope: Mapping[str, Type]) -> tuple[str, Any]:
-    """Resolve `key` (a zone name) plus an optional `<key>_owner`/`owner` seat expression."""
+def zone_target(fc: FlowCompiler, spec: Mapping[str, Any], key: str, path: Path, scope: Mapping[str, Type],
+                plain: bool = True) -> tuple[str, Any]:
+    """Resolve `key` (a zone name) plus an optional `<key>_owner`/`owner` seat expression (`plain`:
+    whether a bare `owner` is this zone's). An owner given for a shared zone is DV050: it would
+    be ignored (a pile meant to be per seat, its `per_seat: true` forgotten, gathered every seat's pieces)."""
     zname = spec.get(key)
     zones = fc.b.zones  # type: ignore[attr-defined]
     if not isinstance(zname, str) or zname not in zones:
         hint = did_you_mean(zname, zones)
         raise DefinitionError(f"unknown zone '{zname}'{hint}", fc.b.loc.loc((*path, key)), code="DV020")
+    if not zones[zname].per_seat:
+        for okey in (f"{key}_owner", "owner") if plain else (f"{key}_owner",):
+            if okey in spec:
+                raise DefinitionError(
+                    f"'{okey}' names the seat whose '{zname}' it is, but '{zname}' is one shared zone: leave "
+                    f"'{okey}' out, or give the zone 'per_seat: true' (one '{zname}' for each seat)",
+                    fc.b.loc.loc((*path, okey)), code="DV050")
     owner = None
     if zones[zname].per_seat:
         okey = f"{key}_owner" if f"{key}_owner" in spec else "owner"
@@ -229,7 +239,7 @@ def _draw(fc: FlowCompiler, st: Mapping[str, Any], path: Path, scope: dict[str, 
     p = (*path, "draw")
     if not isinstance(spec, dict):
         raise DefinitionError("draw needs a mapping with 'from' and 'to'", fc.b.loc.loc(p))
-    src, src_owner = zone_target(fc, spec, "from", p, scope)
+    src, src_owner = zone_target(fc, spec, "from", p, scope, plain=False)
     if "from_owner" not in spec and fc.b.zones[src].per_seat:  # type: ignore[attr-defined]
         src_owner = None
     dst, dst_owner = zone_target(fc, spec, "to", p, scope)
