@@ -209,6 +209,9 @@ class Builder:
         """An unknown name that a step set or bound earlier, in a block that has ended (or in a
         procedure): said so, with the way to carry a value further, instead of a guess."""
         name = unknown_name(e.message)
+        if name is None:  # a local named as a function (`last`), read where it does not reach
+            called = re.match(r"'([a-z_][a-z0-9_]*)' is a function: call it as", e.message)
+            name = called.group(1) if called else None
         if name is None or name in scope:
             return
         at = self.bound_at.get(name)
@@ -218,7 +221,8 @@ class Builder:
         where = f"line {at.line}" if at.path == getattr(e.location, "path", None) else str(at)
         retell(e, f"unknown name '{name}': the local '{name}' ({where}) does not reach here (a local lasts to the "
                   f"end of the block that sets it, and a procedure's are its own); to carry its value further, "
-                  f"declare '{name}' under turn_vars")
+                  f"declare '{name}' under vars (or under turn_vars when only the rest of its turn reads it: they "
+                  f"start again at each turn)")
 
     def _cut_by_comma(self, path: Path, src: str) -> bool:
         """Whether the YAML scalar at `path` is a plain value that a comma of a `{...}` mapping

@@ -135,6 +135,13 @@ CASES = [
      "                  - set: {seat: current, banked: current.banked + again}", "DV041", 39, 67,
      "unknown name 'again': the local 'again' (line 36) does not reach here (a local lasts to the end of the block "
      "that sets it"),
+    ("a local named as a function read after its block ended (it was called a function to call)",
+     "do: []\n              - action: bank\n                do:\n                  - set: {seat: current, banked: current.banked + pot}",
+     "do: [{set: {last: die}}]\n              - action: bank\n                do:\n"
+     "                  - set: {seat: current, banked: current.banked + last}", "DV041", 39, 67,
+     "unknown name 'last': the local 'last' (line 36) does not reach here (a local lasts to the end of the block "
+     "that sets it, and a procedure's are its own); to carry its value further, declare 'last' under vars (or "
+     "under turn_vars when only the rest of its turn reads it"),
     ("a setting whose min is above its max", "    min: 10\n", "    min: 500\n    max: 100\n", "DV053", 13, 10, "setting 'target' has min 500 above its max 100"),
     ("a component field named like a field every piece has (it hid the piece's owner)", "seat_vars:\n",
      CHIPS.replace("{{value: int}}", "{{value: int, owner: str}}").format("{value: [1, 2], owner: [me]}") + "seat_vars:\n",
