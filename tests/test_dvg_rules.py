@@ -660,6 +660,19 @@ def test_solving_the_treasure_challenge_takes_the_treasure() -> None:
     assert t.view()["seats"][0]["zones"]["treasures"]["pieces"][0]["category"] == "codex"
 
 
+def test_a_team_wins_the_treasure_piece_marked_with_its_own_team() -> None:
+    # The box holds one Treasure of each category per team; the second team to win the Codex
+    # took team 1's piece, and views showed Team 2 holding a Treasure marked for team 1.
+    t = Table()
+    t.give(2, "codex", "codex")
+    treasure_turn(t, 2)
+    t.do(2, "attempt 0")
+    t.do(2, f"answer 20 {t.answer()}")
+    assert t.treasures(2) == ["codex"]
+    won = t.view()["seats"][1]["zones"]["treasures"]["pieces"]
+    assert [(p["category"], p["team"]) for p in won] == [("codex", 2)]
+
+
 def test_mona_lisa_is_wild_at_a_treasure_space() -> None:
     t = Table()
     t.give(1, "codex", "mona-lisa", "mona-lisa")
