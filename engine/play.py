@@ -57,11 +57,12 @@ from davinci.engine.files import (
 from davinci.engine.game import screen_module
 from davinci.engine.race import (
     ANSWER_HELP,
-    COMMAND_WORDS,
     HELP_WORDS,
     PASS_WORDS,
     STOP_WORDS,
     QuitGame,
+    command_question,
+    command_typed,
     stop_warning,
 )
 from davinci.engine.rng import MAX_SEED, derive_seed
@@ -1294,10 +1295,9 @@ class Session:
                     self.console.print(f"[yellow]{esc(stop_warning(text, bool(p.get('card'))))}[/yellow]")
                     continue
                 raise QuitGame
-            if text.lower() in COMMAND_WORDS and text.lower() != asked_about:
+            if command_typed(text) and text.lower() != asked_about:
                 asked_about = text.lower()  # (typed again, it is the answer)
-                self.console.print(f"[yellow]'{esc(text)}' is a command at the move prompt, not here: type it "
-                                   "again to answer it, or type your answer[/yellow]")
+                self.console.print(f"[yellow]{esc(command_question(text))}[/yellow]")
                 continue
             if limit and secs > limit:
                 self.console.print(f"[yellow]{tenths_up(secs)} s: too late[/yellow]")

@@ -134,6 +134,24 @@ def stop_warning(word: str, card: bool = True) -> str:
 COMMAND_WORDS = ("save", "history", "list")
 
 
+def command_question(text: str) -> str:
+    """What a player who typed a move prompt command as an answer is told (once)."""
+    return f"'{text}' is a command at the move prompt, not here: type it again to answer it, or type your answer"
+
+
+def command_typed(text: str) -> bool:
+    """Whether an answer reads as one of the move prompt's commands: `save`, `save FILE`, `list`,
+    `history`, `history 12`, `history all` (`history 12` was locked in as a wrong answer)."""
+    words = text.lower().split()
+    if not words or words[0] not in COMMAND_WORDS:
+        return False
+    if len(words) == 1:
+        return True
+    if words[0] == "history":
+        return len(words) == 2 and (words[1] == "all" or words[1].isdigit())
+    return words[0] == "save" and len(words) == 2 and "." in words[1]  # `save game.json`, not `save the queen`
+
+
 TYPING_MARKS = "|/-\\"  # one character, turned at each key: an answer's length shows nowhere
 CLEAR_LINE = "\x1b[K"  # the rest of the line erased (the clock's line is written over)
 
@@ -259,6 +277,7 @@ def run_race(
     width = max(20, shutil.get_terminal_size((80, 24)).columns - 1)
     write(textwrap.fill(intro, width) + "\n")  # broken between words, not wherever the edge falls
     warned = False  # a team alone in its challenge was told what stopping costs
+    asked: dict[int, str] = {}  # a command word each seat typed as its answer, asked about once
     typing: int | None = None  # the team typing its answer now (the clock goes on on its line)
     buf: list[str] = []
     turns = 0
@@ -309,6 +328,11 @@ def run_race(
                     raise QuitGame
                 if answer in HELP_WORDS:
                     write(f"\r{CLEAR_LINE}{ANSWER_HELP}\n")
+                    typing, buf, turns = seat, [], 0
+                    continue
+                if command_typed(answer) and asked.get(seat) != answer.lower():
+                    asked[seat] = answer.lower()  # (typed again, it is the answer)
+                    write(f"\r{CLEAR_LINE}{command_question(answer)}\n")
                     typing, buf, turns = seat, [], 0
                     continue
                 write(f"\r{CLEAR_LINE}" + (lock_in_text(names[seat], t) + (" - too late" if limit and t > limit else "")

@@ -1280,10 +1280,12 @@ def test_after_help_a_number_waits_for_the_screen_that_numbers_the_moves() -> No
 
 
 
-def test_a_move_prompt_command_typed_as_an_answer_is_asked_about_once() -> None:
-    # "Team 1 answered 'save': wrong": a player meaning to save lost the bid without noticing.
+@pytest.mark.parametrize("command", ["save", "history 12", "History all", "save game.json", "list"])
+def test_a_move_prompt_command_typed_as_an_answer_is_asked_about_once(command: str) -> None:
+    # "Team 1 answered 'save': wrong": a player meaning to save lost the bid without noticing; then
+    # 'history 12' was locked in the same way.
     game = load_game("da-vinci-game")
-    answers = iter(["save", "save"])
+    answers = iter([command, command])
     asked: list[str] = []
 
     def ask(prompt: str) -> str:
@@ -1297,8 +1299,17 @@ def test_a_move_prompt_command_typed_as_an_answer_is_asked_about_once() -> None:
     console = Console(file=io.StringIO(), width=120)
     assert run_play(game, parse_seats("human,random,random", game), 3, {}, console, ask, clear=False, timer=False) == 0
     out = " ".join(console.file.getvalue().split())
-    assert "'save' is a command at the move prompt, not here: type it again to answer it" in out
-    assert "answered 'save'" in out  # typed again: the answer
+    assert f"'{command}' is a command at the move prompt, not here: type it again to answer it" in out
+    assert f"answered '{command}'" in out  # typed again: the answer
+
+
+@pytest.mark.parametrize(("text", "command"), [("save", True), ("save game.json", True), ("history 3", True),
+                                               ("history all", True), ("list", True), ("save the queen", False),
+                                               ("history of art", False), ("listen", False), ("Saves", False)])
+def test_which_answers_read_as_move_prompt_commands(text: str, command: bool) -> None:
+    from davinci.engine.race import command_typed
+
+    assert command_typed(text) is command
 
 
 def test_a_bots_move_is_shown_unless_its_log_lines_name_an_argument_outside_the_seats_names() -> None:

@@ -263,3 +263,14 @@ def test_pass_typed_in_the_race_is_a_pass() -> None:
     res = run_race([0, 1], ["Ana", "Ben", "Bot"], {2: 5.0}, 60, out.append, FakeTerminal(clock, events), lambda: clock[0])
     assert res[0] is None and res[1] is None
     assert "Ana passes\n" in "".join(out)
+
+
+def test_a_move_prompt_command_typed_in_the_race_is_asked_about_once() -> None:
+    # `history 12` at an answer prompt was locked in as the team's (wrong) bid.
+    clock = [0.0]
+    typed = "history 12\n"
+    events = [(1.0 + i / 10, k) for i, k in enumerate(typed)] + [(3.0 + i / 10, k) for i, k in enumerate(typed)]
+    out: list[str] = []
+    res = run_race([0], ["Ana"], {}, 60, out.append, FakeTerminal(clock, events), lambda: clock[0])
+    assert "'history 12' is a command at the move prompt, not here: type it again to answer it" in "".join(out)
+    assert res == {0: (4.0, "history 12")}  # typed again: the answer
