@@ -1458,6 +1458,18 @@ class Session:
             # outcome first (the players' own "press Enter" comes only after their own move).
             settle_typeahead()
             self.pause("Press Enter when everyone has read this ")
+        else:
+            self.outcome_read(shown)
+
+    def outcome_read(self, shown: bool) -> None:
+        """A challenge's outcome just shown (`shown`) stays before one player at a terminal until
+        they press Enter: the bots' moves and the next screen (a board taller than the window)
+        followed at once and pushed the answer and the verdict out of sight."""
+        if shown and len(self.humans) == 1 and self.interactive and not self.state.is_terminal():
+            from davinci.engine.race import settle_typeahead
+
+            settle_typeahead()
+            self.pause("Press Enter to go on ")
 
     def settle_race(self, humans: list[int], bot_actions: dict[int, Any], bot_times: dict[int, float],
                     results: dict[int, tuple[float, str] | None]) -> None:
@@ -1606,10 +1618,12 @@ class Session:
             if watched is not None or answered:
                 self.settle_bots()
             if watched is not None:
-                self.show_events(watched, self.viewer)
+                self.outcome_read(self.show_events(watched, self.viewer))
             elif answered and self.told < len(self.transcript):
-                if self.show_events(self.told, self.viewer) and len(self.humans) > 1:
+                shown = self.show_events(self.told, self.viewer)
+                if shown and len(self.humans) > 1:
                     self.unread = True
+                self.outcome_read(shown)
                 self.told = len(self.transcript)
         self.autosave()
         self.render(None)  # the game is over: every tile and card shows, as at a table

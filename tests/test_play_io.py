@@ -1353,3 +1353,33 @@ def test_help_to_a_full_disk_says_so_without_a_traceback(args: list[str]) -> Non
         done = subprocess.run([sys.executable, "-c", "from davinci.launch import main; raise SystemExit(main())", *args],
                               stdout=full, stderr=subprocess.PIPE, text=True, timeout=TIMEOUT)
     assert done.returncode == 1 and done.stderr == "davinci: cannot write the output: No space left on device\n"
+
+
+def test_one_player_at_a_terminal_reads_a_challenges_outcome_before_the_game_goes_on(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # The bots' moves and the next screen (a board taller than the window) followed the verdict at
+    # once: "The answer: 49" and "Me answered ...: right" were out of sight before anyone read them.
+    from davinci.engine import play as play_module
+
+    monkeypatch.setattr(play_module, "_at_terminal", lambda: True)
+    game = load_game("da-vinci-game")
+    asked: list[str] = []
+    seen: list[str] = []
+
+    def ask(prompt: str) -> str:
+        asked.append(prompt)
+        if asked.count("Press Enter to go on ") > 2 or len(asked) > 400:
+            raise EOFError
+        if prompt == "Press Enter to go on ":
+            seen.append(" ".join(console.file.getvalue().split()))
+            return ""
+        if prompt == "answer> ":
+            return "lantern"
+        return "list" if len(asked) % 2 else "#1"
+
+    console = Console(file=io.StringIO(), width=120)
+    run_play(game, parse_seats("human:Me,random,random", game), 3, {}, console, ask, clear=False, timer=False,
+             save_path=str(tmp_path / "g.json"))  # (saved at the end of input: no question asked)
+    assert len(seen) == 2, asked[-5:]
+    # Each pause comes right after a challenge's outcome: the answer stands just above it.
+    assert all("The answer: " in text[-300:] for text in seen), [t[-300:] for t in seen]
