@@ -92,8 +92,19 @@ def _fold_cached(text: str) -> str:
     return _fold(text)
 
 
+# Cyrillic letters written with a mark that are letters of their own, not accented ones: й is not
+# и ("зайка" is not "заика"), nor ў у, nor ї і. (ё is е with an accent, by Russian custom.)
+_KEPT_LETTERS = {"\u0438\u0306": "\u0439", "\u0443\u0306": "\u045e", "\u0456\u0308": "\u0457"}
+_KEPT_MARKED = re.compile("|".join(_KEPT_LETTERS))
+
+
+def _keep_letters(decomposed: str) -> str:
+    return _KEPT_MARKED.sub(lambda m: _KEPT_LETTERS[m.group()], decomposed) if "\u0306" in decomposed \
+        or "\u0308" in decomposed else decomposed
+
+
 def _fold(text: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    decomposed = _keep_letters(unicodedata.normalize("NFKD", text.casefold()))
     if _HAS_DIGIT.search(decomposed):
         # A comma inside a number ("1,000") groups digits; any other mark between digits
         # ("3.5", "10:30") must keep them apart rather than fuse them into a new number.
@@ -101,7 +112,7 @@ def _fold(text: str) -> str:
     folded = decomposed.translate(_FOLD_TABLE)
     if not folded.isascii():
         # Casefolding after decomposition catches letters whose fold only exists precomposed.
-        folded = unicodedata.normalize("NFKD", folded).casefold()
+        folded = _keep_letters(unicodedata.normalize("NFKD", folded).casefold())
     return " ".join(folded.split())
 
 
@@ -560,7 +571,22 @@ def answer_matches(
     if given_number is None:
         given_number = number_amid_words(given)
     return any(
-        _one_matches(given_key, given_number, candidate, typo_tolerance, typo_min_length)
+        _one_matches(given_key, given_number, spelling, typo_tolerance, typo_min_length)
         for candidate in (answer, *alternates)
         if not (isinstance(candidate, str) and len(candidate) > MAX_ANSWER_CHARS)
+        for spelling in _spellings(candidate)
     )
+
+
+_UMLAUTS = {"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue"}
+_UMLAUT = re.compile("[äöüÄÖÜ]")
+
+
+def _spellings(candidate: str | int) -> tuple[str | int, ...]:
+    """An answer as it may be typed: an umlaut also as the two letters German writes without one
+    ('Übermut' as 'Uebermut'; as 'Ubermut' the accent folding reads it already)."""
+    if isinstance(candidate, str) and not candidate.isascii():
+        composed = unicodedata.normalize("NFC", candidate)
+        if _UMLAUT.search(composed):
+            return candidate, _UMLAUT.sub(lambda m: _UMLAUTS[m.group()], composed)
+    return (candidate,)

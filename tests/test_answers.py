@@ -291,3 +291,17 @@ def test_times_and_min_after_the_number_say_what_it_counts(reply: str, answer: i
     from davinci.engine.answers import answer_matches
 
     assert answer_matches(reply, answer) is right
+
+
+@pytest.mark.parametrize(("given", "answer", "right"), [
+    ("заика", "зайка", False),  # й is a letter of its own, not и with an accent ("stutterer" is not "bunny")
+    ("зайка", "заи\u0306ка", True),  # (decomposed, as some keyboards write it)
+    ("ЗАЙКА", "зайка", True),
+    ("елка", "ёлка", True),  # ё is е by Russian custom
+    ("Uebermut", "Übermut", True),  # an umlaut as German writes it without one
+    ("Ubermut", "Übermut", True),
+    ("NUERNBERG", "Nürnberg", True),
+    ("blu", "blue", False),  # (nothing changes for an answer without an umlaut)
+])
+def test_letters_of_their_own_and_umlauts_written_out(given: str, answer: str, right: bool) -> None:
+    assert answer_matches(given, answer, typo_tolerance=0) is right

@@ -270,8 +270,10 @@ def test_dv208_letters_must_count_the_answer() -> None:
     passing = deck("""\
         - {id: test-001, difficulty: 1, clue: "Wax that weeps", answer: candle, letters: 6}
         - {id: test-002, difficulty: 1, clue: "Cover for rain", answer: "rain-coat", letters: 8}
+        - {id: test-003, difficulty: 1, clue: "Auf mir fahren Autos", answer: "Straße", letters: 6}
+        - {id: test-004, difficulty: 1, clue: "Il bat pour toi", answer: "cœur", letters: 4}
     """)
-    assert lint(passing) == []
+    assert lint(passing) == []  # ß and œ are one letter each, as the author and the player see them
 
 
 # --- DV209-DV210 couplets --------------------------------------------------------------------
@@ -291,6 +293,34 @@ def test_dv209_couplet_decks_need_two_lines() -> None:
           answer: clock
     """)
     assert lint(failing) == [("DV209", 14, 9)]
+
+
+def test_dv209_a_number_card_in_a_couplet_deck_is_no_couplet() -> None:
+    doc = deck("""\
+        - id: test-001
+          difficulty: 1
+          clue: |
+            I weep wax tears and lose my height,
+            but while I shrink I give you light.
+          answer: candle
+        - {id: test-002, difficulty: 1, clue: "Combien de jours dans une semaine ?", answer: 7}
+    """)
+    assert lint(doc) == []
+
+
+def test_dv218_an_answer_word_in_two_scripts_is_an_error() -> None:
+    failing = deck("""\
+        - {id: test-001, difficulty: 1, clue: "Столица России", answer: "Москв\\u0061"}
+        - {id: test-002, difficulty: 1, clue: "Самовар", answer: чай, alternates: ["чaй"]}
+    """)
+    problems = run(failing)
+    assert [(p.code, p.location.line, p.location.col) for p in problems] == [("DV218", 6, 65), ("DV218", 7, 76)]
+    assert "the word 'Москвa' mixes Cyrillic and Latin letters ('a' is Latin)" in problems[0].message
+    passing = deck("""\
+        - {id: test-001, difficulty: 1, clue: "Столица России", answer: Москва, alternates: [Moskva, "Москва 2024"]}
+        - {id: test-002, difficulty: 1, clue: "Greek letter", answer: "α and ω"}
+    """)
+    assert lint(passing) == []
 
 
 def test_dv209_one_line_riddles_are_not_a_couplet_deck() -> None:
@@ -330,6 +360,30 @@ def test_dv210_unknown_words_fall_back_to_spelling() -> None:
     assert deck_rules.words_rhyme("zorbulate", "gate")
     assert not deck_rules.words_rhyme("zorbulate", "moon")
     assert deck_rules.words_rhyme("night", "knight")
+
+
+def test_dv210_a_deck_in_another_language_rhymes_by_spelling_in_any_alphabet() -> None:
+    # The English dictionary read 'maison' and 'raison' as English names that do not rhyme, and
+    # Cyrillic vowels were no vowels at all ('кот' and 'рот' did not rhyme).
+    french = load_yaml_text(HEADER.replace("cards:", "language: fr\ncards:") + textwrap.dedent("""\
+        - id: test-001
+          difficulty: 1
+          clue: |
+            On m'habite toute l'année dans la maison,
+            et l'on me quitte sans avoir raison.
+          answer: toit
+    """), "fr.yaml")
+    assert lint(french) == []
+    assert lint(load_yaml_text(french.text.replace("language: fr\n", ""), "en.yaml")) == [("DV210", 10, 34)]
+    russian = deck("""\
+        - id: test-001
+          difficulty: 1
+          clue: |
+            Усатый, полосатый, ловит мышь мой кот,
+            и молоко лакает, открывая рот.
+          answer: кот
+    """)
+    assert [c for c, _, _ in lint(russian)] == ["DV211"]  # (rhymes; only the answer in the clue is wrong)
 
 
 # --- DV211 answer-in-clue --------------------------------------------------------------------

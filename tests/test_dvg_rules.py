@@ -914,3 +914,26 @@ def test_settings_under_which_the_bag_can_run_dry_are_refused() -> None:
     load_game("da-vinci-game", settings={"tokens_per_category": 3}).new_state(3, seed=1)  # 16 tokens > 3 x 4
     with pytest.raises(DavinciError, match="once it runs dry"):
         load_game("da-vinci-game", settings={"token_cap": 12}).new_state(6, seed=1)  # 44 tokens, 72 places
+
+
+def test_a_variant_dealing_a_section_from_a_deck_of_another_category_gets_its_cards_back(tmp_path: Path) -> None:
+    # Used cards went back to their section by the card's category: a French deck (category
+    # `fr`) dealt as the Codex never came back, the section ran dry, and the game failed with
+    # "first() of an empty list" in the built-in game's file.
+    from davinci.engine.bots import bot_choice, make_bot
+
+    cards = "\n".join(f"  - {{id: fr-{n:03d}, difficulty: 1, clue: \"Devinette {n}\", answer: mot{n}}}"
+                      for n in range(1, 4))
+    (tmp_path / "fr.yaml").write_text(f"kind: deck\nid: fr\nname: Français\ncategory: fr\nlanguage: fr\ncards:\n{cards}\n")
+    (tmp_path / "v.yaml").write_text("kind: variant\nid: francais\nextends: da-vinci-game\nname: Français\n"
+                                     "components:\n  codex_card: {from_deck: fr}\n")
+    (tmp_path / "pack.yaml").write_text("kind: pack\nid: fr\nname: FR\nversion: '1.0'\ndecks: [fr.yaml]\n"
+                                        "variants: [v.yaml]\n")
+    game = davinci.load_game("da-vinci-game", "francais", {"timer_seconds": 0}, [str(tmp_path)])
+    for seed in range(3):
+        st = game.new_state(3, seed=seed)
+        bots = [make_bot("scholar", i, "da-vinci-game", dict(game.settings)) for i in range(3)]
+        while not st.is_terminal() and st.action_count < 3000:
+            seat = st.current_seats[0]
+            st.apply(seat, bot_choice(bots[seat], "scholar", st, seat))
+        assert st.is_terminal()

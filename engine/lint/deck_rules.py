@@ -122,9 +122,15 @@ def _alnum(text: str) -> str:
     return "".join(ch for ch in fold(text) if ch.isalnum())
 
 
+def _letter_count(text: str) -> int:
+    """The letters and digits of `text` as its reader counts them: an accent adds none, and ß, œ
+    or æ is one letter (folding for answers makes them two: 'Straße' has 6, not 7)."""
+    return sum(1 for ch in unicodedata.normalize("NFC", text) if ch.isalnum())
+
+
 def _word_lengths(answer: str) -> str:
     """The "(4,5)" form of an answer: words break at spaces, hyphens and apostrophes do not count."""
-    lengths = [len(_alnum(word)) for word in answer.split()]
+    lengths = [_letter_count(word) for word in answer.split()]
     return "(" + ",".join(str(n) for n in lengths if n) + ")"
 
 
@@ -450,7 +456,7 @@ def numeric_answer(ctx: LintContext) -> Iterator[Problem]:
     """In a deck of numeric answers, every answer must be a YAML integer.
 
     A deck counts as numeric when more than half of its cards (with the base deck's, for an
-    overlay) have integer answers. Players may type digits or words ("twelve"); the card
+    overlay) have integer answers. Players may type digits or English words ("twelve"); the card
     itself must hold the number so that answer checking compares values, not spellings.
     (That every card has a non-empty riddle is checked by DV203.)
 
@@ -534,7 +540,7 @@ _MULTIPLIERS = frozenset({"dozen", "dozens", "score", "gross", "pair", "pairs", 
 def letter_count(ctx: LintContext) -> Iterator[Problem]:
     """A card's `letters` must equal the number of letters (and digits) in its answer.
 
-    Spaces, hyphens, apostrophes and accents do not count.
+    Spaces, hyphens, apostrophes and accents do not count; ß, œ and æ are one letter each, as written.
 
     Why: the count is part of the clue; a wrong count misleads every solver.
 
@@ -555,7 +561,7 @@ def letter_count(ctx: LintContext) -> Iterator[Problem]:
         answer = card.get("answer")
         if not _is_int(letters) or answer is None:
             continue
-        actual = len(_alnum(str(answer)))
+        actual = _letter_count(str(answer))
         if letters != actual:
             yield _problem(
                 "DV208",
@@ -574,7 +580,8 @@ def couplet_lines(ctx: LintContext) -> Iterator[Problem]:
     """In a couplet deck, every clue must be exactly two lines.
 
     A deck counts as a couplet deck when it is not numeric and at least half of its clue
-    cards with text answers have two-line clues (the base deck's cards count for an overlay).
+    cards with text answers have two-line clues (the base deck's cards count for an overlay);
+    its cards with number answers are not held to the couplet form.
     Write couplets as a `|` block scalar so the line break is kept.
 
     Why: the category promises a rhyming couplet; one line (or three) breaks the pattern the
@@ -604,8 +611,8 @@ def couplet_lines(ctx: LintContext) -> Iterator[Problem]:
         return
     for i, card in _cards(ctx.doc.data):
         clue = _text(card, "clue")
-        if clue is None or "anagram" in card or not clue.strip():
-            continue
+        if clue is None or "anagram" in card or not clue.strip() or _is_int(card.get("answer")):
+            continue  # (a number card in the deck is a question, not a couplet: the deck's style is its text cards')
         lines = [ln for ln in _lines(clue) if ln.strip()]
         if len(lines) != 2:
             yield _problem(
@@ -615,7 +622,7 @@ def couplet_lines(ctx: LintContext) -> Iterator[Problem]:
             )
 
 
-_VOWELS = "aeiouy"
+_VOWELS = "aeiouy" + "аеиоуыэюяіїєё" + "αεηιουω"  # (Latin, Cyrillic and Greek, as folded)
 
 
 def _last_word(line: str) -> tuple[str, int] | None:
@@ -736,12 +743,23 @@ def _spelling_rhyme(word: str) -> str:
     return (core[i - 1 :] if i > 0 else core) + ("e" if silent_e else "")
 
 
-def words_rhyme(a: str, b: str) -> bool:
-    """True when two words rhyme: by the CMU dictionary when it knows both, else by spelling."""
-    ra, rb = _cmu_rhymes(a), _cmu_rhymes(b)
+def words_rhyme(a: str, b: str, english: bool = True) -> bool:
+    """True when two words rhyme: by the CMU dictionary when it knows both (`english` words
+    only: it reads 'maison' and 'raison' as English names), else by spelling."""
+    ra, rb = (_cmu_rhymes(a), _cmu_rhymes(b)) if english else (frozenset(), frozenset())
     if ra and rb:
         return bool(ra & rb)
     return _spelling_rhyme(a) == _spelling_rhyme(b)
+
+
+def deck_language(ctx: LintContext) -> str:
+    """The language a deck's cards are written in (an overlay's is its base deck's): `en` unless said."""
+    data = ctx.doc.data if isinstance(ctx.doc.data, dict) else {}
+    if "extends" in data:
+        base = ctx.project.decks().get(str(data.get("extends")))
+        data = base.data if base is not None and isinstance(base.data, dict) else {}
+    language = data.get("language")
+    return language.split("-")[0].lower() if isinstance(language, str) and language else "en"
 
 
 @_deck_rule("DV210", "couplet-rhyme", "warning")
@@ -752,7 +770,8 @@ def couplet_rhyme(ctx: LintContext) -> Iterator[Problem]:
     package): two words rhyme when some pronunciation of each shares its rhyming part
     (from the last stressed vowel on). A word the dictionary does not know is compared by
     spelling (its last vowel group and what follows, e.g. "-ate"), which is cruder: treat
-    a warning about an unusual name as a prompt to listen, not as a verdict.
+    a warning about an unusual name as a prompt to listen, not as a verdict. A deck whose
+    `language` is not English (`language: fr`) is compared by spelling alone, in any alphabet.
 
     Why: the category promises a rhyming couplet, and eye-rhymes ("love" / "move") grate
     when read aloud.
@@ -792,12 +811,13 @@ def couplet_rhyme(ctx: LintContext) -> Iterator[Problem]:
         first, second = _last_word(lines[0]), _last_word(lines[1])
         if first is not None and second is not None:
             pairs.append((i, clue, lines[1], first[0], second))
-    # One dictionary pass for the whole file instead of one per word.
-    _CMU.fetch(c for _, _, _, a, (b, _) in pairs for word in (a, b) for c in _candidates(word))
+    english = deck_language(ctx) == "en"
+    if english:  # One dictionary pass for the whole file instead of one per word.
+        _CMU.fetch(c for _, _, _, a, (b, _) in pairs for word in (a, b) for c in _candidates(word))
     for i, clue, line, a, (b, offset) in pairs:
         if a == b:
             message = f"both lines end with '{a}': rhyme two different words"
-        elif not words_rhyme(a, b):
+        elif not words_rhyme(a, b, english):
             message = f"'{a}' and '{b}' do not rhyme"
         else:
             continue
@@ -1232,6 +1252,66 @@ def answer_is_a_command(ctx: LintContext) -> Iterator[Problem]:
             yield _problem("DV215", ctx.at(["cards", i, "answer"]),
                            f"'{card.get('answer')}' is what `davinci play` reads as a command at an answer prompt "
                            f"({', '.join(words)}): no player could give it; add an alternate")
+
+
+# ------------------------------------------------------------------------------------------
+# DV218 an answer word written in two scripts
+# ------------------------------------------------------------------------------------------
+
+
+def _script(ch: str) -> str | None:
+    """The script of a letter by its Unicode name's first word (LATIN, CYRILLIC, GREEK...)."""
+    if not ch.isalpha():
+        return None
+    name = unicodedata.name(ch, "")
+    return name.split(" ", 1)[0] if name else None
+
+
+def mixed_scripts(word: str) -> list[str]:
+    """The scripts of the letters of `word`, when there are two or more (in order of first use)."""
+    seen: list[str] = []
+    for ch in unicodedata.normalize("NFC", word):
+        script = _script(ch)
+        if script is not None and script not in seen:
+            seen.append(script)
+    return seen if len(seen) > 1 else []
+
+
+@_deck_rule("DV218", "mixed-script-answer", "error")
+def mixed_script_answer(ctx: LintContext) -> Iterator[Problem]:
+    """A word of an answer (or alternate) is written in one script: a Latin letter inside a
+    Cyrillic word (or a Cyrillic one inside a Latin word, or Greek) looks the same on the screen
+    and is another letter to answer checking.
+
+    Why: a player who types the word in their own alphabet is judged wrong, and the solution
+    shown looks exactly like what they typed.
+
+    Failing (the last letter of the answer is a Latin a):
+
+    ```yaml
+    - {id: riddles-001, difficulty: 1, clue: "Столица России?", answer: "Москв\\u0061"}
+    ```
+
+    Passing:
+
+    ```yaml
+    - {id: riddles-001, difficulty: 1, clue: "Столица России?", answer: Москва}
+    ```
+    """
+    for i, card in _cards(ctx.doc.data):
+        for suffix, value in _accepted(card):
+            if not isinstance(value, str) or value.isascii():
+                continue
+            for word in value.split():
+                scripts = mixed_scripts(word)
+                if scripts:
+                    letters = ", ".join(f"'{ch}' is {str(_script(ch)).title()}"
+                                        for ch in dict.fromkeys(unicodedata.normalize("NFC", word))
+                                        if _script(ch) in scripts[1:])
+                    yield _problem("DV218", ctx.at(["cards", i, *suffix]),
+                                   f"the word '{word}' mixes {' and '.join(s.lower().title() for s in scripts)} letters "
+                                   f"({letters}): a look-alike letter; type the word again in one alphabet")
+                    break
 
 
 # ------------------------------------------------------------------------------------------
