@@ -499,6 +499,22 @@ def test_dv212_counts_screen_columns_not_characters() -> None:
     assert [p[0] for p in lint(failing)] == ["DV212"]
 
 
+def test_dv212_a_tab_in_card_text_is_refused_and_counted_as_the_screen_draws_it() -> None:
+    # 70 characters with a tab passed, and the card panel wrapped the line.
+    doc = deck("""\
+        - {id: test-001, difficulty: 1, clue: "Je suis jaune et courbe,\\tle singe me pele", answer: banane}
+    """)
+    problems = run(doc)
+    assert [(p.code, p.location.line, p.location.col) for p in problems] == [("DV212", 6, 64)]  # at the \\t
+    assert "a tab in the clue: write spaces" in problems[0].message
+    wide = deck("""\
+        - {id: test-001, difficulty: 1, clue: "%s\\tend", answer: banane}
+    """ % ("x" * 74))
+    said = sorted(p.message.split(";")[0] for p in run(wide))
+    assert said == ["a tab in the clue: write spaces (the screen draws a tab as up to 8 columns, and the line wraps)",
+                    "clue line is 83 columns wide"]  # the line as wide as it is drawn (74 + 6 + 3 columns)
+
+
 def test_dv212_too_many_lines() -> None:
     body = "\n".join(f"            line {n}" for n in range(13))
     doc = deck(f"""\

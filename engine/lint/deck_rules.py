@@ -974,7 +974,8 @@ def answer_in_clue(ctx: LintContext) -> Iterator[Problem]:
 
 @_deck_rule("DV212", "card-line-length", "error")
 def card_line_length(ctx: LintContext) -> Iterator[Problem]:
-    """Each line of a card's clue, anagram or hint has at most 76 characters, and at most 12 lines.
+    """Each line of a card's clue, anagram or hint has at most 76 characters, and at most 12 lines;
+    no tab (the screen draws it up to 8 columns wide: write spaces).
 
     Why: cards are shown in a bordered panel in an 80-column terminal; a longer line wraps
     in the middle of a phrase (ruining a couplet's shape), and a very long card scrolls
@@ -1008,8 +1009,13 @@ def card_line_length(ctx: LintContext) -> Iterator[Problem]:
             lines = text.split("\n")
             start = 0
             for line in lines:
+                if "\t" in line:  # drawn as up to 8 columns, where the count below saw one
+                    where = ctx.doc.scalar_loc(["cards", i, key], start + line.index("\t"))
+                    yield _problem("DV212", where, f"a tab in the {key}: write spaces (the screen draws a tab as up "
+                                                   "to 8 columns, and the line wraps)")
+                shown = line.expandtabs(8)
                 # Screen columns, not characters: a wide (CJK) letter takes two of the panel's.
-                width = len(line) if line.isascii() else _columns(line)
+                width = len(shown) if shown.isascii() else _columns(shown)
                 if width > MAX_LINE:
                     where = ctx.doc.scalar_loc(["cards", i, key], start + min(len(line), MAX_LINE))
                     yield _problem(
