@@ -162,3 +162,14 @@ def test_eliminate_takes_a_seat_or_a_list_of_seats(tmp_path: Path) -> None:
     problems = lint_paths([str(tmp_path)])
     assert [p.code for p in problems] == ["DV041"] and "takes a seat or a list of seats, got list[str]" in \
         problems[0].message
+
+
+def test_next_may_be_a_plain_number_as_first_may(tmp_path: Path) -> None:
+    # `next: 2` was refused ("'next' must be text") where `first: 1` passed: both are int expressions.
+    from davinci.engine.lint.runner import lint_paths
+
+    (tmp_path / "pack.yaml").write_text(MANIFEST, encoding="utf-8")
+    (tmp_path / "relay.yaml").write_text(RELAY.replace("  next: passed_to\n", "  next: 2\n"), encoding="utf-8")
+    assert lint_paths([str(tmp_path)]) == []
+    game = load_game("relay", packs=[str(tmp_path)])
+    assert turns_played(game, [3, 1, 3, 1]) == [1, 2, 2, 2]
