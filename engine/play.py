@@ -1948,10 +1948,11 @@ def _zone_text(z: dict[str, Any], numbered: bool = False) -> str:
 
 
 def _grid_rows(cells: list[dict[str, Any]]) -> list[str]:
-    """The occupied cells as a table: x across, y down; a stack shows its top and `xN`."""
+    """The occupied cells as a table: x across, y down (y = 0 at the top); a stack shows its top
+    and `+N` for the N pieces under it (`xN` read as N pieces, as it does in a zone's list)."""
     if not cells:
         return ["(empty)"]
-    shown = {(c["x"], c["y"]): _piece_text(c["top"]) + (f" x{c['height']}" if c["height"] > 1 else "") for c in cells}
+    shown = {(c["x"], c["y"]): _piece_text(c["top"]) + (f"+{c['height'] - 1}" if c["height"] > 1 else "") for c in cells}
     xs = range(min(x for x, _ in shown), max(x for x, _ in shown) + 1)
     ys = range(min(y for _, y in shown), max(y for _, y in shown) + 1)
     width = max(max(len(t) for t in shown.values()), *(len(str(x)) for x in xs), 1)
@@ -1959,6 +1960,8 @@ def _grid_rows(cells: list[dict[str, Any]]) -> list[str]:
     rows = [" " * label + " y\\x " + " ".join(f"{x:>{width}}" for x in xs)]
     for y in ys:
         rows.append(f"{y:>{label}}     " + " ".join(f"{shown.get((x, y), '.'):>{width}}" for x in xs))
+    if any(c["height"] > 1 for c in cells):
+        rows.append("(+N: the top piece of a stack, with N more under it)")
     return rows
 
 

@@ -170,7 +170,7 @@ def test_the_generic_screen_draws_the_grid_and_numbers_a_seats_pieces() -> None:
     st.apply(st.current_seats[0], "place 1,1")
     board = generic_render(st.view(0)).split("board:\n")[1].splitlines()[:4]
     assert [row.split() for row in board] == [["y\\x", "0", "1", "2"], ["0", ".", ".", "."],
-                                             ["1", ".", "X", "x2", "."], ["2", ".", ".", "."]]
+                                             ["1", ".", "X+1", "."], ["2", ".", ".", "."]]  # X on a blank
     st = load_game("higher-card", packs=(str(PACK),)).new_state(2, seed=3)
     mine = next(line for line in generic_render(st.view(0)).splitlines() if line.strip().startswith("hand:"))
     assert [p.split(":")[0] for p in mine.split(": ", 1)[1].split()] == ["1", "2", "3", "4", "5"]
