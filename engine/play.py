@@ -1231,6 +1231,13 @@ class Session:
                     self.console.print(f"[red]'{esc(quoted(text, 40))}' could be {esc(' or '.join(bare))}: type the "
                                        "action's word too[/red]")
                     continue
+                if not bare and any(ch.isdigit() for ch in text):
+                    # Values (`0,0`) of the one offered action whose form they fit, not possible now:
+                    # its refusal says why ("'0,0' is no action of this game" said nothing).
+                    arity = len(text.split())
+                    fits = [v for v in verbs if len(self.game.definition.verb_args.get(v, ())) == arity]
+                    if len(fits) == 1 and text.partition(" ")[0].lower() not in self.game.definition.verb_args:
+                        bare = fits
                 text = f"{bare[0]} {text}" if len(bare) == 1 else _whole_verb(text, sorted(self.game.definition.verb_args))
             begun = _verbs_begun(text, verbs)
             if len(text.partition(" ")[0]) == 1 and begun and len(verbs) > 1:

@@ -664,3 +664,17 @@ def test_quit_when_another_program_changed_the_save_keeps_the_game_elsewhere(tmp
     assert save.read_text() == other and "changed by another program" in said
     beside = tmp_path / "davinci-da-vinci-code-4.json"
     assert beside.exists() and f"Saved to {beside.name}" in said and code == 1
+
+
+def test_values_alone_of_an_action_not_possible_now_are_refused_for_why() -> None:
+    # A taken square typed alone (`0,0`) was "no action of this game", where `place 0,0` said why.
+    from davinci.engine.game import clear_cache
+
+    pack = str(Path(__file__).parent / "packs" / "from-docs")
+    game = load_game("tictactoe", packs=(pack,))
+    console = Console(file=io.StringIO(), width=120)
+    run_play(game, parse_seats("human,random", game), 1, {}, console, typed(["place 0,0", "0,0", "5"]), clear=False)
+    out = " ".join(console.file.getvalue().split())  # type: ignore[attr-defined]
+    assert "'place 0,0' is not legal now; 0,0 is not possible as C" in out
+    assert "no action of this game" not in out
+    clear_cache()
