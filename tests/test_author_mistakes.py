@@ -926,3 +926,14 @@ def test_an_owner_given_for_a_shared_zone_is_refused_not_ignored(tmp_path: Path,
     assert [(p.code, p.location.col) for p in problems] == [("DV050", col)], problems
     assert (f"'{key}' names the seat whose '{zone}' it is, but '{zone}' is one shared zone: leave '{key}' out, or "
             f"give the zone 'per_seat: true'") in problems[0].message
+
+
+def test_a_private_seat_variable_copied_into_a_public_one_is_a_warning_unless_a_log_showed_it(tmp_path: Path) -> None:
+    # A code breaker's screen showed the maker's code: `set: {secret: ...code}` with `secret`
+    # under vars, which every seat sees. Keeping the top bid after "The bids: ..." is fine.
+    old = '        - log: "The bids: {seats select name + \' \' + text(bid)}"\n'
+    problems = lint_edited(tmp_path, TRICKS, "trumps.yaml", old, "")
+    assert [(p.code, p.location.line) for p in problems] == [("DV059", 128)], problems
+    assert ("'top_bidder' is a variable every seat sees: setting it from 'bid', a private seat variable, shows it to "
+            "all") in problems[0].message
+    assert lint_edited(tmp_path / "kept", TRICKS, "trumps.yaml", old, old) == []

@@ -566,9 +566,10 @@ def private_told(ctx: LintContext) -> Iterator[Problem]:
     """A public `log` line inside a `private: true` option names one of the option's arguments,
     or a name the option `set` from one, or the option sets a variable every seat sees from one:
     every seat reads what the choice was meant to keep sealed. So does a variable every seat
-    sees `set` from dice rolled with `to:` (for one seat alone); and a private seat variable set
-    from an argument of an option that is not `private: true` keeps nothing secret (the action,
-    with its arguments, is in the log).
+    sees `set` from dice rolled with `to:` (for one seat alone), or from a private seat variable
+    (`set: {secret: "first(seats where index == 1).code"}` with `secret` under `vars`); and a
+    private seat variable set from an argument of an option that is not `private: true` keeps
+    nothing secret (the action, with its arguments, is in the log).
 
     Failing:
 
@@ -603,6 +604,14 @@ def private_told(ctx: LintContext) -> Iterator[Problem]:
     public_game = {str(k) for section in ("vars", "turn_vars") for k in (data.get(section) or {})}
     yield from _secret_rolls_told(data, public_seat, public_game, ctx)
     yield from _public_choice_kept_private(data, private, ctx)
+    if private:
+        # A private seat variable copied into one every seat sees (a breaker's view showed the
+        # maker's code through `set: {secret: "first(seats where index == 1).code"}`).
+        held = re.compile(r"\b(" + "|".join(re.escape(str(n)) for n in sorted(private)) + r")\b")
+        for k, at, name in _private_copied(data.get("flow"), ["flow"], held, public_seat, public_game, frozenset()):
+            yield Problem(ctx.at(at), "DV059", f"'{k}' is a variable every seat sees: setting it from '{name}', a "
+                          f"private seat variable, shows it to all (use a local, or list '{k}' under "
+                          "private_seat_vars)", "private-told", "warning")
     for option, opath in _private_options(data.get("flow"), ["flow"]):
         args = [str(n) for n in (option.get("args") or {})]
         if not args:
@@ -671,6 +680,37 @@ def _public_sets_reading(steps: Any, path: list[Any], uses: re.Pattern[str], pub
             found = uses.search(_no_texts(v)) if isinstance(v, str) and k in shown_vars else None
             if found:
                 yield str(k), [*spath, "set", k], found.group(1)
+
+
+def _private_copied(node: Any, path: list[Any], held: re.Pattern[str], public_seat: set[str], public_game: set[str],
+                    revealed: frozenset[str]) -> Iterator[tuple[str, list[Any], str]]:
+    """(variable, its path, the private variable read) for each `set` of a variable every seat
+    sees from a private seat variable that no public log of the same block (or one around it)
+    has shown before: after "The bids: ..." every seat knows them, and may keep the top one."""
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield from _private_copied(v, [*path, k], held, public_seat, public_game, revealed)
+        return
+    if not isinstance(node, list):
+        return
+    shown = set(revealed)
+    for i, step in enumerate(node):
+        if not isinstance(step, dict):
+            continue
+        log = step.get("log")
+        text = log if isinstance(log, str) else log.get("text") if isinstance(log, dict) and "to" not in log else None
+        if isinstance(text, str):
+            shown.update(m.group(1) for m in held.finditer(text))
+        values = step.get("set")
+        if isinstance(values, dict):
+            shown_vars = public_seat if "seat" in values else public_game
+            for k, v in values.items():
+                found = held.search(_no_texts(v)) if isinstance(v, str) and k in shown_vars else None
+                if found and found.group(1) not in shown:
+                    yield str(k), [*path, i, "set", k], found.group(1)
+        for k, v in step.items():
+            if k not in ("log", "set"):
+                yield from _private_copied(v, [*path, i, k], held, public_seat, public_game, frozenset(shown))
 
 
 def _no_texts(expr: str) -> str:
