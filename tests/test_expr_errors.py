@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -257,3 +258,41 @@ def test_an_index_past_the_end_of_a_text_says_text() -> None:
     with pytest.raises(EvalError) as e:
         compile_expr('"abc"[10]', SCOPE)(ENV)
     assert "index 10 is outside a text of 3 characters" in e.value.message
+
+
+def test_a_failure_deep_in_a_chain_of_definitions_is_reported_where_it_happens(tmp_path: Path) -> None:
+    # `outer` uses `middle` inside a select, `middle` uses `inner`, and `inner` fails: the error
+    # was placed at outer's first line with inner's excerpt, sending the author to the wrong line.
+    from helpers import write_game_pack
+
+    from davinci.engine.lint.runner import lint_paths
+
+    game = """kind: game
+id: defchain
+name: Def chain
+players: {min: 2, max: 2}
+define:
+  inner:
+    args: {n: int}
+    value: "[10, 20][n]"
+  middle:
+    args: {n: int}
+    value: "inner(n) + 1"
+  outer:
+    args: {n: int}
+    value: "sum(range(3) select middle(it + n))"
+flow:
+  turn:
+    - choose:
+        options:
+          - action: go
+            args: {k: "range(1, 3)"}
+            when: "outer(k) > 0"
+            do: []
+end:
+  when: "turn > 4"
+  winners: "seats where index == 1"
+"""
+    problems = lint_paths([write_game_pack(tmp_path, "defchain", game)])
+    assert [(p.code, p.location.line, p.location.col) for p in problems] == [("DV042", 8, 21)]
+    assert "index 2 is outside a list of 2" in problems[0].message and "sum(range(3)" not in problems[0].message

@@ -216,6 +216,13 @@ def _query_source(env: Env, el: Any, key: str | None, source: Fn, pos: int) -> A
     return xs
 
 
+def _refail(exc: EvalError, pos: int) -> Exception:
+    """A function's or field's failure as a failure at `pos` of this expression; one located
+    already (in a definition the function used, at any depth) keeps its place: the chain
+    `outer` -> `middle` -> `inner` was reported at outer's first line with inner's excerpt."""
+    return exc if exc.location is not None else _Fail(exc.message, pos)
+
+
 def _budget_message() -> str:
     try:
         charge(0)
@@ -305,7 +312,7 @@ class _Compiler:
                 except AttributeError:
                     raise _no_field(el[0], fname, pos) from None
                 except EvalError as exc:
-                    raise _Fail(exc.message, pos) from None
+                    raise _refail(exc, pos) from None
 
             return elem_field
 
@@ -316,7 +323,7 @@ class _Compiler:
             except AttributeError:
                 raise _no_field(elem, fname, pos) from None
             except EvalError as exc:
-                raise _Fail(exc.message, pos) from None
+                raise _refail(exc, pos) from None
 
         return outer_field
 
@@ -335,7 +342,7 @@ class _Compiler:
                         f"cannot read field '{name}' of an element that is not a record", pos
                     ) from None
                 except EvalError as exc:
-                    raise _Fail(exc.message, pos) from None
+                    raise _refail(exc, pos) from None
                 return tuple(out)
 
             return mapped
@@ -352,7 +359,7 @@ class _Compiler:
                 except AttributeError:
                     raise _no_field(value, name, pos) from None
                 except EvalError as exc:
-                    raise _Fail(exc.message, pos) from None
+                    raise _refail(exc, pos) from None
 
             return read_named
 
@@ -363,7 +370,7 @@ class _Compiler:
             except AttributeError:
                 raise _no_field(value, name, pos) from None
             except EvalError as exc:
-                raise _Fail(exc.message, pos) from None
+                raise _refail(exc, pos) from None
 
         return read
 
@@ -445,7 +452,7 @@ class _Compiler:
                             charge(0)
                     return out
                 except EvalError as exc:
-                    raise _Fail(exc.message, pos) from None
+                    raise _refail(exc, pos) from None
                 except TypeError as exc:
                     raise _Fail(_failed(name, exc), pos) from None
 
@@ -459,7 +466,7 @@ class _Compiler:
                 try:
                     return impl(a0(env, el))
                 except EvalError as exc:
-                    raise _Fail(exc.message, pos) from None
+                    raise _refail(exc, pos) from None
                 except TypeError as exc:
                     raise _Fail(_failed(name, exc), pos) from None
 
@@ -471,7 +478,7 @@ class _Compiler:
                 try:
                     return impl(a0(env, el), a1(env, el))
                 except EvalError as exc:
-                    raise _Fail(exc.message, pos) from None
+                    raise _refail(exc, pos) from None
                 except TypeError as exc:
                     raise _Fail(_failed(name, exc), pos) from None
 
@@ -481,7 +488,7 @@ class _Compiler:
             try:
                 return impl(*[a(env, el) for a in args])
             except EvalError as exc:
-                raise _Fail(exc.message, pos) from None
+                raise _refail(exc, pos) from None
             except TypeError as exc:
                 raise _Fail(_failed(name, exc), pos) from None
 
@@ -614,7 +621,7 @@ class _Compiler:
                 except AttributeError:
                     raise _no_field(value, name, pos) from None
                 except EvalError as exc:
-                    raise _Fail(exc.message, pos) from None
+                    raise _refail(exc, pos) from None
                 return opf(v, const)
 
             return field_vs_literal
@@ -803,7 +810,7 @@ class _Compiler:
                     except AttributeError:
                         raise _no_field(x, fname, fpos) from None
                     except EvalError as exc:
-                        raise _Fail(exc.message, fpos) from None
+                        raise _refail(exc, fpos) from None
                     if c is unset:
                         c = values[i] = rhs(env, (x, el))
                     if (opf(c, v) if const_first else opf(v, c)) is negate:
@@ -876,7 +883,7 @@ class _Compiler:
                         f"cannot read field '{fname}' of an element that is not a record", pos
                     ) from None
                 except EvalError as exc:
-                    raise _Fail(exc.message, pos) from None
+                    raise _refail(exc, pos) from None
                 return tuple(out)
 
             return select_field
