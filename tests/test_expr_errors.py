@@ -61,8 +61,6 @@ SYNTAX: list[tuple[str, str, int]] = [
     ('"bad \\q"', "unknown escape", 6),
     ("seat.name.upper()", "cannot be called", 16),
     ("3 (4)", "missing operator before '('", 3),
-    ("", "empty expression", 1),
-    ("   ", "empty expression", 1),
     ("roll $ 2", "unexpected character '$'", 6),
     ("99999999999999999999", "integer literal is too large", 1),
     ("9223372036854775809", "integer literal is too large", 1),
@@ -81,6 +79,17 @@ def test_syntax_error_is_described_in_words_at_its_column(source: str, fragment:
     lines = err.message.splitlines()
     assert lines[-1].index("^") - 4 == column - 1
     assert "Token" not in err.message and "$END" not in err.message
+
+
+@pytest.mark.parametrize("source", ["", "   "])
+def test_an_empty_expression_says_how_to_write_an_empty_text(source: str) -> None:
+    # `lead_suit: ''` in YAML is an empty expression: the message was "empty expression" over a
+    # blank excerpt, with nothing said of the quotes an empty text needs.
+    with pytest.raises(ExprSyntaxError) as info:
+        compile_expr(source, SCOPE)
+    assert info.value.message == ("empty expression (an empty text is written with its quotes inside the YAML "
+                                  "string: \"''\")")
+    assert info.value.location == SourceLocation("<expr>", 1, 1)
 
 
 TYPE: list[tuple[str, str, int]] = [

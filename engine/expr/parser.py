@@ -378,7 +378,11 @@ def _scan(source: str, locate: Locator | None) -> list[_Token]:
         closer = ")" if opener == "(" else "]"
         raise syntax_error(f"unclosed '{opener}': add '{closer}'", source, start, locate)
     if not toks:
-        raise syntax_error("empty expression", source, 0, locate)
+        reason = "empty expression (an empty text is written with its quotes inside the YAML string: \"''\")"
+        if source.strip():
+            raise syntax_error(reason, source, 0, locate)
+        # (no excerpt: a blank line with a caret under nothing said nothing more)
+        raise ExprSyntaxError(reason, (locate or default_locator(source))(0))
     return toks
 
 
