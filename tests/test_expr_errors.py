@@ -305,3 +305,15 @@ end:
     problems = lint_paths([write_game_pack(tmp_path, "defchain", game)])
     assert [(p.code, p.location.line, p.location.col) for p in problems] == [("DV042", 8, 21)]
     assert "index 2 is outside a list of 2" in problems[0].message and "sum(range(3)" not in problems[0].message
+
+
+def test_a_bare_field_of_untyped_elements_says_to_write_it_dot_field() -> None:
+    # A variable declared `null` is of any type: "unknown name 'seat_no'; did you mean
+    # 'pawn.seat_no'?" sent the author to another name, where `it.seat_no` was meant.
+    from davinci.engine.expr import ANY
+
+    with pytest.raises(ExprTypeError) as info:
+        compile_expr("land.pieces where seat_no != 1", {"land": ANY})
+    assert info.value.message.startswith("unknown name 'seat_no': the elements of this list have no known fields")
+    assert "write 'it.seat_no'" in info.value.message
+    compile_expr("land.pieces where it.seat_no != 1", {"land": ANY})  # (read as it comes)

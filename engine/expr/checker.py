@@ -196,6 +196,12 @@ class _Checker:
             return declared
         if node.name == "it":
             raise self.fail("'it' is only defined inside 'where' or 'select'", node.pos)
+        if frames and frames[0] == ANY and node.name not in self.functions and node.name not in _LITERAL_WORDS:
+            # The elements' fields are unknown (a list read from a variable declared `null`): a
+            # bare name cannot be told from a misspelt one, where `it.NAME` is read as it comes.
+            raise self.fail(f"unknown name '{node.name}': the elements of this list have no known fields (it comes "
+                            f"from a value of any type, such as a variable declared null): write 'it.{node.name}' "
+                            "to read each element's field", node.pos)
         literal = _LITERAL_WORDS.get(node.name)
         if literal is not None:
             raise self.fail(f"unknown name '{node.name}': the rules write {literal}", node.pos)
