@@ -974,8 +974,9 @@ def answer_in_clue(ctx: LintContext) -> Iterator[Problem]:
 
 @_deck_rule("DV212", "card-line-length", "error")
 def card_line_length(ctx: LintContext) -> Iterator[Problem]:
-    """Each line of a card's clue, anagram or hint has at most 76 characters, and at most 12 lines;
-    no tab (the screen draws it up to 8 columns wide: write spaces).
+    """Each line of a card's clue, anagram or hint has at most 76 characters, and at most 12 lines.
+
+    A tab is refused: the screen draws it up to 8 columns wide (write spaces).
 
     Why: cards are shown in a bordered panel in an 80-column terminal; a longer line wraps
     in the middle of a phrase (ruining a couplet's shape), and a very long card scrolls
