@@ -1249,6 +1249,14 @@ class Session:
                 self.console.print(f"[red]'{esc(quoted(text.split()[0], 20))}' could be {esc(', '.join(several))}: type "
                                    "more of it[/red]")
                 continue
+            words = text.split()
+            named = self.game.definition.verb_args.get(words[0]) if words else None
+            if named is not None and 1 < len(words) <= len(named):
+                # The start of exactly one offered action (`move 4` where only `move 4 s5` begins
+                # so) is that action, as a verb alone is when one action has it.
+                begun = [a for a in numbered if a.verb == words[0] and str(a).split()[:len(words)] == words]
+                if len(begun) == 1:
+                    return begun[0]
             try:
                 action = st.parse_action(text)
             except DavinciError as e:

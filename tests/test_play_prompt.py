@@ -678,3 +678,37 @@ def test_values_alone_of_an_action_not_possible_now_are_refused_for_why() -> Non
     assert "'place 0,0' is not legal now; 0,0 is not possible as C" in out
     assert "no action of this game" not in out
     clear_cache()
+
+
+def test_the_start_of_exactly_one_offered_action_is_that_action(tmp_path: Path) -> None:
+    # `move 4` with `move 4 s5` and `move 5 s6` offered was "'move' takes 2 values".
+    from helpers import write_game_pack
+
+    game_text = """kind: game
+id: picks
+name: Picks
+players: {min: 1, max: 1}
+vars: {picked: ""}
+flow:
+  turn:
+    - choose:
+        options:
+          - action: pick
+            args: {a: "[1, 2]", b: "[5, 6] if a == 2 else [5]"}
+            do:
+              - set: {picked: "text(a) + ' ' + text(b)"}
+              - end_game: true
+end:
+  when: "false"
+  winners: "seats"
+"""
+    game = load_game("picks", packs=(write_game_pack(tmp_path, "picks", game_text),))
+    for typed_line, picked in (("pick 1", "1 5"), ("pick 2 6", "2 6")):
+        console = Console(file=io.StringIO(), width=120)
+        save = tmp_path / f"{picked.replace(' ', '-')}.json"
+        run_play(game, parse_seats("human", game), 1, {}, console, typed([typed_line]), clear=False,
+                 save_path=str(save))
+        assert json.loads(save.read_text())["saved"]["state"]["history"] == [[0, f"pick {picked}"]]
+    console = Console(file=io.StringIO(), width=120)
+    run_play(game, parse_seats("human", game), 1, {}, console, typed(["pick 2"]), clear=False)
+    assert "'pick' takes 2 values" in console.file.getvalue()  # type: ignore[attr-defined]  # (two begin so)
