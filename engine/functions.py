@@ -243,7 +243,9 @@ def walk_path(
     """One walk from `start` to `dest` under the same rules as `walk_ends`, as the list of spaces
     entered; None when there is none. Used to record the spaces a move passed through, so a second
     move in the same turn cannot retrace them. The walk is the first in board order of exactly
-    `length` spaces when there is one (a die's throw), else the shortest."""
+    `length` spaces when there is one (a die's throw), else the shortest (however long: a pawn
+    sent home across a 40-space loop passes every space between). The spaces it visits count as
+    the flow's work (a board built to make the search long ends in DV042, not a hang)."""
     board = st.game.board
     nb = board.neighbours
     banned = set(trail)
@@ -258,7 +260,7 @@ def walk_path(
     def go(space: str, left: int, path: list[str], came: tuple[str, int] | None) -> list[str] | None:
         count[0] += 1
         if count[0] > MAX_WALK:
-            raise EvalError(f"a walk to {dest} visits over {MAX_WALK:,} spaces on this board (too many crossings)")
+            raise _GaveUp
         if left == 0:
             return path if space == dest else None
         sp = board.spaces[space]
@@ -273,17 +275,65 @@ def walk_path(
         return None
 
     result = None
-    lengths = list(range(1, max_steps + 1))
-    if isinstance(length, int) and 0 < length <= 64:
-        lengths.insert(0, length)
-    for n in lengths:
-        found = go(start, n, [], None)
-        if found is not None:
-            result = found
-            break
+    try:
+        if isinstance(length, int) and 0 < length <= min(64, len(board.spaces)):
+            try:
+                result = go(start, length, [], None)
+            except _GaveUp:  # (a walk of that many steps may not exist: the shortest is recorded)
+                count[0] = MAX_WALK
+        if result is None:
+            result = _shortest_walk(board, start, dest, banned, count)
+        if result is None:  # the shortest way enters a space twice (to turn at a crossing): a short walk that does not
+            try:
+                for n in range(1, max_steps + 1):
+                    result = go(start, n, [], None)
+                    if result is not None:
+                        break
+            except _GaveUp:
+                result = None
+    finally:
+        budget.step_charge(count[0])
     if len(memo) < WALK_MEMO:
         memo[memo_key] = result
     return None if result is None else list(result)
+
+
+class _GaveUp(Exception):
+    """A walk search that visited MAX_WALK spaces without finding its walk."""
+
+
+def _shortest_walk(board: Any, start: str, dest: str, banned: set[str], count: list[int]) -> list[str] | None:
+    """The shortest walk from `start` to `dest` (first in board order among the shortest), by a
+    breadth-first search over (space, the way it was entered): linear in the board's size. None
+    when there is none, or when it would enter a space twice (which walks may not)."""
+    nb, spaces = board.neighbours, board.spaces
+    first: tuple[str, Any] = (start, None)
+    parent: dict[tuple[str, Any], tuple[str, Any] | None] = {first: None}
+    queue = deque([first])
+    while queue:
+        state = queue.popleft()
+        count[0] += 1
+        space, came = state
+        sp = spaces[space]
+        for nxt, track, direction in nb[space]:
+            if nxt == start or nxt in banned:
+                continue
+            if came is not None and sp.no_turn and (track, direction) != came:
+                continue
+            step = (nxt, (track, direction))
+            if step in parent:
+                continue
+            parent[step] = state
+            if nxt == dest:
+                path: list[str] = []
+                at: tuple[str, Any] | None = step
+                while at is not None and at != first:
+                    path.append(at[0])
+                    at = parent[at]
+                path.reverse()
+                return path if len(set(path)) == len(path) else None
+            queue.append(step)
+    return None
 
 
 def reachable(piece: Any, steps: int, exact: bool = True) -> list[SpaceV]:

@@ -1249,12 +1249,13 @@ class Session:
                 self.console.print(f"[red]'{esc(quoted(text.split()[0], 20))}' could be {esc(', '.join(several))}: type "
                                    "more of it[/red]")
                 continue
-            words = text.split()
-            named = self.game.definition.verb_args.get(words[0]) if words else None
-            if named is not None and 1 < len(words) <= len(named):
+            typed_words = text.split()
+            named = self.game.definition.verb_args.get(typed_words[0]) if typed_words else None
+            if named is not None and 1 < len(typed_words) <= len(named):
                 # The start of exactly one offered action (`move 4` where only `move 4 s5` begins
                 # so) is that action, as a verb alone is when one action has it.
-                begun = [a for a in numbered if a.verb == words[0] and str(a).split()[:len(words)] == words]
+                begun = [a for a in numbered if a.verb == typed_words[0]
+                         and str(a).split()[:len(typed_words)] == typed_words]
                 if len(begun) == 1:
                     return begun[0]
             try:
@@ -1635,10 +1636,10 @@ class Session:
             if watched is not None:
                 self.outcome_read(self.show_events(watched, self.viewer))
             elif answered and self.told < len(self.transcript):
-                shown = self.show_events(self.told, self.viewer)
-                if shown and len(self.humans) > 1:
+                outcome = self.show_events(self.told, self.viewer)
+                if outcome and len(self.humans) > 1:
                     self.unread = True
-                self.outcome_read(shown)
+                self.outcome_read(outcome)
                 self.told = len(self.transcript)
         self.autosave()
         self.render(None)  # the game is over: every tile and card shows, as at a table

@@ -522,3 +522,98 @@ def test_a_text_setting_is_plain_text_on_one_line(tmp_path: Path, text: str, sai
         load_game("titled", packs=[pack], settings={"title": text})
     assert e.value.code == "DV081" and said in e.value.message
     assert "\x1b" not in e.value.message and "\u202e" not in e.value.message  # the message itself is safe
+
+
+def _piece_game(setup_steps: str, extra: str = "") -> str:
+    """A game with 20,000 cards in one pile whose setup runs `setup_steps` (indented under setup)."""
+    items = ", ".join(f"{{n: {n}, copies: 1000}}" for n in range(20))
+    return f"""kind: game
+id: heap
+name: Heap
+players: {{min: 2, max: 2}}
+components:
+  card:
+    fields: {{n: int}}
+    items: [{items}]
+zones:
+  box: {{kind: pile, contents: [card], visibility: hidden}}
+  other: {{kind: pile, visibility: hidden}}
+{extra}flow:
+  setup:
+{setup_steps}""" + STOP_AT_ONCE
+
+
+@pytest.mark.parametrize("steps", [
+    "    - while: \"true\"\n      do:\n        - shuffle: box\n",
+    "    - while: \"true\"\n      do:\n        - move: {piece: box, to: other}\n        - move: {piece: other, to: box}\n",
+    "    - while: \"true\"\n      do:\n        - draw: {from: box, to: other, count: 20000}\n"
+    "        - draw: {from: other, to: box, count: 20000}\n",
+    "    - while: \"true\"\n      do:\n        - reveal: box\n        - hide: box\n",
+])
+def test_a_loop_of_steps_over_a_whole_zone_is_stopped_quickly(tmp_path: Path, steps: str) -> None:
+    # Each of these counted as one step of the 200,000 between decisions whatever the pieces it
+    # moved: a 918-byte pack shuffling 20,000 cards in a loop kept lint busy for over an hour.
+    game = load_game("heap", packs=[write_game_pack(tmp_path, "heap", _piece_game(steps))])
+    with bounded(seconds=10):
+        with pytest.raises(EvalError) as info:
+            game.new_state(2, seed=1)
+    assert info.value.code == "DV043" and "units of work" in info.value.message
+    assert info.value.location is not None and info.value.location.line >= 15
+
+
+def _loop_board(spaces: int) -> str:
+    ids = ", ".join(f"s{i}" for i in range(spaces))
+    space_list = "\n".join(f"    - {{id: s{i}, type: plain}}" for i in range(spaces))
+    return f"""board:
+  space_types: [plain]
+  spaces:
+{space_list}
+  tracks:
+    - {{id: loop, spaces: [{ids}], loop: true}}
+"""
+
+
+def test_a_long_jump_records_the_spaces_between_however_far(tmp_path: Path) -> None:
+    # A pawn sent 20 spaces back (a chute) recorded only its end beyond 12 spaces, so `reachable`
+    # could walk back over the spaces it had just passed.
+    game_text = f"""kind: game
+id: chute
+name: Chute
+players: {{min: 2, max: 2}}
+components:
+  pawn: {{fields: {{n: int}}, items: [{{n: 1}}]}}
+zones:
+  board: {{kind: board, visibility: public}}
+  box: {{kind: bag, contents: [pawn], visibility: public}}
+{_loop_board(40)}vars: {{seen: []}}
+flow:
+  setup:
+    - move: {{piece: "first(box)", to: board, space: "space(board, 's20')"}}
+  turn:
+    - choose:
+        options:
+          - action: go
+            do:
+              - move: {{piece: "first(board.pieces)", to: board, space: "space(board, 's0')"}}
+              - set: {{seen: "reachable(first(board.pieces), 2) select id"}}
+              - end_game: true
+end:
+  when: "false"
+  winners: "seats"
+"""
+    game = load_game("chute", packs=[write_game_pack(tmp_path, "chute", game_text)])
+    st = game.new_state(2, seed=1)
+    st.apply(st.current_seats[0], "go")
+    assert st.view(None)["vars"]["seen"] in (["s2"], ["s38"])  # one way only: the other was just walked
+
+
+@pytest.mark.parametrize(("move", "said"), [
+    ('{piece: "last(box)", to: box, index: 0}', "'index' is 0, outside the zone's places 1 to 20000"),
+    ('{piece: "last(box)", to: box, index: 99999}', "'index' is 99999, outside the zone's places 1 to 20000"),
+])
+def test_a_move_index_outside_the_zone_is_an_error(tmp_path: Path, move: str, said: str) -> None:
+    # Index 0 or less went on top, and one past the end at the bottom, without a word.
+    game = load_game("heap", packs=[write_game_pack(tmp_path, "heap", _piece_game(f"    - move: {move}\n"))])
+    with pytest.raises(EvalError) as info:
+        game.new_state(2, seed=1)
+    assert info.value.code == "DV042" and said in info.value.message

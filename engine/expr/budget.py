@@ -74,7 +74,8 @@ def step_charge(units: int) -> None:
 
 def ceiling_error() -> EvalError:
     return EvalError(
-        f"the flow's expressions visited over {DECISION_WORK:,} list elements without asking for a "
-        "decision (a loop over a costly query in the game's YAML?)",
+        f"the flow did over {DECISION_WORK:,} units of work (list elements its expressions visited, pieces it "
+        "moved, shuffled or turned, board spaces it walked) without asking for a decision (a loop in the game's "
+        "YAML that never ends, or one over a costly query?)",
         code="DV043",
     )

@@ -607,8 +607,8 @@ def private_told(ctx: LintContext) -> Iterator[Problem]:
     if private:
         # A private seat variable copied into one every seat sees (a breaker's view showed the
         # maker's code through `set: {secret: "first(seats where index == 1).code"}`).
-        held = re.compile(r"\b(" + "|".join(re.escape(str(n)) for n in sorted(private)) + r")\b")
-        for k, at, name in _private_copied(data.get("flow"), ["flow"], held, public_seat, public_game, frozenset()):
+        sealed = re.compile(r"\b(" + "|".join(re.escape(str(n)) for n in sorted(private)) + r")\b")
+        for k, at, name in _private_copied(data.get("flow"), ["flow"], sealed, public_seat, public_game, frozenset()):
             yield Problem(ctx.at(at), "DV059", f"'{k}' is a variable every seat sees: setting it from '{name}', a "
                           f"private seat variable, shows it to all (use a local, or list '{k}' under "
                           "private_seat_vars)", "private-told", "warning")

@@ -59,6 +59,12 @@ def zone_target(fc: FlowCompiler, spec: Mapping[str, Any], key: str, path: Path,
     return zname, owner
 
 
+# Units of the flow's work (budget.step_charge) for each piece a step moves or shuffles: a piece
+# costs a few microseconds (taking it out of a long zone most), as a few list elements visited
+# by an expression do. A loop moving or shuffling thousands of pieces ends in DV042, not a hang.
+PIECE_WORK = 20
+
+
 def zone_key(state: State, zname: str, owner: Any) -> str:
     z = state.game.zones[zname]
     if not z.per_seat:
@@ -116,7 +122,9 @@ class Shuffle(Instr):
         self.owner = owner
 
     def run(self, state: State) -> None:
-        state.rng.shuffle(state.zones[zone_key(state, self.zname, self.owner)])
+        pieces = state.zones[zone_key(state, self.zname, self.owner)]
+        step_charge(PIECE_WORK * len(pieces))  # (a loop shuffling a zone of 20,000 pieces is no hang)
+        state.rng.shuffle(pieces)
         state.moved()  # the order of a grid zone is the order of its stacks
 
 
@@ -211,6 +219,8 @@ class Draw(Instr):
                 pid = pool[state.rng.below(len(pool))] if self.random else pool[0]
             state.place(pid, dkey, index=len(state.zones[dkey]) + 1 if self.bottom else None, face_up=self.face_up)
             drawn.append(pid)
+            if n > 1:
+                step_charge(PIECE_WORK)
         ask_positions(state, dkey, drawn)
         if self.var:
             if self.count_is_one:
@@ -296,6 +306,8 @@ class Move(Instr):
         pids = as_pids(self.piece(env))
         key = zone_key(state, self.dst, self.owner)
         zdef = state.game.zones[self.dst]
+        if len(pids) > 1:
+            step_charge(PIECE_WORK * len(pids))
         for pid in pids:
             where: Any = None
             if self.cell is not None:
@@ -316,6 +328,8 @@ class Move(Instr):
                     length = None
                     if self.steps is not None and (self.exact is None or self.exact(env)):
                         length = self.steps(env)
+                        if isinstance(length, int) and length > 64:
+                            raise EvalError(f"'steps' is {length}: moves longer than 64 spaces are not supported")
                     path = walk_path(state, before, s.space, state.trail_of(pid), length=length) or [s.space]
                     if not trail:
                         trail.append(before)
@@ -327,6 +341,9 @@ class Move(Instr):
                 index = len(state.zones[key]) + 1
             elif self.index is not None:
                 index = int(self.index(env)) - 1
+                places = len(state.zones[key]) + (state.zone_of[pid] != key)
+                if not 0 <= index < places:
+                    raise EvalError(f"'index' is {index + 1}, outside the zone's places 1 to {places}")
             state.place(pid, key, index=index, where=where, face_up=self.face_up)
         if zdef.kind == "row" and self.index is None:
             ask_positions(state, key, pids)
@@ -459,7 +476,10 @@ class Reveal(Instr):
         self.up = up
 
     def run(self, state: State) -> None:
-        for pid in as_pids(self.what(state.env())):
+        pids = as_pids(self.what(state.env()))
+        if len(pids) > 1:
+            step_charge(len(pids))
+        for pid in pids:
             state.turn_face(pid, self.up)
 
 
