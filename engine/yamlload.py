@@ -236,7 +236,7 @@ Passing: put the second deck in its own file.
 
 _doc_rule(TAG, "no-tags", """
 Explicit YAML tags (`!!python/object`, `!!binary`, `!custom`...) are not allowed; only the
-neutral `!!str`, `!!map` and `!!seq` are accepted.
+neutral `!!str`, `!!map` and `!!seq` are accepted, and the non-specific `!` (plain data too).
 
 Why: tags are how YAML loaders are tricked into building objects or running code. davinci files
 are plain data, so a tag is always either a mistake or an attack.

@@ -179,12 +179,14 @@ def test_a_variable_cannot_grow_past_the_stored_value_limit(tmp_path: Path) -> N
     assert e.value.location is not None and e.value.location.line == 15  # the value set
 
 
-def test_a_negative_time_limit_is_located(tmp_path: Path) -> None:
-    # It was taken as "untimed" without a word.
-    game = HEAD + '    - respond: {seats: "seats", check: "true", as: r, time_limit: "0 - 5"}\n' + STOP_AT_ONCE
+@pytest.mark.parametrize("limit", ["0 - 5", "86401", "9223372036854775807"])
+def test_a_time_limit_out_of_range_is_located(tmp_path: Path, limit: str) -> None:
+    # A negative one was taken as "untimed" without a word; one of 2**63 seconds had its countdown
+    # drawn every second as a float.
+    game = HEAD + f'    - respond: {{seats: "seats", check: "true", as: r, time_limit: "{limit}"}}\n' + STOP_AT_ONCE
     with pytest.raises(EvalError) as e:
         load_game("nones", packs=[write_game_pack(tmp_path, "nones", game)]).new_state(2, seed=0)
-    assert "the time limit is -5: a number of seconds, 0 or more" in e.value.message
+    assert "a number of seconds from 0 (untimed) to 86,400 (a day)" in e.value.message
     assert e.value.location is not None and e.value.location.line == 13
 
 

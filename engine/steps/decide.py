@@ -433,8 +433,9 @@ class Respond(Instr):
             return
         card = self.card(env) if self.card is not None else None
         limit = self.limit(env) if self.limit is not None else 0
-        if limit.__class__ is not int or limit < 0:
-            raise self.limit.error(f"the time limit is {limit!r}: a number of seconds, 0 or more (0: untimed)")
+        if limit.__class__ is not int or limit < 0 or limit > MAX_TIME_LIMIT:
+            raise self.limit.error(f"the time limit is {limit!r}: a number of seconds from 0 (untimed) to "
+                                   f"{MAX_TIME_LIMIT:,} (a day)")
         state.pending = {
             "type": "respond",
             "seats": seats,
@@ -511,6 +512,11 @@ class Respond(Instr):
         structs.sort(key=lambda x: (not x.get("correct"), x.get("rank") or 0, x.get("time_ms")))
         state.locals[self.var] = tuple(structs)
         state.pending = None
+
+
+# The longest time limit a `respond` may set, in seconds: a day (the countdown of a limit of 2**63
+# seconds was drawn every second as a float).
+MAX_TIME_LIMIT = 86_400
 
 
 @step("respond", keys=("seats", "time_limit", "check", "claims", "card", "as", "prompt"))
