@@ -150,3 +150,18 @@ def test_a_space_id_is_one_plain_word(tmp_path: Path, sid: str) -> None:
     text = text.replace("[s0, s1]", f"[s0, '{sid}']")
     problems = lint_paths([write_game_pack(tmp_path, "stacked", text)])
     assert [p.code for p in problems] == ["DV015"] and "letters, digits, '_' and '-' only" in problems[0].message
+
+
+def test_a_place_in_another_seats_zone_says_whose_zone_it_is() -> None:
+    # A player typing the place their own screen numbers (`hand.1.3` as seat 2) was told only
+    # the possible values, all in another zone: the refusal now says whose zone they named.
+    from davinci.engine.errors import IllegalAction
+    from davinci.engine.game import load_game
+
+    st = load_game("da-vinci-code").new_state(["Ana", "Ben"], seed=2)
+    seat = st.current_seats[0]
+    own = seat + 1
+    with pytest.raises(IllegalAction) as info:
+        st.apply(seat, f"guess row.{own}.1 3")
+    assert f"row.{own}.1 is not possible as TARGET (row.{own} is {st.seat_names[seat]}'s row) (possible: " \
+        in info.value.message
