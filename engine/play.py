@@ -1185,7 +1185,8 @@ class Session:
                                            f"could be mistaken for one: type the action itself, or #{text} for the "
                                            "list's entry[/red]")
                         continue
-                    if not numbers_shown and not valued:
+                    if not numbers_shown and not valued and len(numbered) > 1:
+                        # (`1` when one action is offered names it, list or no list)
                         self.console.print(no_list(pushed_by, had_numbers))
                         continue
                     return picked

@@ -712,3 +712,16 @@ end:
     console = Console(file=io.StringIO(), width=120)
     run_play(game, parse_seats("human", game), 1, {}, console, typed(["pick 2"]), clear=False)
     assert "'pick' takes 2 values" in console.file.getvalue()  # type: ignore[attr-defined]  # (two begin so)
+
+
+def test_one_offered_action_is_picked_by_1_even_after_history(tmp_path: Path) -> None:
+    # After `history` (or `?`), `1` waited for the list again even when one action was offered.
+    from helpers import STOP_AT_ONCE, write_game_pack
+
+    text = "kind: game\nid: one\nname: One\nplayers: {min: 1, max: 1}\nflow:\n" + STOP_AT_ONCE
+    game = load_game("one", packs=(write_game_pack(tmp_path, "one", text),))
+    save = tmp_path / "g.json"
+    console = Console(file=io.StringIO(), width=120)
+    run_play(game, parse_seats("human", game), 1, {}, console, typed(["history", "1"]), clear=False,
+             save_path=str(save))
+    assert json.loads(save.read_text())["saved"]["state"]["history"] == [[0, "stop"]]
