@@ -209,6 +209,8 @@ def not_a_pack(folder: Path) -> str:
     """Why `folder` (which has no pack.yaml) cannot be read as a pack."""
     if folder.is_file():
         return f"{display_path(folder)} is a file, not a pack folder: name the folder that holds the pack's {MANIFEST}"
+    if folder.exists() and not folder.is_dir():  # a pipe or a device (a pack.yaml that is a named pipe, say)
+        return f"{display_path(folder)} is not a regular file or a folder: name the folder that holds the pack's {MANIFEST}"
     return unreadable_manifest(folder) or f"{display_path(folder)} is not a pack folder (no {MANIFEST})"
 
 

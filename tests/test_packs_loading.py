@@ -451,3 +451,15 @@ def test_davinci_list_names_the_packs_each_deck_comes_from(tmp_path: Path) -> No
     assert decks["places"]["packs"] == ["extra"] and decks["codex"]["packs"] == ["builtin"]
     table = CliRunner().invoke(main, ["list", "--pack", str(tmp_path)]).output
     assert any(line.split("│")[1:5] and "builtin, extra" in line for line in table.splitlines() if "rose" in line)
+
+
+def test_a_pack_named_by_a_pipe_is_said_to_be_no_file_or_folder(tmp_path: Path) -> None:
+    # A pack.yaml that is a named pipe was "not a pack folder (no pack.yaml)".
+    import os
+
+    from davinci.engine.packs import not_a_pack
+
+    pipe = tmp_path / "pack.yaml"
+    os.mkfifo(pipe)
+    assert "pack.yaml is not a regular file or a folder: name the folder that holds the pack's pack.yaml" \
+        in not_a_pack(pipe)
