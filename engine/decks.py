@@ -275,14 +275,19 @@ def find_deck(decks: Mapping[str, Deck], name: str) -> Deck:
         if deck.id.casefold() == wanted:
             return deck
     matches = [d for d in decks.values() if d.category.casefold() == wanted]
-    if not matches:  # the name a deck shows ("Sea Shells")
-        matches = [d for d in decks.values() if "-".join(d.name.split()).casefold() == wanted]
+    if not matches:  # the name a deck shows ("Sea Shells"; "francais" for Français, as answers fold accents)
+        from davinci.engine.answers import fold
+
+        folded = fold(wanted.replace("-", " "))
+        matches = [d for d in decks.values() if "-".join(d.name.split()).casefold() == wanted
+                   or fold(d.name) == folded]
     if len(matches) == 1:
         return matches[0]
     if matches:
         raise UsageError(f"clue category '{name}' is that of several decks: name one of them "
                          f"({', '.join(sorted(d.id for d in matches))})")
-    choices = ", ".join(sorted(decks)) or "none installed"
+    choices = ", ".join(f"{d.id} ({d.name})" if "-".join(d.name.split()).casefold() != d.id.casefold() else d.id
+                        for d in sorted(decks.values(), key=lambda d: d.id)) or "none installed"
     near = did_you_mean(wanted, [*decks, *(d.category for d in decks.values())], aside=False)
     raise UsageError(f"unknown clue category '{quoted(name)}'{near} (choose one of: {choices})")
 

@@ -419,3 +419,14 @@ def test_clue_input_cut_at_a_line_too_long_exits_1() -> None:
     done = subprocess.run([sys.executable, "-c", "from davinci.cli import main; main()", "clue", "--seed", "1"],
                           input="x" * 70000 + "\n", capture_output=True, text=True, timeout=120)
     assert done.returncode == 1 and "an input line longer than 65,536 characters" in " ".join(done.stdout.split())
+
+
+def test_a_deck_named_with_accents_is_found_without_them_and_listed_by_name() -> None:
+    # `davinci clue francais` did not find the deck named Français (answers fold accents; deck
+    # names did not), and the choices listed ids alone (`fr`), not the names players know.
+    decks = {**DECKS, "fr": Deck("fr", "Français", "fr", "Devinettes.", (RIDDLE,))}
+    console = Console(record=True, width=80, color_system=None)
+    for name in ("francais", "Français", "FRANCAIS"):
+        assert run_practice(name, None, False, 7, console, scripted("8"), decks=decks) == 0
+    with pytest.raises(UsageError, match=r"choose one of: .*fr \(Français\)"):
+        run_practice("nothing", None, False, 7, console, scripted("8"), decks=decks)
