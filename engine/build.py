@@ -195,6 +195,11 @@ class Builder:
         if isinstance(src, bool) or isinstance(src, int):
             src = str(src).lower() if isinstance(src, bool) else str(src)
         if not isinstance(src, str):
+            from davinci.engine.flow import unreadable_name
+
+            cut = unreadable_name(path[-1]) if src is None and path and isinstance(path[-1], str) else None
+            if cut is not None and "a comma cut" in cut:  # `{pot: max(pot, die)}`: its `die)` key
+                raise self.fail(cut, path, key=True)
             hint = (" (a list here is written as an expression, in quotes: \"[]\", \"[1, 2]\")" if isinstance(src, list)
                     else " (a value here is an expression written as a text, in quotes)" if isinstance(src, dict)
                     else "")

@@ -214,6 +214,9 @@ def unreadable_name(name: str) -> str | None:
     from davinci.engine.build import _LANGUAGE_WORDS
 
     if not re.fullmatch(r"[a-z_][a-z0-9_]*", name):  # (`as: 'x y'`, `index: 5`, an argument `A`)
+        if re.search(r"[)\]]$", name.strip()):  # `{col: range(1, 8)}` reads as {col: 'range(1', '8)': null}
+            return (f"'{name}' is the end of an expression a comma cut inside {{...}}: quote the whole expression, "
+                    "commas and all")
         return f"'{name}' is not a name an expression can read: a local's name is lower-case letters, digits and _"
     if name in _LANGUAGE_WORDS:  # (`as: not`)
         return f"'{name}' is a word of the rule language: no expression could read a local of that name; choose another"
