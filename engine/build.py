@@ -817,6 +817,8 @@ def build_definitions(b: Builder, scope: dict[str, Type], types: Types) -> dict[
                 first, _, rest = err.message.partition("\n")
                 err.message = (f"{first} (a definition reads only the game's own names: pass a name a step binds, "
                                f"or the seat of end.score, as an argument)\n{rest}").rstrip("\n")
+        if len(b.errors) > before:
+            b.unknown_typed.add(str(name))  # (what uses it is not checked again: one mistake, one error)
         if not is_function:
             scope[name] = body.type
             defined[name] = body

@@ -317,3 +317,40 @@ def test_a_bare_field_of_untyped_elements_says_to_write_it_dot_field() -> None:
     assert info.value.message.startswith("unknown name 'seat_no': the elements of this list have no known fields")
     assert "write 'it.seat_no'" in info.value.message
     compile_expr("land.pieces where it.seat_no != 1", {"land": ANY})  # (read as it comes)
+
+
+def test_one_mistake_in_a_definition_is_one_error_not_another_where_it_is_used(tmp_path: Path) -> None:
+    # `colours_at` used the broken `at` and got "unknown name 'top'" with advice that was wrong.
+    from helpers import write_game_pack
+
+    from davinci.engine.lint.runner import lint_paths
+
+    game = """kind: game
+id: cascade
+name: Cascade
+players: {min: 2, max: 2}
+components:
+  blank: {fields: {colour: str}, items: [{colour: "."}], copies: 4}
+zones:
+  box: {kind: pile, visibility: public, contents: [blank]}
+  board: {kind: grid, width: 2, height: 2, visibility: public}
+define:
+  at:
+    args: {x: int, y: int}
+    value: "board.cells where x == x and y == y"
+  colours_at:
+    args: {cx: int}
+    value: "at(cx, 0) select top.colour"
+flow:
+  turn:
+    - choose:
+        options:
+          - action: go
+            if: "len(colours_at(0)) >= 0"
+            do: []
+end:
+  when: "turn > 2"
+  winners: "seats where index == 1"
+"""
+    problems = lint_paths([write_game_pack(tmp_path, "cascade", game)])
+    assert [(p.code, p.location.line) for p in problems] == [("DV041", 13)], problems
