@@ -847,7 +847,10 @@ def _translate(doc: Located, error: ValidationError) -> Iterable[SchemaError]:
         got = _type_of(value)
         if not isinstance(value, (dict, list)) and value is not None:
             got += f" {_show(value)}"
-        if names == ["integer"] and isinstance(value, str) and any(c.isalpha() or c in "(." for c in value):
+        if "integer" in names and isinstance(value, str) and len(value) > 100 and value.lstrip("+-").isdigit():
+            # Digits past what the loader converts (thousands of them): a number too large, not text.
+            got = f"a number of {len(value.lstrip('+-')):,} digits, far too large"
+        elif names == ["integer"] and isinstance(value, str) and any(c.isalpha() or c in "(." for c in value):
             # `copies: settings.copies`: a field read before any game runs takes no expression.
             got += "; this field takes a plain number, not an expression"
         if names == ["object"] and len(path) == 2 and path[0] == "settings" and not isinstance(value, (dict, list)):

@@ -330,3 +330,15 @@ def test_a_pack_lists_files_by_forward_slash_paths(path: str) -> None:
     # `game.yaml/` quietly loaded game.yaml; `C:\x.yaml` was refused with a hint about '/' and '..' alone.
     errors = validate(load_yaml_text(f'kind: pack\nid: p\nname: P\nversion: "1.0"\ngames: ["{path}"]\n'), "pack")
     assert [e.code for e in errors] == ["DV015"] and "with forward slashes" in errors[0].message
+
+
+def test_a_number_of_thousands_of_digits_is_said_to_be_too_large_not_text() -> None:
+    # `max_turns: 999...9` (5,000 digits) was "must be a whole number, got text '9999...'".
+    from davinci.engine.schema import validate
+    from davinci.engine.yamlload import load_yaml_text
+
+    text = ("kind: game\nid: g\nname: G\nplayers: {min: 2, max: 2}\nflow: {turn: []}\n"
+            "end: {when: 'true', winners: seats, max_turns: " + "9" * 5000 + "}\n")
+    problems = validate(load_yaml_text(text, "g.yaml"), "game")
+    said = [p.message for p in problems if "max_turns" in p.message]
+    assert said == ["'max_turns' must be a whole number, got a number of 5,000 digits, far too large"], problems
