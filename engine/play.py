@@ -1349,6 +1349,9 @@ class Session:
         else:
             parts.append("Pieces show their name or their fields (red/5); ? marks fields hidden from you, "
                          "and * a piece turned face up, which every player sees.")
+            layout = board_layout(d.board)
+            if layout:
+                parts.append(esc(layout))
         parts.append(
             "Type the number of an action on the list, the action itself, or its values alone when they fit one "
             "offered action (#N is the list's entry N when the number is also a value). 'list' shows every action, "
@@ -1898,6 +1901,32 @@ def generic_render(view: dict[str, Any], hide: frozenset[str] = frozenset(), tit
             lines.extend(_zone_lines(zname, z, numbered=False))
     for e in events_since_own_move(view):  # what happened since the viewer's last move
         lines.append(f"  . {e}")
+    return "\n".join(lines)
+
+
+def board_layout(board: Any, most: int = 40) -> str:
+    """The board's special spaces, for the generic screen's help: every space whose type is not
+    the commonest one, with its attributes (`ladder: s4 (to=s14), s9 (to=s31)`). Players of a
+    pack's board game learn where the snakes and ladders are; the screen shows only the pieces."""
+    spaces = list(getattr(board, "spaces", {}).values())
+    if not spaces:
+        return ""
+    counts: dict[str, int] = {}
+    for sp in spaces:
+        counts[sp.type] = counts.get(sp.type, 0) + 1
+    common = max(counts, key=lambda t: counts[t])
+    special = [sp for sp in spaces if sp.type != common][:most]
+    if not special:
+        return f"The board: {len(spaces)} {common} spaces."
+    by_type: dict[str, list[str]] = {}
+    for sp in special:
+        attrs = ", ".join(f"{k}={display(v, 'yes', 'no')}" for k, v in sp.attrs.items())
+        by_type.setdefault(sp.type, []).append(sp.id + (f" ({attrs})" if attrs else ""))
+    more = sum(1 for sp in spaces if sp.type != common) - len(special)
+    lines = [f"The board: {len(spaces)} spaces, {counts[common]} of them {common}; the others:"]
+    lines.extend(f"  {t}: {', '.join(ids)}" for t, ids in by_type.items())
+    if more > 0:
+        lines.append(f"  ... and {more} more")
     return "\n".join(lines)
 
 

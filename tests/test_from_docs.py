@@ -254,3 +254,28 @@ def test_the_race_recipe_quotes_the_ludo_game_it_points_to() -> None:
     assert len(quoted) >= 7
     for text in quoted:
         assert text in game, text
+
+
+def test_the_generic_help_lists_a_boards_special_spaces() -> None:
+    # A pack's board game showed only its pieces (`red@s6`): players could not learn where the
+    # traps and bonuses were. `?` lists every space of a type other than the commonest.
+    import io
+
+    from rich.console import Console
+
+    from davinci.engine.play import board_layout, parse_seats, run_play
+
+    game = load_game("shortcut-race", packs=(str(PACK),))
+    assert board_layout(game.definition.board).splitlines() == [
+        "The board: 15 spaces, 9 of them plain; the others:", "  start: s", "  bonus: a2, a5", "  trap: a8, t1",
+        "  goal: g"]
+    console = Console(file=io.StringIO(), width=100)
+    lines = iter(["?"])
+
+    def ask(prompt: str) -> str:
+        for line in lines:
+            return line
+        raise EOFError
+
+    run_play(game, parse_seats("human,random", game), 1, {}, console, ask, clear=False)
+    assert "trap: a8, t1" in console.file.getvalue()
