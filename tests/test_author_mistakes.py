@@ -940,3 +940,43 @@ def test_a_private_seat_variable_copied_into_a_public_one_is_a_warning_unless_a_
     assert ("'top_bidder' is a variable every seat sees: setting it from 'bid', a private seat variable, shows it to "
             "all") in problems[0].message
     assert lint_edited(tmp_path / "kept", TRICKS, "trumps.yaml", old, old) == []
+
+
+def test_a_choose_in_a_loop_over_seats_without_seat_is_a_warning(tmp_path: Path) -> None:
+    # Each seat was to place its own ships; without `seat: s` the first seat placed everyone's.
+    from helpers import STOP_AT_ONCE, write_game_pack
+
+    game = """\
+kind: game
+id: ships
+name: Ships
+players: {min: 2, max: 2}
+seat_vars: {ship: 0}
+flow:
+  setup:
+    - for_each:
+        in: seats
+        as: s
+        do:
+          - choose:
+              prompt: "{s.name}: place your ship"
+              options:
+                - action: place
+                  args: {at: "range(1, 4)"}
+                  do:
+                    - set: {seat: s, ship: at}
+""" + STOP_AT_ONCE
+    problems = [p for p in lint_paths([write_game_pack(tmp_path, "ships", game)]) if p.code == "DV066"]
+    assert [(p.location.line, p.location.col) for p in problems] == [(12, 13)]
+    assert "this choose is put to current" in problems[0].message and "add seat: s" in problems[0].message
+    fixed = game.replace("          - choose:\n", "          - choose:\n              seat: s\n")
+    assert [p for p in lint_paths([write_game_pack(tmp_path / "fixed", "ships", fixed)]) if p.code == "DV066"] == []
+
+
+def test_an_end_score_that_reads_no_seat_is_a_warning(tmp_path: Path) -> None:
+    # `score: total(current)` gave every seat the same score, in rankings and simulate's statistics.
+    problems = [p for p in lint_edited(tmp_path, PACK, "pig.yaml", 'score: "seat.banked"', 'score: "current.banked"')
+                if p.code == "DV066"]
+    assert [(p.location.line, p.location.col) for p in problems] == [(46, 10)]
+    assert problems[0].message.startswith("end.score reads no `seat`, the seat it scores (`current` is the seat "
+                                          "whose turn it was, the same for every seat)")

@@ -911,8 +911,10 @@ def seat_variable_of_current(ctx: LintContext) -> Iterator[Problem]:
     loop is at, so one seat gets every value and the others keep their start value. (A value that
     reads `current` itself, a sum over the others kept by the current seat, is not reported.)
     Likewise a `roll` or `log` there with `to: current`: the current seat reads every seat's dice;
-    and a `draw` or `move` into a per-seat zone without `owner:` (and naming the loop's seat
-    nowhere): every seat's deal lands in the current seat's hand.
+    a `draw` or `move` into a per-seat zone without `owner:` (and naming the loop's seat
+    nowhere): every seat's deal lands in the current seat's hand; and a `choose` without `seat:`:
+    the current seat makes every seat's decision (places every seat's ships). And an `end.score`
+    or `tie_break` that reads no `seat` (`total(current)`): every seat is given the same score.
 
     Failing:
 
@@ -950,6 +952,17 @@ def seat_variable_of_current(ctx: LintContext) -> Iterator[Problem]:
             spec = spec.get("value")
         return bool(re.search(r"\bseats\b", _no_texts(text if spec is None else str(spec))))
 
+    end = data.get("end") if isinstance(data.get("end"), dict) else {}
+    for key in ("score", "tie_break"):  # scored over `current` (or nothing): every seat gets one score
+        expr = end.get(key)
+        if isinstance(expr, str) and not re.search(r"\bseat\b", _no_texts(expr)) \
+                and not re.fullmatch(r"\s*-?\d+\s*", expr):
+            yield Problem(ctx.at(["end", key]), "DV066",
+                          f"end.{key} reads no `seat`, the seat it scores"
+                          + (" (`current` is the seat whose turn it was, the same for every seat)"
+                             if re.search(r"\bcurrent\b", _no_texts(expr)) else "")
+                          + ": every seat gets the same value; write it over seat (seat.points, total(seat))",
+                          "seat-variable-of-current", "warning")
     found: dict[tuple[Any, ...], Problem] = {}  # one report per `set`, for the innermost loop over seats
     for m, mpath in _mappings(data["flow"], ["flow"]):
         loop = m.get("for_each")
@@ -965,6 +978,13 @@ def seat_variable_of_current(ctx: LintContext) -> Iterator[Problem]:
                         f"this {'roll' if kind == 'roll' else 'log line'} is told to current (the seat whose turn it "
                         f"is), not to '{name}' the loop is at: write to: {name}",
                         "seat-variable-of-current", "warning")
+            choose = st.get("choose")
+            if isinstance(choose, dict) and "seat" not in choose:  # every seat's decision put to current
+                found[tuple([*spath, "choose"])] = Problem(
+                    ctx.at([*spath, "choose"], key=True), "DV066",
+                    f"this choose is put to current (a `choose` without `seat:` is the current seat's), not to "
+                    f"'{name}' the loop is at: add seat: {name} when each seat decides for itself",
+                    "seat-variable-of-current", "warning")
             for kind in ("draw", "move"):  # dealing in a loop over seats, without saying to whom
                 spec = st.get(kind)
                 if not isinstance(spec, dict) or "owner" in spec or "to_owner" in spec:
