@@ -914,7 +914,8 @@ def seat_variable_of_current(ctx: LintContext) -> Iterator[Problem]:
     a `draw` or `move` into a per-seat zone without `owner:` (and naming the loop's seat
     nowhere): every seat's deal lands in the current seat's hand; and a `choose` without `seat:`:
     the current seat makes every seat's decision (places every seat's ships). And an `end.score`
-    or `tie_break` that reads no `seat` (`total(current)`): every seat is given the same score.
+    or `tie_break` that reads `current` and no `seat` (`total(current)`): every seat is given the
+    same score.
 
     Failing:
 
@@ -956,13 +957,11 @@ def seat_variable_of_current(ctx: LintContext) -> Iterator[Problem]:
     for key in ("score", "tie_break"):  # scored over `current` (or nothing): every seat gets one score
         expr = end.get(key)
         if isinstance(expr, str) and not re.search(r"\bseat\b", _no_texts(expr)) \
-                and not re.fullmatch(r"\s*-?\d+\s*", expr):
+                and re.search(r"\bcurrent\b", _no_texts(expr)):
             yield Problem(ctx.at(["end", key]), "DV066",
-                          f"end.{key} reads no `seat`, the seat it scores"
-                          + (" (`current` is the seat whose turn it was, the same for every seat)"
-                             if re.search(r"\bcurrent\b", _no_texts(expr)) else "")
-                          + ": every seat gets the same value; write it over seat (seat.points, total(seat))",
-                          "seat-variable-of-current", "warning")
+                          f"end.{key} reads no `seat`, the seat it scores (`current` is the seat whose turn it was, "
+                          "the same for every seat): every seat gets the same value; write it over seat "
+                          "(seat.points, total(seat))", "seat-variable-of-current", "warning")
     found: dict[tuple[Any, ...], Problem] = {}  # one report per `set`, for the innermost loop over seats
     for m, mpath in _mappings(data["flow"], ["flow"]):
         loop = m.get("for_each")
