@@ -980,3 +980,12 @@ def test_an_end_score_that_reads_no_seat_is_a_warning(tmp_path: Path) -> None:
     assert [(p.location.line, p.location.col) for p in problems] == [(46, 10)]
     assert problems[0].message.startswith("end.score reads no `seat`, the seat it scores (`current` is the seat "
                                           "whose turn it was, the same for every seat)")
+
+
+def test_a_truth_value_written_as_a_word_is_a_warning_at_the_declaration(tmp_path: Path) -> None:
+    # `held: [no, no, no]` held text: four errors where it was used, none at the cause.
+    problems = lint_edited(tmp_path, PACK, "pig.yaml", "  pot: 0 ", "  held: [no, no, no]\n  pot: 0 ")
+    found = [(p.code, p.location.line) for p in problems if p.code == "DV069"]
+    assert found == [("DV069", 20)], problems
+    assert "'no' here is the word 'no', not a truth value: 'held' holds text; write false" in \
+        next(p.message for p in problems if p.code == "DV069")

@@ -1260,3 +1260,43 @@ def component_in_no_zone(ctx: LintContext) -> Iterator[Problem]:
             yield Problem(ctx.at(["components", name], key=True), "DV068",
                           f"component '{name}' is in no zone's contents: its pieces start nowhere a step can reach "
                           f"(list it under a zone's contents: [{name}])", "component-in-no-zone", "warning")
+
+
+_TRUTH_WORDS = {"yes": "true", "no": "false", "on": "true", "off": "false", "y": "true", "n": "false"}
+
+
+@rule("DV069", "truth-as-word", severity="warning", kinds=("game", "variant"))
+def truth_as_word(ctx: LintContext) -> Iterator[Problem]:
+    """A variable's start value written `yes`, `no`, `on` or `off` (alone or in a list): in davinci's
+    YAML these are words, not truth values, so the variable holds text and every test of it
+    (`not held[i]`) fails its check where it is used, far from the cause. (Log lines show truth
+    values as yes/no; the rules write them `true` and `false`.)
+
+    Failing:
+
+    ```yaml
+    turn_vars:
+      held: [no, no, no, no, no]
+    ```
+
+    Passing:
+
+    ```yaml
+    turn_vars:
+      held: [false, false, false, false, false]
+    ```
+    """
+    data = ctx.doc.data if isinstance(ctx.doc.data, dict) else {}
+    for section in ("vars", "seat_vars", "turn_vars"):
+        values = data.get(section)
+        if not isinstance(values, dict):
+            continue
+        for name, value in values.items():
+            items = value if isinstance(value, list) else [value]
+            words = [v for v in items if isinstance(v, str) and v.lower() in _TRUTH_WORDS]
+            if words and len(words) == len(items):
+                word = words[0]
+                yield Problem(ctx.at([section, name]), "DV069",
+                              f"'{word}' here is the word '{word}', not a truth value: '{name}' holds text; write "
+                              f"{_TRUTH_WORDS[word.lower()]} (the rules write truth values true and false)",
+                              "truth-as-word", "warning")
