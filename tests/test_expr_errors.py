@@ -62,6 +62,7 @@ SYNTAX: list[tuple[str, str, int]] = [
     ("seat.name.upper()", "cannot be called", 16),
     ("3 (4)", "missing operator before '('", 3),
     ("roll $ 2", "unexpected character '$'", 6),
+    ("[1, 2, 3][0:2]", "unexpected ':': lists have no slices; write range(0, 6) select xs[it] for xs[0:6]", 12),
     ("99999999999999999999", "integer literal is too large", 1),
     ("9223372036854775809", "integer literal is too large", 1),
     ("row where", "missing operand after 'where'", 10),

@@ -344,6 +344,8 @@ def _scan(source: str, locate: Locator | None) -> list[_Token]:
                     raise syntax_error("unclosed string: add the closing quote", source, start, locate)
             elif ttype == "other":
                 reason = _BAD_CHARS.get(text, f"unexpected character {text!r}")
+                if text == ":" and stack and stack[-1][0] == "[":  # `xs[0:6]`
+                    reason = "unexpected ':': lists have no slices; write range(0, 6) select xs[it] for xs[0:6]"
                 if text == "=" and source[start + 1 : start + 2] in ("<", ">"):  # `=>`, `=<`
                     turned = source[start + 1] + "="
                     reason = f"unexpected '{source[start:start + 2]}': did you mean '{turned}'?"
