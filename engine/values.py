@@ -517,6 +517,8 @@ def turn_text(view: Mapping[str, Any], current_name: str) -> str:
             return "game over before the first move"
         return f"game over after turn {result.get('turns', view.get('turn', 0))}"
     acting = view.get("to_act") or []
+    if not view.get("turn") and len(acting) == 1 and view.get("seats"):  # a decision of the setup: nobody's turn
+        return f"setup, {view['seats'][int(acting[0]) - 1]['name']} to decide"
     if len(acting) == 1 and acting[0] != view.get("current") and view.get("seats"):
         # A decision asked of another seat during the turn (a `choose` with `seat:`, a bid, a return).
         other = view["seats"][int(acting[0]) - 1]["name"]
