@@ -601,7 +601,7 @@ def read_save(path: str, packs: Sequence[str] = ()) -> dict[str, Any]:
     game whose save was lost goes on from its log; `packs` are the ones to load its game with.
     """
     doc = read_json_file(path, "save file")
-    if doc.get("davinci_log") == 1 and "davinci_save" not in doc:
+    if "davinci_log" in doc and "davinci_save" not in doc:  # (a log of a newer davinci is said to be one)
         return save_from_log(path, packs)
     newer_format(doc, "davinci_save", 1, "save", path)
     if doc.get("davinci_save") != 1 or type(doc.get("davinci_save")) is not int or not isinstance(doc.get("saved"), dict):
@@ -621,9 +621,13 @@ def save_from_log(path: str, packs: Sequence[str] = ()) -> dict[str, Any]:
     """The save document of the position the game log at `path` reaches: its game, seats, seed,
     settings and packs, and the state its moves lead to (marked `from_log`). SaveError when the
     log is damaged, made with other content, or records a failure of the rules at a move."""
-    from davinci.engine.replay import read_log
+    from davinci.engine.replay import _old_turn_limit_count, read_log, same_json
 
     doc, game, names, seed, actions = read_log(path, packs)
+    failure = doc.get("failure")
+    if isinstance(failure, dict) and failure.get("where") == "result":
+        raise SaveError(f"{path}: the game's rules failed working out its result when it was played (the log "
+                        "records it): it cannot go on; `davinci replay` shows the failure")
     try:
         state = game.new_state(names, seed=seed)
     except DavinciError as e:
@@ -639,6 +643,15 @@ def save_from_log(path: str, packs: Sequence[str] = ()) -> dict[str, Any]:
             why = ("the game's rules failed there when it was played (the log records it), so it cannot go on"
                    if failed else e.message)
             raise SaveError(f"{path}: move {i} of the log ('{quoted(text)}') cannot be replayed: {why}") from None
+    logged = doc.get("result")
+    try:
+        result = state.result() if state.is_terminal() else None
+    except DavinciError as e:
+        raise SaveError(f"{path}: working out the result after the log's last move fails: {e.message}") from None
+    shown = json.loads(json.dumps(result))
+    if logged is not None and not same_json(shown, logged) and not _old_turn_limit_count(logged, shown):
+        raise SaveError(f"{path}: the log records a result its moves do not reach (the file was edited or damaged; "
+                        "`davinci replay --verify` says how they differ)")
     return {
         "davinci_save": 1,
         "seed": seed,
@@ -780,6 +793,13 @@ class Session:
                json.dumps(self.settings, sort_keys=True, default=str))
         return key, [(s, a) for s, a in self.state.history]
 
+    def log_resume(self) -> str | None:
+        """The command that resumes this game from its log (escaped for the console), when the log
+        is kept up; None otherwise (no --log, or a log given up or failing)."""
+        if not self.log_path or "log" in self.failing or "log" in self.given_up:
+            return None
+        return esc(resume_command(self.game.id, self.log_path, self.packs))
+
     def resume_hint(self, path: str) -> str:
         """The command that resumes this game from the save at `path` (escaped for the console)."""
         return esc(resume_command(self.game.id, path, self.packs, self.log_path))
@@ -862,8 +882,9 @@ class Session:
             except OSError:  # deleted: nothing in it to lose
                 st = None
             if st is not None and (st.st_ino, st.st_mtime_ns) != mine[1:3] and _digest_of(real) != mine[3]:
+                what = "log" if path == self.log_path else "save"
                 raise SaveError(f"{path} was changed by another program since this game last wrote it (another "
-                                "davinci playing the same save?): it is not overwritten")
+                                f"davinci playing the same {what}?): it is not overwritten")
         atomic_write(path, data)
         st = os.stat(real)
         self.stamps[key] = (real, st.st_ino, st.st_mtime_ns, hashlib.sha256(data.encode("utf-8")).hexdigest())
@@ -1795,7 +1816,7 @@ def _save_now(session: Session, console: Any, hung_up: bool = False, quitting: b
                 session.save_path = None
     if not hung_up and _at_terminal():
         try:
-            return _ask_and_save(console, session.save_json(), session.identity)
+            return _ask_and_save(console, session.save_json(), session.identity, session.log_resume())
         except StopSignal as stop:  # the terminal closed (or a stop signal came) while a file name was asked
             session.hung_up = session.hung_up or isinstance(stop, HangUp)
             hung_up = True
@@ -1842,12 +1863,14 @@ def typed_file_name(text: str) -> str:
     return os.path.expanduser(text) if text else text
 
 
-def _ask_and_save(console: Any, data: str, mine: GameId | None = None) -> str | None:
+def _ask_and_save(console: Any, data: str, mine: GameId | None = None, logged: str | None = None) -> str | None:
     """Ask for a file name until the save is written there; None when the player gives none.
 
     A name that cannot be used (a missing folder, someone else's file) is explained and asked
     again: the game is only lost when the player chooses so (an empty answer, end of input).
+    `logged`: the command that resumes the game from its log, said when nothing is saved.
     """
+    unsaved = "[yellow]Not saved.[/yellow]" if not logged else f"[yellow]Not saved[/yellow]; its log goes on with it: {logged}"
     while True:
         _ASKING[0] = True
         try:
@@ -1861,15 +1884,15 @@ def _ask_and_save(console: Any, data: str, mine: GameId | None = None) -> str | 
         except EOFError:  # input ended (a closed window reads as its end): nobody answers, nothing is lost
             raise NobodyToAsk from None
         except KeyboardInterrupt:
-            console.print("\n[yellow]Not saved.[/yellow]")  # (a second Ctrl-C at the question)
+            console.print("\n" + unsaved, soft_wrap=True)  # (a second Ctrl-C at the question)
             return None
         finally:
             _ASKING[0] = False
         if not answer:
-            console.print("[yellow]Not saved.[/yellow]")  # (as `n` says)
+            console.print(unsaved, soft_wrap=True)  # (as `n` says)
             return None
         if answer.lower() in ("n", "no"):  # an answer to "Save the game?", not a file name (it saved to `n`)
-            console.print("[yellow]Not saved.[/yellow]")
+            console.print(unsaved, soft_wrap=True)
             return None
         try:
             check_write_target(answer, "save", mine)
@@ -2098,7 +2121,8 @@ def run_play(
         if not resume:
             raise
         # The save names the bots, not the player: a bot that is gone is a problem of the file.
-        raise SaveError(f"{resume}: the save's seats cannot be played here: {e.message}") from None
+        raise SaveError(f"{resume}: the {'log' if from_log else 'save'}'s seats cannot be played here: "
+                        f"{e.message}") from None
     if resume:  # bots that remember what they saw see the game so far again
         warm_bots(game, state.seat_names, seed, state.history, bots, [s.kind for s in seats])
     def reading(prompt: str) -> str:
@@ -2167,9 +2191,8 @@ def run_play(
             _say(console, f"Saved to {esc(path)}; resume with: {session.resume_hint(path)}", soft_wrap=True)
         elif "save" in session.given_up:
             _say(console, "[yellow]Not saved[/yellow]: the --save file was given up during the game (see above)")
-        elif not session.interactive and session.log_path and "log" not in session.failing:
-            logged = esc(resume_command(session.game.id, session.log_path, session.packs))
-            _say(console, f"[yellow]Not saved[/yellow]; its log goes on with it: {logged}", soft_wrap=True)
+        elif not session.interactive and session.log_resume():
+            _say(console, f"[yellow]Not saved[/yellow]; its log goes on with it: {session.log_resume()}", soft_wrap=True)
         elif not session.interactive:
             _say(console, "[yellow]Not saved[/yellow] (give --save FILE to keep a game that input may end)")
         if gone or session.hung_up:

@@ -1248,3 +1248,31 @@ def test_the_resume_hint_names_a_pack_that_works_from_here(tmp_path: Path, monke
     assert resume_command("g", "s.json", record) == "davinci play g --pack . --resume s.json"
     monkeypatch.chdir(tmp_path)
     assert resume_command("g", "s.json", record) == f"davinci play g --pack {pack} --resume s.json"
+
+
+def test_declining_to_save_at_a_terminal_names_the_log_that_resumes_the_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    # At a terminal, a logged game stopped without a save said only "Not saved."
+    monkeypatch.setattr("builtins.input", lambda prompt: "")
+    console = Console(file=io.StringIO(), width=200)
+    assert play_module._ask_and_save(console, "{}", None, "davinci play g --resume g.log") is None
+    assert "Not saved; its log goes on with it: davinci play g --resume g.log" in console.file.getvalue()
+    console = Console(file=io.StringIO(), width=200)
+    assert play_module._ask_and_save(console, "{}") is None
+    assert console.file.getvalue().strip() == "Not saved."
+
+
+def test_a_log_resume_refuses_a_result_its_moves_do_not_reach_and_a_newer_format(tmp_path: Path) -> None:
+    log = tmp_path / "g.log"
+    assert cli("play", GAME, "-p", "human,random", "--seed", "5", "--no-clear", "--log", str(log),
+               stdin="list\n#1\n" * 3)[0] == 0
+    doc = json.loads(log.read_text())
+    (tmp_path / "r.log").write_text(json.dumps({**doc, "result": {"winners": [0]}}))
+    code, out = cli("play", "--resume", str(tmp_path / "r.log"), "--no-clear")
+    assert code == 1 and "the log records a result its moves do not reach" in " ".join(out.split())
+    failed = {**doc, "failure": {"where": "result", "action": len(doc["actions"]), "code": "DV042"}}
+    (tmp_path / "f.log").write_text(json.dumps(failed))
+    code, out = cli("play", "--resume", str(tmp_path / "f.log"), "--no-clear")
+    assert code == 1 and "the game's rules failed working out its result when it was played" in " ".join(out.split())
+    (tmp_path / "v.log").write_text(json.dumps({**doc, "davinci_log": 2}))
+    code, out = cli("play", "--resume", str(tmp_path / "v.log"), "--no-clear")
+    assert code == 1 and "this log was written by a newer davinci (format 2)" in " ".join(out.split())
