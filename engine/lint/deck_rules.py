@@ -1274,21 +1274,39 @@ def _script(ch: str) -> str | None:
     return name.split(" ", 1)[0] if name else None
 
 
+# Letters of each alphabet that look like a letter of another one (Latin a, Cyrillic а, Greek α...):
+# a word mixing alphabets is reported when a letter of the lesser one is among them.
+_LOOKALIKES = {
+    "LATIN": set("aceijkmopsxyABCEHIJKMOPSTXY"),
+    "CYRILLIC": set("аеіјорсуххѕһԁԛԝАВЕІЈКМНОРСТХЅ"),
+    "GREEK": set("αικνορτυχΑΒΕΖΗΙΚΜΝΟΡΤΥΧ"),
+}
+_WORD = re.compile(r"[^\W\d_]+")
+
+
 def mixed_scripts(word: str) -> list[str]:
-    """The scripts of the letters of `word`, when there are two or more (in order of first use)."""
-    seen: list[str] = []
+    """The alphabets (Latin, Cyrillic, Greek) of a word that mixes them with a look-alike letter,
+    the word's own first; empty otherwise (Japanese kana with kanji, `πr²` and `γ-ray` are fine)."""
+    counts: dict[str, int] = {}
+    letters: dict[str, list[str]] = {}
     for ch in unicodedata.normalize("NFC", word):
         script = _script(ch)
-        if script is not None and script not in seen:
-            seen.append(script)
-    return seen if len(seen) > 1 else []
+        if script in _LOOKALIKES:
+            counts[script] = counts.get(script, 0) + 1
+            letters.setdefault(script, []).append(ch)
+    if len(counts) < 2:
+        return []
+    main = max(counts, key=lambda k: counts[k])  # (the first seen among equals)
+    others = [k for k in counts if k != main and any(ch in _LOOKALIKES[k] for ch in letters[k])]
+    return [main, *others] if others else []
 
 
 @_deck_rule("DV218", "mixed-script-answer", "error")
 def mixed_script_answer(ctx: LintContext) -> Iterator[Problem]:
     """A word of an answer (or alternate) is written in one script: a Latin letter inside a
     Cyrillic word (or a Cyrillic one inside a Latin word, or Greek) looks the same on the screen
-    and is another letter to answer checking.
+    and is another letter to answer checking. Only look-alike letters are reported: Japanese kana
+    beside kanji, or `πr²`, are words as written.
 
     Why: a player who types the word in their own alphabet is judged wrong, and the solution
     shown looks exactly like what they typed.
@@ -1309,7 +1327,7 @@ def mixed_script_answer(ctx: LintContext) -> Iterator[Problem]:
         for suffix, value in _accepted(card):
             if not isinstance(value, str) or value.isascii():
                 continue
-            for word in value.split():
+            for word in _WORD.findall(value):
                 scripts = mixed_scripts(word)
                 if scripts:
                     letters = ", ".join(f"'{ch}' is {str(_script(ch)).title()}"
