@@ -939,7 +939,11 @@ def test_a_private_seat_variable_copied_into_a_public_one_is_a_warning_unless_a_
     assert [(p.code, p.location.line) for p in problems] == [("DV059", 128)], problems
     assert ("'top_bidder' is a variable every seat sees: setting it from 'bid', a private seat variable, shows it to "
             "all") in problems[0].message
+    assert "use a local, or set it once a public log line has shown the value" in problems[0].message
     assert lint_edited(tmp_path / "kept", TRICKS, "trumps.yaml", old, old) == []
+    # A line that names the variable in its words shows nothing: only a `{...}` it fills in does.
+    prose = '        - log: "Every bid is in (sealed)"\n'
+    assert [p.code for p in lint_edited(tmp_path / "prose", TRICKS, "trumps.yaml", old, prose)] == ["DV059"]
 
 
 def test_a_choose_in_a_loop_over_seats_without_seat_is_a_warning(tmp_path: Path) -> None:

@@ -609,9 +609,10 @@ def private_told(ctx: LintContext) -> Iterator[Problem]:
         # maker's code through `set: {secret: "first(seats where index == 1).code"}`).
         sealed = re.compile(r"\b(" + "|".join(re.escape(str(n)) for n in sorted(private)) + r")\b")
         for k, at, name in _private_copied(data.get("flow"), ["flow"], sealed, public_seat, public_game, frozenset()):
+            fix = (f"use a local, or list '{k}' under private_seat_vars" if k in public_seat
+                   else "use a local, or set it once a public log line has shown the value")
             yield Problem(ctx.at(at), "DV059", f"'{k}' is a variable every seat sees: setting it from '{name}', a "
-                          f"private seat variable, shows it to all (use a local, or list '{k}' under "
-                          "private_seat_vars)", "private-told", "warning")
+                          f"private seat variable, shows it to all ({fix})", "private-told", "warning")
     for option, opath in _private_options(data.get("flow"), ["flow"]):
         args = [str(n) for n in (option.get("args") or {})]
         if not args:
@@ -699,8 +700,8 @@ def _private_copied(node: Any, path: list[Any], held: re.Pattern[str], public_se
             continue
         log = step.get("log")
         text = log if isinstance(log, str) else log.get("text") if isinstance(log, dict) and "to" not in log else None
-        if isinstance(text, str):
-            shown.update(m.group(1) for m in held.finditer(text))
+        if isinstance(text, str):  # (a name inside a `{...}` that the line fills in, not a word of its prose)
+            shown.update(m.group(1) for part in re.findall(r"\{[^{}]*\}", text) for m in held.finditer(_no_texts(part)))
         values = step.get("set")
         if isinstance(values, dict):
             shown_vars = public_seat if "seat" in values else public_game
