@@ -119,8 +119,6 @@ def os_error_text(e: OSError) -> str:
     import errno
     import os
 
-    from davinci.launch import CLOSED_OUTPUT
-
     try:
         os.getcwd()
     except OSError:
@@ -132,8 +130,6 @@ def os_error_text(e: OSError) -> str:
         return f"cannot write the output: {reason}"
     if e.errno in (errno.EMFILE, errno.ENFILE, errno.EAGAIN, errno.ENOMEM):
         return f"the system refused: {reason} (a limit on files, processes or memory: raise it, or use --jobs 1)"
-    if e.errno == errno.EBADF and reason == CLOSED_OUTPUT:  # `davinci list >&-`
-        return "cannot write the output: standard output is closed (nothing was printed)"
     if e.errno == errno.EBADF:
         return f"{reason}: is the input or output closed, or opened the wrong way (0>file)?"
     return f"a system call failed: {reason}"

@@ -17,8 +17,11 @@ def main() -> int | None:
     for name in ("stdin", "stderr"):
         if getattr(sys, name) is None:  # started with the stream closed (`davinci play <&-`): read EOF, write nowhere
             setattr(sys, name, open(os.devnull, "r" if name == "stdin" else "w", encoding="utf-8"))
-    if sys.stdout is None:  # `davinci list >&-`: what the command prints is lost, so it fails (as `ls >&-` does)
-        sys.stdout = _ClosedOutput()
+    if sys.stdout is None:  # `davinci list >&-`: what the command prints would be lost (as `ls >&-` fails)
+        # Refused before any work: `schema --out` wrote its files and a bots' game played to its
+        # end before the first line failed.
+        sys.stderr.write("davinci: cannot write the output: standard output is closed (nothing was done)\n")
+        return 1
     args = sys.argv[1:]
     if args in (["--help"], ["-h"], ["--version"]):
         try:
@@ -64,38 +67,6 @@ def main() -> int | None:
             for sig in STOP_SIGNALS:
                 signal.signal(sig, signal.SIG_IGN)
         raise
-
-
-CLOSED_OUTPUT = "standard output is closed"
-
-
-class _ClosedOutput:
-    """Standard output when the command started with it closed: every write fails the way writing
-    to a closed descriptor does, so the command reports that its output was lost and exits 1."""
-
-    encoding = "utf-8"
-    errors = "strict"
-
-    def write(self, text: str) -> int:
-        import errno
-
-        if not text:
-            return 0
-        raise OSError(errno.EBADF, CLOSED_OUTPUT)
-
-    def flush(self) -> None:
-        pass
-
-    def isatty(self) -> bool:
-        return False
-
-    def fileno(self) -> int:
-        import io
-
-        raise io.UnsupportedOperation("the output is closed")
-
-    def writable(self) -> bool:
-        return True
 
 
 def _output_failed(e: OSError) -> int:

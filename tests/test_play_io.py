@@ -919,14 +919,16 @@ def test_a_full_disk_on_the_output_is_a_clear_error(args: list[str]) -> None:
     assert done.stderr.strip() == "davinci: cannot write the output: No space left on device"
 
 
-@pytest.mark.parametrize("args", [["list"], ["--help"], ["rule", "DV001"], ["play", GAME, "--no-clear"]])
+@pytest.mark.parametrize("args", [["list"], ["--help"], ["rule", "DV001"], ["play", GAME, "--no-clear"],
+                                  ["schema", "--out", "never-written"]])
 def test_a_command_started_with_its_output_closed_fails_saying_so(args: list[str]) -> None:
-    # As `ls >&-` does: what the command was asked to print is lost, so it is no success.
+    # As `ls >&-` does: what the command was asked to print would be lost, so it is no success; and
+    # it is refused before any work (`schema --out` wrote its files, then failed).
     done = subprocess.run([sys.executable, "-c", "import sys; from davinci.launch import main; sys.exit(main())", *args],
                           stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                           timeout=TIMEOUT, preexec_fn=lambda: os.close(1))
     assert done.returncode == 1
-    assert done.stderr == "davinci: cannot write the output: standard output is closed (nothing was printed)\n"
+    assert done.stderr == "davinci: cannot write the output: standard output is closed (nothing was done)\n"
 
 
 def test_a_zero_column_terminal_setting_still_shows_the_output() -> None:
