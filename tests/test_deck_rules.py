@@ -517,6 +517,15 @@ def test_dv212_a_tab_in_card_text_is_refused_and_counted_as_the_screen_draws_it(
                     "clue line is 83 columns wide"]  # the line as wide as it is drawn (74 + 6 + 3 columns)
 
 
+def test_dv212_a_line_separator_breaks_a_line_as_the_card_panel_does() -> None:
+    # Two 50-column lines joined by U+2028 were measured as one line of 101 columns.
+    clue = "a" * 50 + "\\u2028" + "b" * 50
+    doc = deck(f"""\
+        - {{id: test-001, difficulty: 1, clue: "{clue}", answer: banane}}
+    """)
+    assert [code for code, _, _ in lint(doc) if code == "DV212"] == []
+
+
 def test_dv212_too_many_lines() -> None:
     body = "\n".join(f"            line {n}" for n in range(13))
     doc = deck(f"""\

@@ -84,8 +84,11 @@ def _text(card: dict[str, Any], key: str) -> str | None:
     return value if isinstance(value, str) else None
 
 
+_BREAKS = re.compile("[\n\u2028\u2029]")  # (the card panel breaks a line at U+2028 and U+2029 too)
+
+
 def _lines(text: str) -> list[str]:
-    return text.strip("\n").split("\n")
+    return _BREAKS.split(text.strip("\n"))
 
 
 def _accepted(card: dict[str, Any]) -> list[tuple[Path, Any]]:
@@ -1007,7 +1010,7 @@ def card_line_length(ctx: LintContext) -> Iterator[Problem]:
             text = _text(card, key)
             if text is None:
                 continue
-            lines = text.split("\n")
+            lines = _BREAKS.split(text)
             start = 0
             for line in lines:
                 if "\t" in line:  # drawn as up to 8 columns, where the count below saw one
