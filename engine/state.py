@@ -806,7 +806,8 @@ class State:
                                     f"{', '.join(verbs)}{near}")
             raise IllegalAction(f"'{quoted(action.verb)}' is not possible now{': ' + said if said else ''}; "
                                 f"possible: {', '.join(verbs)}{near}")
-        why = _why_not(action, self.legal_actions(seat), self.game.verb_args.get(action.verb, ()), self.seat_names)
+        why = _why_not(action, self.legal_actions(seat), self.game.verb_args.get(action.verb, ()), self.seat_names,
+                       seat)
         if why.startswith("'"):  # the wrong number of values: the action is not of a legal form
             raise IllegalAction(why)
         said = self._not_now(action.verb, action.args)
@@ -1140,19 +1141,23 @@ def _text_only(action: Action) -> None:
                             "the action's text has it, e.g. '7', not 7)")
 
 
-def _whose(value: str, possible: list[str], seat_names: Sequence[str]) -> str:
+def _whose(value: str, possible: list[str], seat_names: Sequence[str], me: int | None) -> str:
     """A note when `value` names a place in another seat's zone than the possible values do:
-    ` (hand.1 is Random 1's hand)`, for a player who typed the number their own screen shows."""
+    `: hand.1 is Random 1's hand`, for a player who typed the number their own screen shows
+    (`your own row` for the asking seat's; `there is no row.9` past the seats)."""
     parts = value.split(".")
-    if len(parts) != 3 or not parts[1].isdigit() or not 1 <= int(parts[1]) <= len(seat_names):
+    if len(parts) != 3 or not parts[1].isdigit() or not seat_names:
         return ""
-    zone = f"{parts[0]}.{parts[1]}"
+    zone, n = f"{parts[0]}.{parts[1]}", int(parts[1])
     if not possible or any(p.startswith(zone + ".") or not p.startswith(parts[0] + ".") for p in possible):
         return ""
-    return f" ({zone} is {seat_names[int(parts[1]) - 1]}'s {parts[0]})"
+    if not 1 <= n <= len(seat_names):
+        return f": there is no {zone} (the seats are 1 to {len(seat_names)})"
+    return f": {zone} is your own {parts[0]}" if me == n - 1 else f": {zone} is {seat_names[n - 1]}'s {parts[0]}"
 
 
-def _why_not(action: Action, legal: Any, names: tuple[str, ...] = (), seat_names: Sequence[str] = ()) -> str:
+def _why_not(action: Action, legal: Any, names: tuple[str, ...] = (), seat_names: Sequence[str] = (),
+             me: int | None = None) -> str:
     """What is wrong with an action of a possible verb: its first value no legal action has at that
     place (given the values before it), with the values that are possible there ("; ..."), or,
     when no legal action has its number of values, the whole message ("'verb' takes ...").
@@ -1175,7 +1180,7 @@ def _why_not(action: Action, legal: Any, names: tuple[str, ...] = (), seat_names
         shown = sep.join(possible[:12]) + (f"{sep}..." if len(possible) > 12 else "")
         # The argument's name as the usage line writes it (`as TARGET`): `as a` read as an article.
         where = f" as {names[i].upper()}" if len(names) == len(action.args) else " there"
-        return f"{action.args[i]} is not possible{where}{_whose(action.args[i], possible, seat_names)} (possible: {shown})"
+        return f"{action.args[i]} is not possible{where}{_whose(action.args[i], possible, seat_names, me)} (possible: {shown})"
 
     # A value no legal action has at its place, whatever the others, is to blame (each one such):
     # `cover hand.1.2 2,2` on an empty cell blamed the card and offered cards that could not cover it either.

@@ -163,5 +163,7 @@ def test_a_place_in_another_seats_zone_says_whose_zone_it_is() -> None:
     own = seat + 1
     with pytest.raises(IllegalAction) as info:
         st.apply(seat, f"guess row.{own}.1 3")
-    assert f"row.{own}.1 is not possible as TARGET (row.{own} is {st.seat_names[seat]}'s row) (possible: " \
-        in info.value.message
+    assert f"row.{own}.1 is not possible as TARGET: row.{own} is your own row (possible: " in info.value.message
+    with pytest.raises(IllegalAction) as info:
+        st.apply(seat, "guess row.9.1 3")
+    assert "row.9.1 is not possible as TARGET: there is no row.9 (the seats are 1 to 2) (possible: " in info.value.message
