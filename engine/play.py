@@ -1234,8 +1234,11 @@ class Session:
                 if full:
                     text = full
                 else:
-                    # A screen's short form that did not read (`p 1 1.0`): say how it goes.
+                    # A screen's short form that did not read (`p 1 1.0`): say how it goes. (An action
+                    # written in full, `return tokens.1.1`, is refused for its own reason below.)
                     form = (getattr(mod, "SHORT_FORMS", {}) or {}).get(text.split()[0].lower())
+                    if form and _is_action_text(st, text):
+                        form = None
                     if form:
                         self.console.print(f"[red]could not read '{esc(text)}': the short form is "
                                            f"{esc(form)}[/red] - type ? for help")
@@ -1253,7 +1256,8 @@ class Session:
                     self.console.print(f"[red]'{esc(quoted(text, 40))}' could be {esc(' or '.join(bare))}: type the "
                                        "action's word too[/red]")
                     continue
-                if not bare and any(ch.isdigit() for ch in text):
+                spaces = self.game.definition.board.spaces
+                if not bare and (any(ch.isdigit() for ch in text) or all(w in spaces for w in text.split())):
                     # Values (`0,0`) of the one offered action whose form they fit, not possible now:
                     # its refusal says why ("'0,0' is no action of this game" said nothing).
                     arity = len(text.split())
@@ -1703,6 +1707,15 @@ def _digest_of(path: str) -> str:
     return h.hexdigest()
 
 
+def _is_action_text(st: Any, text: str) -> bool:
+    """Whether `text` reads as an action of the game (legal now or not)."""
+    try:
+        st.parse_action(text)
+        return True
+    except (DavinciError, ValueError, TypeError):
+        return False
+
+
 def _is_legal_text(text: str, legal: Any) -> bool:
     """Whether `text` is the text of one of the `legal` actions (a text that is no action: False)."""
     try:
@@ -1874,7 +1887,8 @@ def _ask_and_save(console: Any, data: str, mine: GameId | None = None, logged: s
     while True:
         _ASKING[0] = True
         try:
-            answer = typed_file_name(input("Save the game? Enter a file name (empty or n: don't save): "))
+            answer = typed_file_name(input("Save the game? Enter a file name (empty or n: don't save; Ctrl-D: save to "
+                                           "a new file here): "))
         except StopSignal:  # the terminal closed, or a stop signal came: nobody is left to answer
             raise
         except OSError as e:  # the terminal's window closed while it asked

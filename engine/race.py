@@ -126,7 +126,8 @@ def stop_warning(word: str, card: bool = True) -> str:
     """What a team alone in its challenge is told when it types `quit` (or `exit`) the first time
     (`card`: the challenge shows a card, which it has then seen)."""
     seen = " (the card has been seen)" if card else ""
-    return f"Stopping now counts as a wrong answer to this challenge{seen}. Type '{word}' again to stop, or your answer."
+    return (f"Stopping now passes this challenge: it counts as not solved{seen}. Type '{word}' again to stop, or "
+            "your answer.")
 
 
 # The move prompt's commands: typed as an answer they are asked about once (`save` was locked in
@@ -322,7 +323,7 @@ def run_race(
                 if answer.lower() in STOP_WORDS:
                     if seat == solo and not bot_times and not warned:  # its own challenge: stopping loses it
                         warned = True
-                        write(f"\r{CLEAR_LINE}{stop_warning(answer)}\n")
+                        write(f"\r{CLEAR_LINE}{textwrap.fill(stop_warning(answer), width)}\n")
                         typing, buf, turns = seat, [], 0
                         continue
                     raise QuitGame
@@ -332,7 +333,7 @@ def run_race(
                     continue
                 if command_typed(answer) and asked.get(seat) != answer.lower():
                     asked[seat] = answer.lower()  # (typed again, it is the answer)
-                    write(f"\r{CLEAR_LINE}{command_question(answer)}\n")
+                    write(f"\r{CLEAR_LINE}{textwrap.fill(command_question(answer), width)}\n")
                     typing, buf, turns = seat, [], 0
                     continue
                 write(f"\r{CLEAR_LINE}" + (lock_in_text(names[seat], t) + (" - too late" if limit and t > limit else "")

@@ -869,8 +869,8 @@ def test_quit_at_a_teams_own_challenge_warns_that_it_counts_as_wrong_first(monke
     monkeypatch.setattr(State, "view", solo)
     code, out = _screen("da-vinci-game", "human,scholar,scholar", ["quit", "quit"])
     assert code == 0 and "Game stopped." in out
-    assert "Stopping now counts as a wrong answer to this challenge" in out
-    assert out.index("Stopping now counts") < out.index("Team 1 passes") < out.index("Game stopped.")  # what came of it
+    assert "Stopping now passes this challenge: it counts as not solved" in out
+    assert out.index("Stopping now passes") < out.index("Team 1 passes") < out.index("Game stopped.")  # what came of it
 
 
 def test_a_save_path_that_cannot_be_used_is_refused_before_the_seed_is_printed(tmp_path: Path) -> None:

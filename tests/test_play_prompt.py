@@ -725,3 +725,12 @@ def test_one_offered_action_is_picked_by_1_even_after_history(tmp_path: Path) ->
     run_play(game, parse_seats("human", game), 1, {}, console, typed(["history", "1"]), clear=False,
              save_path=str(save))
     assert json.loads(save.read_text())["saved"]["state"]["history"] == [[0, "stop"]]
+
+
+def test_a_full_action_of_a_screens_short_form_verb_and_a_space_alone_are_refused_for_why() -> None:
+    # `return tokens.1.1` (the documented long form) was "could not read: the short form is return N"
+    # when no return was offered; `ankh` alone was "no action of this game" where `k99` said why.
+    code, out = play("da-vinci-game", "human:Ana,scholar,scholar", ["return tokens.1.1", "ankh"], seed=3)
+    flat = " ".join(out.split())
+    assert "'return' is not possible now; possible: go" in flat and "could not read" not in flat
+    assert "'go ankh' is not legal now; ankh is not possible as TO" in flat
