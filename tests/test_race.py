@@ -272,5 +272,6 @@ def test_a_move_prompt_command_typed_in_the_race_is_asked_about_once() -> None:
     events = [(1.0 + i / 10, k) for i, k in enumerate(typed)] + [(3.0 + i / 10, k) for i, k in enumerate(typed)]
     out: list[str] = []
     res = run_race([0], ["Ana"], {}, 60, out.append, FakeTerminal(clock, events), lambda: clock[0])
-    assert "'history 12' is a command at the move prompt, not here: type it again to answer it" in "".join(out)
+    said = " ".join("".join(out).split())  # (wrapped to the terminal's width)
+    assert "'history 12' is a command at the move prompt, not here: type it again to answer it" in said
     assert res == {0: (4.0, "history 12")}  # typed again: the answer
