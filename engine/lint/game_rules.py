@@ -954,7 +954,7 @@ def seat_variable_of_current(ctx: LintContext) -> Iterator[Problem]:
             spec = spec.get("value")
         return bool(re.search(r"\bseats\b", _no_texts(text if spec is None else str(spec))))
 
-    end = data.get("end") if isinstance(data.get("end"), dict) else {}
+    end: dict[str, Any] = data["end"] if isinstance(data.get("end"), dict) else {}
     for key in ("score", "tie_break"):  # scored over `current` (or nothing): every seat gets one score
         expr = end.get(key)
         if isinstance(expr, str) and not re.search(r"\bseat\b", _no_texts(expr)) \
