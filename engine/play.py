@@ -1708,12 +1708,14 @@ def _digest_of(path: str) -> str:
 
 
 def _is_action_text(st: Any, text: str) -> bool:
-    """Whether `text` reads as an action of the game (legal now or not)."""
+    """Whether `text` reads as an action of the game, legal now or not: one of its verbs, with as
+    many values as the verb takes (`p 1 1.0` is not: `p` is a screen's short form)."""
     try:
-        st.parse_action(text)
-        return True
+        action = st.parse_action(text)
     except (DavinciError, ValueError, TypeError):
         return False
+    names = st.game.verb_args.get(action.verb)
+    return names is not None and len(names) == len(action.args)
 
 
 def _is_legal_text(text: str, legal: Any) -> bool:
