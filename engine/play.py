@@ -2127,7 +2127,22 @@ def run_play(
         except RecursionError:  # values nested hundreds deep, under the JSON reader's limit
             raise SaveError(f"{resume}: the save is nested too deeply") from None
     else:
-        state = game.new_state([s.name for s in seats], seed=seed)
+        try:
+            state = game.new_state([s.name for s in seats], seed=seed)
+        except UsageError:
+            raise
+        except DavinciError as e:  # the game's setup fails: a log (asked for) shows it to `davinci replay`
+            if log_path:
+                doc = {"davinci_log": 1, "game": game.id, "variant": game.variant, "settings_override": settings,
+                       "packs": list(packs), "content_hash": game.content_hash, "seed": seed,
+                       "seats": [{"kind": s.kind, "name": s.name} for s in seats], "actions": [], "result": None,
+                       "failure": {"where": "setup", "action": 0, "code": e.code}}
+                try:
+                    atomic_write(log_path, json.dumps(doc, indent=1))
+                    e.add_note(f"(the log {log_path} records the failure at the setup; `davinci replay` shows it)")
+                except SaveError:
+                    pass
+            raise
     try:
         bots = [
             None if s.kind == "human" else make_bot(s.kind, derive_seed(seed, 1000 + i), game.id, dict(game.settings))

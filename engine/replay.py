@@ -105,6 +105,14 @@ def replay_log(
         st = game.new_state(names, seed=seed)
     except UsageError as e:
         raise SaveError(f"{path}: the log's seats cannot start this game: {e.message}") from None
+    except DavinciError as e:  # the game's own setup fails (as it did when played, the log may record)
+        if _failed_as_logged(doc, "setup", 0, e):
+            if verify:
+                return _failure_verified(echo, 0, "the setup fails", e)
+            echo("the game's rules fail in its setup, as the log records:")
+            echo(message_text(str(e)))
+            return 1
+        raise _failed_otherwise(f"{path}: the game's setup fails: {e}", doc, verify) from None
     if events:
         _show_new_events(st, 0, "", echo)
     for i, (seat, text) in enumerate(actions, 1):

@@ -1276,3 +1276,22 @@ def test_a_log_resume_refuses_a_result_its_moves_do_not_reach_and_a_newer_format
     (tmp_path / "v.log").write_text(json.dumps({**doc, "davinci_log": 2}))
     code, out = cli("play", "--resume", str(tmp_path / "v.log"), "--no-clear")
     assert code == 1 and "this log was written by a newer davinci (format 2)" in " ".join(out.split())
+
+
+def test_a_game_whose_setup_fails_writes_a_log_that_replays_to_the_failure(tmp_path: Path) -> None:
+    # The setup failing wrote no log: an author's bug report had nothing to replay.
+    from helpers import STOP_AT_ONCE, write_game_pack
+
+    game = ("kind: game\nid: broken\nname: Broken\nplayers: {min: 2, max: 2}\nvars: {x: 0}\nflow:\n  setup:\n"
+            "    - set: {x: \"1 // (x - x)\"}\n" + STOP_AT_ONCE)
+    pack = write_game_pack(tmp_path / "pack", "broken", game)
+    log = tmp_path / "b.log"
+    code, out = cli("play", "broken", "--pack", pack, "-p", "random,random", "--seed", "1", "--no-clear",
+                    "--log", str(log))
+    assert code == 1 and "division by zero" in out and f"the log {log} records the failure at the setup" in out
+    doc = json.loads(log.read_text())
+    assert doc["actions"] == [] and doc["failure"] == {"where": "setup", "action": 0, "code": "DV042"}
+    code, out = cli("replay", str(log), "--verify")
+    assert code == 0 and "verified: 0 actions replay to the failure the log recorded (the setup fails)" in out
+    code, out = cli("replay", str(log))
+    assert code == 1 and "the game's rules fail in its setup, as the log records" in out
