@@ -355,3 +355,10 @@ end:
 """
     problems = lint_paths([write_game_pack(tmp_path, "cascade", game)])
     assert [(p.code, p.location.line) for p in problems] == [("DV041", 13)], problems
+
+
+def test_an_if_swallowed_by_a_where_says_to_put_the_query_in_parentheses() -> None:
+    with pytest.raises(ExprTypeError) as info:
+        compile_expr("[1, 2] where it > 1 if true else [3]", SCOPE)
+    assert "put the query in parentheses, (xs where ...) if c else ys" in info.value.message
+    compile_expr("([1, 2] where it > 1) if true else [3]", SCOPE)

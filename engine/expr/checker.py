@@ -458,7 +458,9 @@ class _Checker:
         b = self.check(node.orelse, frames)
         t = join(a, b)
         if t is None:
-            raise self.fail(f"the two branches of 'if' have different types: {a.name} and {b.name}", node.pos)
+            hint = (" (a 'where' or 'select' takes everything to its right, this 'if ... else' too: put the query "
+                    "in parentheses, (xs where ...) if c else ys)" if frames else "")
+            raise self.fail(f"the two branches of 'if' have different types: {a.name} and {b.name}{hint}", node.pos)
         return t
 
     def query(self, node: Where | Select, frames: tuple[Type, ...]) -> Type:
