@@ -52,7 +52,7 @@ def _enclosing_while(code: Sequence[Any], pc: int) -> Any:
 
     best: Any = None
     for i, instr in enumerate(code):
-        if instr.__class__ is Jump and instr.target <= pc < i and isinstance(code[instr.target], JumpUnless):
+        if instr.__class__ is Jump and instr.target <= pc <= i and isinstance(code[instr.target], JumpUnless):
             if best is None or instr.target > best[0]:
                 best = (instr.target, code[instr.target])
     return None if best is None else best[1]
@@ -559,11 +559,14 @@ class State:
             except DavinciError as e:
                 if e.location is None:
                     e.location = code[pc].loc
+                if e.code == "DV043" and _WORK[0] > work:  # the work ceiling, reached inside a step
+                    _in_loop(e, code, pc)
                 raise
             budget -= 1
             if _WORK[0] > work:
                 over = ceiling_error()
                 over.location = code[pc].loc
+                _in_loop(over, code, pc)
                 raise over
             if budget <= 0:
                 # Located at the innermost `while` around the step that used up the budget (the
@@ -1130,6 +1133,18 @@ class SettingsView:
 
 def iter_records(values: Iterable[Any]) -> list[Any]:
     return [v for v in values if isinstance(v, (PieceV, SeatV, CellV, SpaceV))]
+
+
+def _in_loop(error: DavinciError, code: Sequence[Any], pc: int) -> None:
+    """The work ceiling's error located at the innermost `while` around the step that reached it,
+    named as the step budget's error names it (the same endless loop got two messages)."""
+    loop = _enclosing_while(code, pc)
+    if loop is not None and loop.loc is not None:
+        error.location = loop.loc
+        first, nl, rest = error.message.partition("\n")
+        error.message = (f"{first.split(' without asking')[0]} without asking for a decision: the 'while' loop at line "
+                         f"{loop.loc.line} kept going (its condition never turned false, or each pass costs too much)"
+                         f"{nl}{rest}")
 
 
 def _text_only(action: Action) -> None:
