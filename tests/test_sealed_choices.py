@@ -213,3 +213,46 @@ def test_a_name_inside_a_text_is_not_a_use_of_the_private_argument(tmp_path: Pat
     quiet = quiet.replace("                    - set: {seat: s, bid: n}\n",
                           "                    - set: {seat: s, bid: n}\n                    - set: {note: \"len('n')\"}\n")
     assert [p.code for p in lint_paths([write_game_pack(tmp_path, "one-turn-bids", quiet)])] == []
+
+
+HOLE = """\
+kind: game
+id: hole
+name: Hole card
+players: {min: 1, max: 2}
+components:
+  card: {fields: {rank: int}, product: {rank: {from: 1, to: 13}}}
+zones:
+  shoe: {kind: deck, visibility: hidden, contents: [card]}
+  dealer: {kind: hand, visibility: public}
+vars: {over: false}
+flow:
+  setup:
+    - shuffle: shoe
+    - draw: {from: shoe, to: dealer, face_up: false, as: hole}
+    - log: "The dealer's hole card is a {hole.rank}"
+  turn:
+    - choose:
+        options:
+          - action: stand
+            do: [{set: {over: true}}]
+end:
+  when: over
+  winners: seats
+"""
+
+
+def test_a_public_line_naming_a_face_down_piece_is_a_warning_unless_revealed_first(tmp_path: Path) -> None:
+    # The dealer's hole card showed `?` on the screen, while the log printed its rank to all.
+    from helpers import write_game_pack
+
+    from davinci.engine.lint.runner import lint_paths
+
+    problems = lint_paths([write_game_pack(tmp_path / "a", "hole", HOLE)])
+    assert [(p.code, p.location.line) for p in problems] == [("DV059", 15)]
+    assert "this line names 'hole', a piece drawn or moved face down" in problems[0].message
+    revealed = HOLE.replace("    - log:", "    - reveal: hole\n    - log:")
+    assert lint_paths([write_game_pack(tmp_path / "b", "hole", revealed)]) == []
+    told = HOLE.replace("    - log: \"The dealer's hole card is a {hole.rank}\"",
+                        "    - log: {text: \"The hole card is a {hole.rank}\", to: current}")
+    assert lint_paths([write_game_pack(tmp_path / "c", "hole", told)]) == []

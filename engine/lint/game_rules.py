@@ -569,7 +569,9 @@ def private_told(ctx: LintContext) -> Iterator[Problem]:
     sees `set` from dice rolled with `to:` (for one seat alone), or from a private seat variable
     (`set: {secret: "first(seats where index == 1).code"}` with `secret` under `vars`); and a
     private seat variable set from an argument of an option that is not `private: true` keeps
-    nothing secret (the action, with its arguments, is in the log).
+    nothing secret (the action, with its arguments, is in the log). A public log line or a
+    `choose` prompt that fills in a piece drawn or moved with `face_up: false` (and not revealed
+    since) shows its fields to every seat.
 
     Failing:
 
@@ -604,6 +606,10 @@ def private_told(ctx: LintContext) -> Iterator[Problem]:
     public_game = {str(k) for section in ("vars", "turn_vars") for k in (data.get(section) or {})}
     yield from _secret_rolls_told(data, public_seat, public_game, ctx)
     yield from _public_choice_kept_private(data, private, ctx)
+    for name, at in _face_down_told(data.get("flow"), ["flow"], frozenset()):
+        yield Problem(ctx.at(at), "DV059", f"this line names '{name}', a piece drawn or moved face down "
+                      f"(`face_up: false`): its fields are shown to every seat that reads it (reveal '{name}' first, "
+                      "or log it `to:` the seat that may see it)", "private-told", "warning")
     if private:
         # A private seat variable copied into one every seat sees (a breaker's view showed the
         # maker's code through `set: {secret: "first(seats where index == 1).code"}`).
@@ -712,6 +718,46 @@ def _private_copied(node: Any, path: list[Any], held: re.Pattern[str], public_se
         for k, v in step.items():
             if k not in ("log", "set"):
                 yield from _private_copied(v, [*path, i, k], held, public_seat, public_game, frozenset(shown))
+
+
+def _face_down_told(node: Any, path: list[Any], hidden: frozenset[str]) -> Iterator[tuple[str, list[Any]]]:
+    """(name, path) for each public log line or `choose` prompt that fills in a name bound to a
+    piece drawn or moved face down earlier in its block (or a block around it), with no `reveal`
+    of it between: the dealer's hole card, `face_up: false`, was printed in "The hole card is a 10"."""
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield from _face_down_told(v, [*path, k], hidden)
+        return
+    if not isinstance(node, list):
+        return
+    down = set(hidden)
+    for i, step in enumerate(node):
+        if not isinstance(step, dict):
+            continue
+        for kind in ("draw", "move"):
+            spec = step.get(kind)
+            if isinstance(spec, dict) and isinstance(spec.get("as"), str):
+                (down.add if spec.get("face_up") is False else down.discard)(spec["as"])
+        for kind in ("reveal",):
+            if isinstance(step.get(kind), str):
+                down -= {n for n in list(down) if re.search(rf"\b{re.escape(n)}\b", step[kind])}
+        texts: list[tuple[str, list[Any]]] = []
+        log = step.get("log")
+        if isinstance(log, str):
+            texts.append((log, [*path, i, "log"]))
+        elif isinstance(log, dict) and "to" not in log and isinstance(log.get("text"), str):
+            texts.append((log["text"], [*path, i, "log", "text"]))
+        choose = step.get("choose")
+        if isinstance(choose, dict) and isinstance(choose.get("prompt"), str):
+            texts.append((choose["prompt"], [*path, i, "choose", "prompt"]))
+        for text, at in texts:
+            for name in sorted(down):
+                if any(re.search(rf"\b{re.escape(name)}\b", _no_texts(part)) for part in re.findall(r"\{[^{}]*\}", text)):
+                    yield name, at
+                    down.discard(name)  # (said once)
+        for k, v in step.items():
+            if k not in ("log",):
+                yield from _face_down_told(v, [*path, i, k], frozenset(down))
 
 
 def _no_texts(expr: str) -> str:
