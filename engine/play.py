@@ -1256,6 +1256,12 @@ class Session:
                     self.console.print(f"[red]'{esc(quoted(text, 40))}' could be {esc(' or '.join(bare))}: type the "
                                        "action's word too[/red]")
                     continue
+                if not bare:  # the first values of exactly one offered action (`hand.1.2` for `play hand.1.2 left`)
+                    typed_values = text.split()
+                    starts = [a for a in numbered if len(a.args) > len(typed_values)
+                              and list(a.args[:len(typed_values)]) == typed_values]
+                    if len(starts) == 1:
+                        return starts[0]
                 spaces = self.game.definition.board.spaces
                 if not bare and (any(ch.isdigit() for ch in text) or all(w in spaces for w in text.split())):
                     # Values (`0,0`) of the one offered action whose form they fit, not possible now:

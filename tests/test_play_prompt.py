@@ -734,3 +734,34 @@ def test_a_full_action_of_a_screens_short_form_verb_and_a_space_alone_are_refuse
     flat = " ".join(out.split())
     assert "'return' is not possible now; possible: go" in flat and "could not read" not in flat
     assert "'go ankh' is not legal now; ankh is not possible as TO" in flat
+
+
+def test_the_first_values_of_exactly_one_offered_action_are_that_action(tmp_path: Path) -> None:
+    # `hand.1.2` alone, with `play hand.1.2 left` the one action it begins, was "no action of this game".
+    from helpers import write_game_pack
+
+    game_text = """kind: game
+id: sides
+name: Sides
+players: {min: 1, max: 1}
+vars: {picked: ""}
+flow:
+  turn:
+    - choose:
+        options:
+          - action: put
+            args: {tile: "['red', 'blue']", side: "['left', 'right'] if tile == 'blue' else ['left']"}
+            do:
+              - set: {picked: "tile + ' ' + side"}
+              - end_game: true
+end:
+  when: "false"
+  winners: "seats"
+"""
+    game = load_game("sides", packs=(write_game_pack(tmp_path, "sides", game_text),))
+    save = tmp_path / "g.json"
+    console = Console(file=io.StringIO(), width=120)
+    run_play(game, parse_seats("human", game), 1, {}, console, typed(["blue", "red"]), clear=False,
+             save_path=str(save))
+    assert json.loads(save.read_text())["saved"]["state"]["history"] == [[0, "put red left"]]
+    assert "'blue' could be" not in console.file.getvalue()  # type: ignore[attr-defined]
