@@ -2282,6 +2282,8 @@ def run_play(
             path = None
         if path:  # soft_wrap: the command stays on one line, ready to copy
             _say(console, f"Saved to {esc(path)}; resume with: {session.resume_hint(path)}", soft_wrap=True)
+        elif not _at_terminal() and session.log_resume():  # (at a terminal, the save question said so)
+            _say(console, f"[yellow]Not saved[/yellow]; its log goes on with it: {session.log_resume()}", soft_wrap=True)
         hung = hung or HANGUP in caught or session.hung_up
         missing = session.files_incomplete()
         for what in missing:

@@ -312,9 +312,12 @@ def test_dv218_an_answer_word_in_two_scripts_is_an_error() -> None:
     failing = deck("""\
         - {id: test-001, difficulty: 1, clue: "Столица России", answer: "Москв\\u0061"}
         - {id: test-002, difficulty: 1, clue: "Самовар", answer: чай, alternates: ["чaй"]}
+        - {id: test-005, difficulty: 1, clue: "Кот", answer: "саt"}
+        - {id: test-006, difficulty: 1, clue: "Судно", answer: "пapoxoд"}
+        - {id: test-007, difficulty: 1, clue: "Страна", answer: "Украïна"}
     """)
     problems = run(failing)
-    assert [(p.code, p.location.line, p.location.col) for p in problems] == [("DV218", 6, 65), ("DV218", 7, 76)]
+    assert [(p.code, p.location.line) for p in problems] == [("DV218", n) for n in (6, 7, 8, 9, 10)]
     assert "the word 'Москвa' mixes Cyrillic and Latin letters ('a' is Latin)" in problems[0].message
     passing = deck("""\
         - {id: test-001, difficulty: 1, clue: "Столица России", answer: Москва, alternates: [Moskva, "Москва 2024"]}

@@ -1277,31 +1277,31 @@ def _script(ch: str) -> str | None:
     return name.split(" ", 1)[0] if name else None
 
 
-# Letters of each alphabet that look like a letter of another one (Latin a, Cyrillic а, Greek α...):
-# a word mixing alphabets is reported when a letter of the lesser one is among them.
+# Letters of each alphabet that look like a letter of another one (Latin a, Cyrillic а, Greek α...),
+# compared without their accents (ï is i, ё is е).
 _LOOKALIKES = {
-    "LATIN": set("aceijkmopsxyABCEHIJKMOPSTXY"),
-    "CYRILLIC": set("аеіјорсуххѕһԁԛԝАВЕІЈКМНОРСТХЅ"),
+    "LATIN": set("aceijopsxyvuBCEHIJKMNOPSTXY"),
+    "CYRILLIC": set("асеіјорѕхуһԁԛԝАВСЕНІЈКМОРЅТХУ"),
     "GREEK": set("αικνορτυχΑΒΕΖΗΙΚΜΝΟΡΤΥΧ"),
 }
 _WORD = re.compile(r"[^\W\d_]+")
 
 
 def mixed_scripts(word: str) -> list[str]:
-    """The alphabets (Latin, Cyrillic, Greek) of a word that mixes them with a look-alike letter,
-    the word's own first; empty otherwise (Japanese kana with kanji, `πr²` and `γ-ray` are fine)."""
+    """The alphabets (Latin, Cyrillic, Greek) a word mixes when one of its letters could pass for
+    a letter of another (`саt`, `Москвa`), the word's main alphabet first; empty otherwise:
+    Japanese kana with kanji, `πr²` (no look-alike) and `γ-ray` (two words) are as written."""
     counts: dict[str, int] = {}
-    letters: dict[str, list[str]] = {}
+    lookalike = False
     for ch in unicodedata.normalize("NFC", word):
         script = _script(ch)
         if script in _LOOKALIKES:
             counts[script] = counts.get(script, 0) + 1
-            letters.setdefault(script, []).append(ch)
-    if len(counts) < 2:
+            lookalike = lookalike or unicodedata.normalize("NFD", ch)[0] in _LOOKALIKES[script]
+    if len(counts) < 2 or not lookalike:
         return []
     main = max(counts, key=lambda k: counts[k])  # (the first seen among equals)
-    others = [k for k in counts if k != main and any(ch in _LOOKALIKES[k] for ch in letters[k])]
-    return [main, *others] if others else []
+    return [main, *(k for k in counts if k != main)]
 
 
 @_deck_rule("DV218", "mixed-script-answer", "error")
