@@ -944,6 +944,9 @@ def test_a_private_seat_variable_copied_into_a_public_one_is_a_warning_unless_a_
     # A line that names the variable in its words shows nothing: only a `{...}` it fills in does.
     prose = '        - log: "Every bid is in (sealed)"\n'
     assert [p.code for p in lint_edited(tmp_path / "prose", TRICKS, "trumps.yaml", old, prose)] == ["DV059"]
+    # One seat a line, in a loop over the seats, shows every value too.
+    each = '        - for_each: {in: seats, as: s, do: [{log: "{s.name} bid {s.bid}"}]}\n'
+    assert lint_edited(tmp_path / "each", TRICKS, "trumps.yaml", old, each) == []
 
 
 def test_a_choose_in_a_loop_over_seats_without_seat_is_a_warning(tmp_path: Path) -> None:
@@ -991,5 +994,59 @@ def test_a_truth_value_written_as_a_word_is_a_warning_at_the_declaration(tmp_pat
     problems = lint_edited(tmp_path, PACK, "pig.yaml", "  pot: 0 ", "  held: [no, no, no]\n  pot: 0 ")
     found = [(p.code, p.location.line) for p in problems if p.code == "DV069"]
     assert found == [("DV069", 20)], problems
-    assert "'no' here is the word 'no', not a truth value: 'held' holds text; write false" in \
+    assert "'no' here is the word 'no', not a truth value: 'held' holds text; write the list with true and false" in \
         next(p.message for p in problems if p.code == "DV069")
+
+
+def test_seat_of_current_checks_spare_reasonable_games_and_follow_variants_and_definitions(tmp_path: Path) -> None:
+    # A choose the current seat makes about each other seat ("give s how many of your coins?") and a
+    # loop over numbers were reported; a variant's end over current, or a definition reading
+    # current, were not.
+    from helpers import STOP_AT_ONCE, write_game_pack
+
+    gift = """\
+kind: game
+id: gift
+name: Gift
+players: {min: 2, max: 3}
+seat_vars: {coins: 3}
+define:
+  mine: "current.coins"
+flow:
+  setup:
+    - for_each:
+        in: "seats where index != current.index"
+        as: s
+        do:
+          - choose:
+              prompt: "Give {s.name} how many coins?"
+              options:
+                - action: give
+                  args: {n: "range(0, min([3, current.coins + 1]))"}
+                  do:
+                    - set: {seat: s, coins: s.coins + n}
+    - for_each:
+        in: "range(0, len(seats))"
+        as: i
+        do:
+          - choose: {options: [{action: wait, do: []}]}
+""" + STOP_AT_ONCE
+    problems = lint_paths([write_game_pack(tmp_path / "a", "gift", gift)])
+    assert [p for p in problems if p.code == "DV066"] == []
+    scored = gift.replace('  when: "false"\n', '  when: "false"\n  score: "mine"\n')
+    problems = lint_paths([write_game_pack(tmp_path / "b", "gift", scored)])
+    assert [p.message.split(",")[0] for p in problems if p.code == "DV066"] == ["end.score reads no `seat`"]
+    variant = "kind: variant\nid: cur\nextends: gift\nname: Cur\nend:\n  score: \"current.coins\"\n"
+    folder = Path(write_game_pack(tmp_path / "c", "gift", gift))
+    (folder / "cur.yaml").write_text(variant)
+    (folder / "pack.yaml").write_text((folder / "pack.yaml").read_text() + "variants: [cur.yaml]\n")
+    problems = lint_paths([str(folder)])
+    assert [(Path(p.location.path).name, p.code) for p in problems if p.code == "DV066"] == [("cur.yaml", "DV066")]
+
+
+def test_truth_words_are_found_at_any_depth_and_n_and_y_are_words(tmp_path: Path) -> None:
+    problems = lint_edited(tmp_path, PACK, "pig.yaml", "  pot: 0 ",
+                           "  grid: [[no, no], [no, no]]\n  vane: n\n  axis: y\n  pot: 0 ")
+    found = [p for p in problems if p.code == "DV069"]
+    assert [p.location.line for p in found] == [20], found
+    assert "write the list with true and false" in found[0].message

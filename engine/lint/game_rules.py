@@ -718,6 +718,9 @@ def _private_copied(node: Any, path: list[Any], held: re.Pattern[str], public_se
         for k, v in step.items():
             if k not in ("log", "set"):
                 yield from _private_copied(v, [*path, i, k], held, public_seat, public_game, frozenset(shown))
+        # A value shown inside the step (one seat a line, in a loop over the seats) stays shown after it.
+        for text, _at in _public_logs({k: v for k, v in step.items() if k != "log"}, []):
+            shown.update(m.group(1) for part in re.findall(r"\{[^{}]*\}", text) for m in held.finditer(_no_texts(part)))
 
 
 def _face_down_told(node: Any, path: list[Any], hidden: frozenset[str]) -> Iterator[tuple[str, list[Any]]]:
@@ -758,6 +761,18 @@ def _face_down_told(node: Any, path: list[Any], hidden: frozenset[str]) -> Itera
         for k, v in step.items():
             if k not in ("log",):
                 yield from _face_down_told(v, [*path, i, k], frozenset(down))
+
+
+def _strings(node: Any) -> Iterator[str]:
+    """Every text value under `node` (a step's expressions and texts)."""
+    if isinstance(node, str):
+        yield node
+    elif isinstance(node, dict):
+        for v in node.values():
+            yield from _strings(v)
+    elif isinstance(node, list):
+        for v in node:
+            yield from _strings(v)
 
 
 def _no_texts(expr: str) -> str:
@@ -987,28 +1002,40 @@ def seat_variable_of_current(ctx: LintContext) -> Iterator[Problem]:
     ```
     """
     data = ctx.doc.data
-    if not isinstance(data, dict) or not isinstance(data.get("flow"), dict):
+    if not isinstance(data, dict):
         return
     seat_vars = {str(k) for k in (data.get("seat_vars") or {})}  # (none: the `to: current` check still runs)
     zones: dict[str, Any] = data["zones"] if isinstance(data.get("zones"), dict) else {}
     defines: dict[Any, Any] = data["define"] if isinstance(data.get("define"), dict) else {}
+    if ctx.kind == "variant":  # a variant's end is judged with its game's definitions too
+        base_doc = ctx.project.games().get(str(data.get("extends", "")).split("/")[0])
+        base = base_doc.data if base_doc is not None and isinstance(base_doc.data, dict) else {}
+        if isinstance(base.get("define"), dict):
+            defines = {**base["define"], **defines}
+
+    def defined(text: str) -> str:  # the expression with the definitions it names written out (one level)
+        values = [v.get("value") if isinstance(v, dict) else v for k, v in defines.items()
+                  if re.search(rf"\b{re.escape(str(k))}\b", text)]
+        return " ".join([text, *(str(v) for v in values if v is not None)])
 
     def over_seats(source: Any) -> bool:  # `seats`, `seats where active`, or a definition of them (`alive`)
         text = str(source or "").strip()
         spec = defines.get(text)
         if isinstance(spec, dict):
             spec = spec.get("value")
-        return bool(re.search(r"\bseats\b", _no_texts(text if spec is None else str(spec))))
+        return bool(re.match(r"\(*\s*seats\b", _no_texts(text if spec is None else str(spec)).strip()))
 
     end: dict[str, Any] = data["end"] if isinstance(data.get("end"), dict) else {}
     for key in ("score", "tie_break"):  # scored over `current` (or nothing): every seat gets one score
         expr = end.get(key)
-        if isinstance(expr, str) and not re.search(r"\bseat\b", _no_texts(expr)) \
-                and re.search(r"\bcurrent\b", _no_texts(expr)):
+        if isinstance(expr, str) and not re.search(r"\bseat\b", _no_texts(defined(expr))) \
+                and re.search(r"\bcurrent\b", _no_texts(defined(expr))):
             yield Problem(ctx.at(["end", key]), "DV066",
                           f"end.{key} reads no `seat`, the seat it scores (`current` is the seat whose turn it was, "
                           "the same for every seat): every seat gets the same value; write it over seat "
                           "(seat.points, total(seat))", "seat-variable-of-current", "warning")
+    if not isinstance(data.get("flow"), dict):
+        return
     found: dict[tuple[Any, ...], Problem] = {}  # one report per `set`, for the innermost loop over seats
     for m, mpath in _mappings(data["flow"], ["flow"]):
         loop = m.get("for_each")
@@ -1025,7 +1052,10 @@ def seat_variable_of_current(ctx: LintContext) -> Iterator[Problem]:
                         f"is), not to '{name}' the loop is at: write to: {name}",
                         "seat-variable-of-current", "warning")
             choose = st.get("choose")
-            if isinstance(choose, dict) and "seat" not in choose:  # every seat's decision put to current
+            # (a choice that reads `current`, "give s how many of your coins?", is the current seat's)
+            for_current = isinstance(choose, dict) and any(re.search(r"\bcurrent\b", _no_texts(text))
+                                                           for text in _strings(choose))
+            if isinstance(choose, dict) and "seat" not in choose and not for_current:  # every seat's decision put to current
                 found[tuple([*spath, "choose"])] = Problem(
                     ctx.at([*spath, "choose"], key=True), "DV066",
                     f"this choose is put to current (a `choose` without `seat:` is the current seat's), not to "
@@ -1309,12 +1339,12 @@ def component_in_no_zone(ctx: LintContext) -> Iterator[Problem]:
                           f"(list it under a zone's contents: [{name}])", "component-in-no-zone", "warning")
 
 
-_TRUTH_WORDS = {"yes": "true", "no": "false", "on": "true", "off": "false", "y": "true", "n": "false"}
+_TRUTH_WORDS = {"yes": "true", "no": "false", "on": "true", "off": "false"}
 
 
 @rule("DV069", "truth-as-word", severity="warning", kinds=("game", "variant"))
 def truth_as_word(ctx: LintContext) -> Iterator[Problem]:
-    """A variable's start value written `yes`, `no`, `on` or `off` (alone or in a list): in davinci's
+    """A variable's start value written `yes`, `no`, `on` or `off` (alone or in a list, at any depth): in davinci's
     YAML these are words, not truth values, so the variable holds text and every test of it
     (`not held[i]`) fails its check where it is used, far from the cause. (Log lines show truth
     values as yes/no; the rules write them `true` and `false`.)
@@ -1339,11 +1369,11 @@ def truth_as_word(ctx: LintContext) -> Iterator[Problem]:
         if not isinstance(values, dict):
             continue
         for name, value in values.items():
-            items = value if isinstance(value, list) else [value]
-            words = [v for v in items if isinstance(v, str) and v.lower() in _TRUTH_WORDS]
-            if words and len(words) == len(items):
+            words = [v for v in _strings(value) if v.lower() in _TRUTH_WORDS]
+            if words:
                 word = words[0]
+                fix = (f"write {_TRUTH_WORDS[word.lower()]}" if not isinstance(value, list)
+                       else "write the list with true and false (yes as true, no as false)")
                 yield Problem(ctx.at([section, name]), "DV069",
-                              f"'{word}' here is the word '{word}', not a truth value: '{name}' holds text; write "
-                              f"{_TRUTH_WORDS[word.lower()]} (the rules write truth values true and false)",
-                              "truth-as-word", "warning")
+                              f"'{word}' here is the word '{word}', not a truth value: '{name}' holds text; {fix} "
+                              "(the rules write truth values true and false)", "truth-as-word", "warning")
