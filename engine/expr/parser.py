@@ -345,7 +345,7 @@ def _scan(source: str, locate: Locator | None) -> list[_Token]:
             elif ttype == "other":
                 reason = _BAD_CHARS.get(text, f"unexpected character {text!r}")
                 if text == ":" and stack and stack[-1][0] == "[":  # `xs[0:6]`
-                    reason = "unexpected ':': lists have no slices; write range(0, 6) select xs[it] for xs[0:6]"
+                    reason = _slice_hint(source, stack[-1][1])
                 if text == "=" and source[start + 1 : start + 2] in ("<", ">"):  # `=>`, `=<`
                     turned = source[start + 1] + "="
                     reason = f"unexpected '{source[start:start + 2]}': did you mean '{turned}'?"
@@ -649,6 +649,16 @@ _WORDS = {
 }
 _OPERAND_START = {"NAME", "INT", "STRING", "TRUE", "FALSE", "NONE", "LPAR", "LSQB", "MINUS", "NOT"}
 KEYWORDS = frozenset({"where", "select", "if", "else", "or", "and", "not", "in", "true", "false", "none"})
+def _slice_hint(source: str, opened: int) -> str:
+    """What to write for a slice `xs[a:b]` whose `[` is at `opened`: the rules have none."""
+    close = source.find("]", opened)
+    inner = source[opened + 1: close if close >= 0 else len(source)]
+    start, _, stop = inner.partition(":")
+    start, stop = start.strip() or "0", stop.strip() or "len(xs)"
+    return (f"unexpected ':': lists and texts have no slices; for xs[{inner.strip()}] write "
+            f"range({start}, {stop}) select xs[it] (a list of the elements, or of a text's letters)")
+
+
 _BAD_CHARS = {
     "=": "unexpected '=': use '==' to compare",
     "&": "unexpected '&': use 'and'",
