@@ -441,7 +441,7 @@ def _iter_tallies(cfg: SimConfig, jobs: int, used: list[int] | None = None) -> I
                                else f"exit code {dead.exitcode}")
                         raise DavinciError(f"a simulation worker process stopped ({how}: the system's out-of-memory "
                                            "killer, or a kill?) and the games it was playing are lost; run again, "
-                                           "or with --jobs 1", code="DV062") from None
+                                           "or with --jobs 1", code="DV072") from None
                     continue
                 except StopIteration:
                     break

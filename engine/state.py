@@ -866,11 +866,13 @@ class State:
             # moved to another zone back, and a revealed one is revealed no more.
             self.place(binding, to)
             self.revealed.discard(binding)
-            shown = "the supply" if to == SUPPLY else f"the {to.split('#')[0]}"
+            # (no `overflow_to`: the piece leaves the game; the engine's supply is no zone of the game)
+            went = "out of the game" if to == SUPPLY else f"to the {to.split('#')[0]}"
+            verb = "puts" if to == SUPPLY else "returns"
             name, public = self.seat_names[seat], self._public_name(binding)
             dest = self.game.zones.get(self.zone_of[binding].split("#")[0])
             if public is not None or (dest is not None and dest.visibility == "public" and binding not in self.face_down):
-                self.log(f"{name} returns {public or action.args[0]} to {shown}")  # every seat sees it there
+                self.log(f"{name} {verb} {public or action.args[0]} {went}")  # every seat sees it there
             else:  # what it was stays the returning seat's to know; its old place (a ref) named nothing
                 from davinci.engine.steps.core import render_value
                 from davinci.engine.view import _piece_fields
@@ -884,8 +886,8 @@ class State:
                 # holds (named only when every piece there is of one kind, so it tells nothing). A
                 # hand held facing away (`others`) is the other way round: they saw it, its owner not.
                 away = self.game.zones[p["zone"].split("#")[0]].visibility == "others"
-                self.log(f"{name} returns {own} to {shown}", to=~seat if away else seat)
-                self.log(f"{name} returns a {word} to {shown}", to=seat if away else ~seat)
+                self.log(f"{name} {verb} {own} {went}", to=~seat if away else seat)
+                self.log(f"{name} {verb} a {word} {went}", to=seat if away else ~seat)
             self.dirty.add(p["zone"])
         elif p["type"] == "position":
             queue = list(p["queue"])

@@ -182,8 +182,8 @@ def test_a_returned_piece_everyone_now_sees_is_named_by_its_label(tmp_path: Path
     hidden = OVERFLOW.replace("card: {fields: {n: int},", "card: {fields: {n: int}, label: n,")
     st = load_game("cap", packs=[write_game_pack(tmp_path / "hidden", "cap", hidden)]).new_state(2, seed=1)
     st.apply(0, "return hand.1.2")
-    assert st.events[-2][0] == 0 and st.events[-2][1].startswith("Player 1 returns ")  # its name, to its owner
-    assert st.events[-1] == (~0, "Player 1 returns a card to the supply")
+    assert st.events[-2][0] == 0 and st.events[-2][1].startswith("Player 1 puts ")  # its name, to its owner
+    assert st.events[-1] == (~0, "Player 1 puts a card out of the game")  # (no `overflow_to`: no zone named "supply")
 
 
 def test_a_plain_number_is_a_capacity(tmp_path: Path) -> None:

@@ -483,7 +483,7 @@ def test_a_worker_that_dies_stops_the_run_instead_of_hanging_it() -> None:
         out, err = proc.communicate(timeout=60)
     finally:
         proc.kill()
-    assert proc.returncode == 1 and "DV062 a simulation worker process stopped (killed by signal 9" in err, err
+    assert proc.returncode == 1 and "DV072 a simulation worker process stopped (killed by signal 9" in err, err
 
 
 SOLO = """\
