@@ -777,6 +777,9 @@ class State:
                                 f"and {type(action).__name__}")
         if self.terminal:
             raise IllegalAction("the game is over")
+        if self.pending is None:  # the flow stopped between decisions: the game's rules failed in it
+            raise IllegalAction(f"the game's rules failed after action {len(self._history)} (the error raised then "
+                                "says where): this state cannot go on; start again, or from a save")
         if seat not in self.current_seats:
             who = ", ".join(self.seat_names[s] for s in self.current_seats)
             if not 0 <= seat < len(self.seat_names):

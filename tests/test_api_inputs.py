@@ -4,6 +4,7 @@ TypeError or AttributeError, and checks the number of seats before building anyt
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -292,3 +293,37 @@ def test_a_save_whose_variables_are_not_the_games_is_refused(game_id: str, chang
     data["checksum"] = checksum(data["state"])
     with pytest.raises(SaveError, match=words):
         game.state_from_json(data)
+
+
+def test_a_state_whose_rules_failed_says_so_at_the_next_apply(tmp_path: Path) -> None:
+    # After a DV042 in the flow, apply said "it is not Player 1's decision (waiting for )".
+    from helpers import write_game_pack
+
+    from davinci.engine.errors import EvalError
+
+    game = """kind: game
+id: fails
+name: Fails
+players: {min: 2, max: 2}
+vars: {n: 0}
+flow:
+  turn:
+    - choose:
+        options:
+          - action: inc
+            do:
+              - set: {n: "n + 1"}
+    - set: {n: "1 // (2 - n)"}
+end:
+  when: "false"
+  winners: "seats"
+"""
+    st = load_game("fails", packs=[write_game_pack(tmp_path, "fails", game)]).new_state(2, seed=1)
+    seat = st.current_seats[0]
+    st.apply(seat, "inc")
+    seat = st.current_seats[0]
+    with pytest.raises(EvalError):
+        st.apply(seat, "inc")
+    assert st.current_seats == [] and not st.is_terminal()
+    with pytest.raises(IllegalAction, match="the game's rules failed after action 2"):
+        st.apply(seat, "inc")
