@@ -22,6 +22,7 @@ from rich.text import Text
 from davinci.engine.answers import answer_matches
 from davinci.engine.decks import Card, Deck, draw_practice_card, find_deck
 from davinci.engine.errors import UsageError, did_you_mean, quoted
+from davinci.engine.race import STOP_WORDS
 from davinci.engine.rng import Rng
 from davinci.engine.values import tenths_up
 
@@ -199,6 +200,8 @@ def _play_card(
         console.print(Text(f"Too late: {tenths_up(elapsed)} s, the limit is {time_limit:g} s.", style="bold red"))
     elif not any(c.isalnum() for c in given):  # nothing but spaces or punctuation (`?`): no answer
         console.print(Text("No answer.", style="yellow"))
+    elif given.strip().lower() in STOP_WORDS:  # as at the game's answer prompt: a stop, not an answer
+        console.print(Text(f"No answer ('{given.strip()}' stops).", style="yellow"))
     elif answer_matches(given, card.answer, card.alternates):
         when = f" in {tenths_up(elapsed)} s" if timer else ""
         console.print(Text(f"Right{when}!", style="bold green"))

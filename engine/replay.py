@@ -161,9 +161,9 @@ def replay_log(
         if not same_json(logged, result) and not _old_turn_limit_count(logged, result):
             raise ReplayMismatch(f"{path}: {_difference(result, logged, names)}")
         if result is None:
-            echo(f"verified: {_actions(len(actions))} replay; the game is unfinished, as logged")
+            echo(f"verified: {_replay(len(actions))}; the game is unfinished, as logged")
         else:
-            echo(f"verified: {_actions(len(actions))} replay to the logged result ({_ending(result, names)})")
+            echo(f"verified: {_replay(len(actions))} to the logged result ({_ending(result, names)})")
     elif result is not None:
         echo(f"result: {_ending(result, names)}")
     return 0
@@ -171,7 +171,7 @@ def replay_log(
 
 def _failure_verified(echo: Callable[[str], Any], count: int, where: str, e: DavinciError) -> int:
     """Say that the replay of `count` actions failed as the log records (`where`: how), and how; 0."""
-    echo(f"verified: {_actions(count)} replay to the failure the log recorded ({where}):")
+    echo(f"verified: {_replay(count)} to the failure the log recorded ({where}):")
     echo(message_text(str(e)))
     return 0
 
@@ -242,6 +242,11 @@ def _ending(result: Any, names: list[str]) -> str:
     winners = [names[w] for w in listed]
     who = f"won by {', '.join(winners)}" if winners else "with no winner"
     return f"{who} ({quoted(str(result.get('reason', '?')), 40)}, {quoted(str(result.get('turns', '?')), 20)} turns)"
+
+
+def _replay(n: int) -> str:
+    """`3 actions replay`, `1 action replays`."""
+    return f"{_actions(n)} replay{'s' if n == 1 else ''}"
 
 
 def _actions(n: int) -> str:

@@ -430,3 +430,11 @@ def test_a_deck_named_with_accents_is_found_without_them_and_listed_by_name() ->
         assert run_practice(name, None, False, 7, console, scripted("8"), decks=decks) == 0
     with pytest.raises(UsageError, match=r"choose one of: .*fr \(Français\)"):
         run_practice("nothing", None, False, 7, console, scripted("8"), decks=decks)
+
+
+def test_quit_typed_as_a_practice_answer_is_no_answer() -> None:
+    # `quit` was judged ("Wrong."), and `exit` was right for a card whose answer is Exit.
+    console = Console(record=True, width=80, color_system=None)
+    assert run_practice(None, None, False, 7, console, scripted("quit"), decks=DECKS, card_id="obj-1") == 0
+    text = console.export_text()
+    assert "No answer ('quit' stops)." in text and "Wrong" not in text and "Solution:" in text
