@@ -380,11 +380,12 @@ def game_builds(ctx: LintContext) -> Iterator[Problem]:
       winners: "seats"
       max_turns: 100000
     ```
-    Passing:
+    Passing (a game whose flow eliminates seats, so that one is left):
     ```yaml
     end:
       when: "count(seats where active) <= 1"
       winners: "seats where active"
+      max_turns: 500
     ```
     """
     if not isinstance(ctx.doc.data, dict):
