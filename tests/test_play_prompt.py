@@ -680,51 +680,49 @@ def test_values_alone_of_an_action_not_possible_now_are_refused_for_why() -> Non
     clear_cache()
 
 
-def test_the_start_of_exactly_one_offered_action_is_that_action(tmp_path: Path) -> None:
-    # `move 4` with `move 4 s5` and `move 5 s6` offered was "'move' takes 2 values".
+def one_choice_game(folder: Path, verb: str, args: str) -> object:
+    """A solitaire of one decision, `verb` with the YAML mapping `args`; the game ends after it."""
     from helpers import write_game_pack
 
-    game_text = """kind: game
-id: picks
-name: Picks
-players: {min: 1, max: 1}
-vars: {picked: ""}
+    text = f"""kind: game
+id: once
+name: Once
+players: {{min: 1, max: 1}}
 flow:
   turn:
     - choose:
         options:
-          - action: pick
-            args: {a: "[1, 2]", b: "[5, 6] if a == 2 else [5]"}
-            do:
-              - set: {picked: "text(a) + ' ' + text(b)"}
-              - end_game: true
+          - action: {verb}
+            args: {args}
+            do: [{{end_game: true}}]
 end:
   when: "false"
   winners: "seats"
 """
-    game = load_game("picks", packs=(write_game_pack(tmp_path, "picks", game_text),))
-    for typed_line, picked in (("pick 1", "1 5"), ("pick 2 6", "2 6")):
-        console = Console(file=io.StringIO(), width=120)
-        save = tmp_path / f"{picked.replace(' ', '-')}.json"
-        run_play(game, parse_seats("human", game), 1, {}, console, typed([typed_line]), clear=False,
-                 save_path=str(save))
-        assert json.loads(save.read_text())["saved"]["state"]["history"] == [[0, f"pick {picked}"]]
+    return load_game("once", packs=(write_game_pack(folder, "once", text),))
+
+
+def played(game: object, lines: list[str], save: Path) -> tuple[list[list[object]], str]:
+    """The moves a human typing `lines` made (from the save), and the screen."""
     console = Console(file=io.StringIO(), width=120)
-    run_play(game, parse_seats("human", game), 1, {}, console, typed(["pick 2"]), clear=False)
-    assert "'pick' takes 2 values" in console.file.getvalue()  # type: ignore[attr-defined]  # (two begin so)
+    run_play(game, parse_seats("human", game), 1, {}, console, typed(lines), clear=False,  # type: ignore[arg-type]
+             save_path=str(save))
+    return json.loads(save.read_text())["saved"]["state"]["history"], console.file.getvalue()  # type: ignore[attr-defined]
+
+
+def test_the_start_of_exactly_one_offered_action_is_that_action(tmp_path: Path) -> None:
+    # `move 4` with `move 4 s5` and `move 5 s6` offered was "'move' takes 2 values".
+    game = one_choice_game(tmp_path, "pick", '{a: "[1, 2]", b: "[5, 6] if a == 2 else [5]"}')
+    assert played(game, ["pick 1"], tmp_path / "a.json")[0] == [[0, "pick 1 5"]]
+    assert played(game, ["pick 2 6"], tmp_path / "b.json")[0] == [[0, "pick 2 6"]]
+    _history, screen = played(game, ["pick 2"], tmp_path / "c.json")
+    assert "'pick' takes 2 values" in screen  # (two begin so)
 
 
 def test_one_offered_action_is_picked_by_1_even_after_history(tmp_path: Path) -> None:
     # After `history` (or `?`), `1` waited for the list again even when one action was offered.
-    from helpers import STOP_AT_ONCE, write_game_pack
-
-    text = "kind: game\nid: one\nname: One\nplayers: {min: 1, max: 1}\nflow:\n" + STOP_AT_ONCE
-    game = load_game("one", packs=(write_game_pack(tmp_path, "one", text),))
-    save = tmp_path / "g.json"
-    console = Console(file=io.StringIO(), width=120)
-    run_play(game, parse_seats("human", game), 1, {}, console, typed(["history", "1"]), clear=False,
-             save_path=str(save))
-    assert json.loads(save.read_text())["saved"]["state"]["history"] == [[0, "stop"]]
+    game = one_choice_game(tmp_path, "stop", "{}")
+    assert played(game, ["history", "1"], tmp_path / "g.json")[0] == [[0, "stop"]]
 
 
 def test_a_full_action_of_a_screens_short_form_verb_and_a_space_alone_are_refused_for_why() -> None:
@@ -738,30 +736,7 @@ def test_a_full_action_of_a_screens_short_form_verb_and_a_space_alone_are_refuse
 
 def test_the_first_values_of_exactly_one_offered_action_are_that_action(tmp_path: Path) -> None:
     # `hand.1.2` alone, with `play hand.1.2 left` the one action it begins, was "no action of this game".
-    from helpers import write_game_pack
-
-    game_text = """kind: game
-id: sides
-name: Sides
-players: {min: 1, max: 1}
-vars: {picked: ""}
-flow:
-  turn:
-    - choose:
-        options:
-          - action: put
-            args: {tile: "['red', 'blue']", side: "['left', 'right'] if tile == 'blue' else ['left']"}
-            do:
-              - set: {picked: "tile + ' ' + side"}
-              - end_game: true
-end:
-  when: "false"
-  winners: "seats"
-"""
-    game = load_game("sides", packs=(write_game_pack(tmp_path, "sides", game_text),))
-    save = tmp_path / "g.json"
-    console = Console(file=io.StringIO(), width=120)
-    run_play(game, parse_seats("human", game), 1, {}, console, typed(["blue", "red"]), clear=False,
-             save_path=str(save))
-    assert json.loads(save.read_text())["saved"]["state"]["history"] == [[0, "put red left"]]
-    assert "'blue' could be" not in console.file.getvalue()  # type: ignore[attr-defined]
+    game = one_choice_game(tmp_path, "put", "{tile: \"['red', 'blue']\", "
+                                            "side: \"['left', 'right'] if tile == 'blue' else ['left']\"}")
+    history, screen = played(game, ["blue", "red"], tmp_path / "g.json")
+    assert history == [[0, "put red left"]] and "'blue' could be" not in screen
