@@ -930,7 +930,10 @@ def _int_op(op: str, left: Fn, right: Fn, pos: int) -> Fn:
     if op == "+":
 
         def add(env: Env, el: Any) -> Value:
-            v = left(env, el) + right(env, el)
+            try:
+                v = left(env, el) + right(env, el)
+            except TypeError as exc:  # (a none among the numbers: said at the operator)
+                raise _Fail(f"evaluation failed: {_in_words(exc)}", pos) from None
             if -MAX_INT <= v <= MAX_INT:
                 return v
             raise _overflow(pos)
@@ -939,7 +942,10 @@ def _int_op(op: str, left: Fn, right: Fn, pos: int) -> Fn:
     if op == "-":
 
         def sub(env: Env, el: Any) -> Value:
-            v = left(env, el) - right(env, el)
+            try:
+                v = left(env, el) - right(env, el)
+            except TypeError as exc:  # (a none among the numbers: said at the operator)
+                raise _Fail(f"evaluation failed: {_in_words(exc)}", pos) from None
             if -MAX_INT <= v <= MAX_INT:
                 return v
             raise _overflow(pos)
@@ -948,7 +954,10 @@ def _int_op(op: str, left: Fn, right: Fn, pos: int) -> Fn:
     if op == "*":
 
         def mul(env: Env, el: Any) -> Value:
-            v = left(env, el) * right(env, el)
+            try:
+                v = left(env, el) * right(env, el)
+            except TypeError as exc:  # (a none among the numbers: said at the operator)
+                raise _Fail(f"evaluation failed: {_in_words(exc)}", pos) from None
             if -MAX_INT <= v <= MAX_INT:
                 return v
             raise _overflow(pos)
@@ -981,7 +990,10 @@ def _int_op_literal(op: str, left: Fn, const: int, pos: int) -> Fn:
     if op == "+":
 
         def add_literal(env: Env, el: Any) -> Value:
-            v = left(env, el) + const
+            try:
+                v = left(env, el) + const
+            except TypeError as exc:  # (a none among the numbers: said at the operator)
+                raise _Fail(f"evaluation failed: {_in_words(exc)}", pos) from None
             if -MAX_INT <= v <= MAX_INT:
                 return v
             raise _overflow(pos)
@@ -990,7 +1002,10 @@ def _int_op_literal(op: str, left: Fn, const: int, pos: int) -> Fn:
     if op == "-":
 
         def sub_literal(env: Env, el: Any) -> Value:
-            v = left(env, el) - const
+            try:
+                v = left(env, el) - const
+            except TypeError as exc:  # (a none among the numbers: said at the operator)
+                raise _Fail(f"evaluation failed: {_in_words(exc)}", pos) from None
             if -MAX_INT <= v <= MAX_INT:
                 return v
             raise _overflow(pos)
@@ -998,7 +1013,10 @@ def _int_op_literal(op: str, left: Fn, const: int, pos: int) -> Fn:
         return sub_literal
 
     def mul_literal(env: Env, el: Any) -> Value:
-        v = left(env, el) * const
+        try:
+            v = left(env, el) * const
+        except TypeError as exc:  # (a none among the numbers: said at the operator)
+            raise _Fail(f"evaluation failed: {_in_words(exc)}", pos) from None
         if -MAX_INT <= v <= MAX_INT:
             return v
         raise _overflow(pos)
