@@ -247,6 +247,13 @@ def _packs(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -
         raise click.BadParameter(f"at most {MAX_PACK_OPTIONS} content packs, got {len(value)}")
     if any(not v.strip() for v in value):  # `--pack ""` read as the working folder, or as no pack
         raise click.BadParameter("needs a folder name (the content pack's folder, holding its pack.yaml)")
+    import os
+
+    missing = next((v for v in value if not os.path.lexists(v)), None)
+    if missing is not None:  # a typo on the command line, for every command alike (lint said so, exit 2)
+        from davinci.engine.errors import quoted
+
+        raise click.BadParameter(f"no such pack folder: {quoted(missing, 200)}")
     return value
 
 

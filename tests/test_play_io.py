@@ -343,6 +343,10 @@ BAD_OPTIONS: list[tuple[list[str], int, str]] = [
     (["play", GAME, "--seed", "1", "--seed", "2"], 2, "option '--seed' is given more than once"),
     (["simulate", GAME, "-p", "random,random", "-prandom,naive"], 2, "option '--players' is given more than once"),
     (["lint", "--pack", "/nonexistent_dir", str(Path(__file__).parents[1] / "games" / "da_vinci_code" / "game.yaml")], 2, "no such pack folder"),
+    # The other commands said DV031 with exit 1 for the same typo.
+    (["simulate", GAME, "--pack", "/nonexistent_dir", "-n", "1"], 2, "no such pack folder: /nonexistent_dir"),
+    (["list", "--pack", "/nonexistent_dir"], 2, "no such pack folder: /nonexistent_dir"),
+    (["play", GAME, "--pack", "/nonexistent_dir"], 2, "no such pack folder: /nonexistent_dir"),
     (["play", GAME, "--setting", "hand_small=banana", "--players", "random,random"], 1, "must be an integer"),
     (["play", GAME, "--setting", "hand_small=99999999999999999999", "--players", "random,random"], 1, "must be <="),
     (["play", GAME, "--setting", "hand_size=3", "--players", "random,random"], 1, "; settings: hand_small, hand_large"),
