@@ -466,6 +466,9 @@ def play(
             # Unguessable (a clock reading could be searched by a bot that rebuilds the deal);
             # twelve digits, to be copied into --seed to play the deal again.
             seed = secrets.randbelow(10**12)
+            from davinci.engine.state import State
+
+            State.check_requires(g.definition, [s.name for s in seats])  # (a refusal comes before the seed)
             console.print(f"[dim]seed {seed}[/dim]")
         else:
             seed = 0  # a resumed game keeps the seed of its save

@@ -142,6 +142,20 @@ class State:
     # ------------------------------------------------------------------ creation
     @classmethod
     def new(cls, game: GameDef, names: list[str], seed: int) -> State:
+        st = cls._table(game, names, seed)
+        st._check_requires()
+        st._advance()
+        return st
+
+    @classmethod
+    def check_requires(cls, game: GameDef, names: list[str]) -> None:
+        """DV081 when a `requires` check of the game fails for these seats (and settings): what
+        starting the game would say, without running its setup."""
+        cls._table(game, names, 0)._check_requires()
+
+    @classmethod
+    def _table(cls, game: GameDef, names: list[str], seed: int) -> State:
+        """The table before setup: seats, variables at their start values, pieces in their zones."""
         st = cls(game)
         n = len(names)
         st.seat_names = list(names)
@@ -154,17 +168,19 @@ class State:
         st.zone_of = zone_of[:]
         st.dirty = {k for k, v in zones.items() if v and k != SUPPLY}
         st.stack = [["setup", 0]]
+        return st
+
+    def _check_requires(self) -> None:
         # The checks see the table before setup runs: the same for the same seats, so a passed
         # check need not run again for the next game with those seats.
-        seats = tuple(names)
+        game, seats = self.game, tuple(self.seat_names)
         if game.requires and seats not in game.requires_passed:
             for check, message, where in game.requires:
-                if not check(st.env()):
-                    raise DavinciError(f"the game cannot start: {message} (with {n} players)", where, code="DV081")
+                if not check(self.env()):
+                    raise DavinciError(f"the game cannot start: {message} (with {len(seats)} players)", where,
+                                       code="DV081")
             if len(game.requires_passed) < 256:
                 game.requires_passed.add(seats)
-        st._advance()
-        return st
 
     def clone(self) -> State:
         """An independent copy (the game definition is shared: it is immutable)."""

@@ -1389,3 +1389,10 @@ def test_one_player_at_a_terminal_reads_a_challenges_outcome_before_the_game_goe
     assert len(seen) == 2, asked[-5:]
     # Each pause comes right after a challenge's outcome: the answer stands just above it.
     assert all("The answer: " in text[-300:] for text in seen), [t[-300:] for t in seen]
+
+
+def test_a_game_its_requirements_refuse_prints_no_seed_first() -> None:
+    # "seed 754341571568" was printed, then the game refused to start with these settings.
+    code, out = cli("play", GAME, "-p", "random,random,random", "--setting", "first_player=4", "--no-clear")
+    assert code == 1 and "DV081 the game cannot start: first_player names a seat that is not at the table" in out
+    assert "seed " not in out
