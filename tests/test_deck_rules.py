@@ -323,7 +323,7 @@ def test_dv218_an_answer_word_in_two_scripts_is_an_error() -> None:
         - {id: test-001, difficulty: 1, clue: "Столица России", answer: Москва, alternates: [Moskva, "Москва 2024"]}
         - {id: test-002, difficulty: 1, clue: "Greek letter", answer: "α and ω"}
         - {id: test-003, difficulty: 1, clue: "Noodles", answer: ラーメン, alternates: [食べる]}
-        - {id: test-004, difficulty: 1, clue: "A hard ray", answer: γ-ray, alternates: [πr²]}
+        - {id: test-004, difficulty: 1, clue: "A hard ray", answer: γ-ray, alternates: [πr², λmax, ΔT]}
     """)
     assert lint(passing) == []  # (no look-alike letter: kana with kanji, a Greek letter beside a word)
 

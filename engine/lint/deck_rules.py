@@ -1277,20 +1277,20 @@ def _script(ch: str) -> str | None:
     return name.split(" ", 1)[0] if name else None
 
 
-# Letters of each alphabet that look like a letter of another one (Latin a, Cyrillic а, Greek α...),
-# compared without their accents (ï is i, ё is е).
+# Latin and Cyrillic letters that look like a letter of the other alphabet (Latin a, Cyrillic а),
+# compared without their accents (ï is i, ё is е). Only these two are judged: a Greek letter
+# beside Latin ones is most often notation (λmax, ΔT), not a slip of the keyboard.
 _LOOKALIKES = {
-    "LATIN": set("aceijopsxyvuBCEHIJKMNOPSTXY"),
+    "LATIN": set("aceijopsxyBCEHIJKMOPSTXY"),
     "CYRILLIC": set("асеіјорѕхуһԁԛԝАВСЕНІЈКМОРЅТХУ"),
-    "GREEK": set("αικνορτυχΑΒΕΖΗΙΚΜΝΟΡΤΥΧ"),
 }
 _WORD = re.compile(r"[^\W\d_]+")
 
 
 def mixed_scripts(word: str) -> list[str]:
-    """The alphabets (Latin, Cyrillic, Greek) a word mixes when one of its letters could pass for
-    a letter of another (`саt`, `Москвa`), the word's main alphabet first; empty otherwise:
-    Japanese kana with kanji, `πr²` (no look-alike) and `γ-ray` (two words) are as written."""
+    """The alphabets of a word that mixes Latin and Cyrillic letters when one of its letters could
+    pass for the other alphabet's (`саt`, `Москвa`, `пapoxoд`), the word's main alphabet first;
+    empty otherwise (kana with kanji, `λmax`, `γ-ray` as two words)."""
     counts: dict[str, int] = {}
     lookalike = False
     for ch in unicodedata.normalize("NFC", word):
@@ -1307,9 +1307,9 @@ def mixed_scripts(word: str) -> list[str]:
 @_deck_rule("DV218", "mixed-script-answer", "error")
 def mixed_script_answer(ctx: LintContext) -> Iterator[Problem]:
     """A word of an answer (or alternate) is written in one script: a Latin letter inside a
-    Cyrillic word (or a Cyrillic one inside a Latin word, or Greek) looks the same on the screen
-    and is another letter to answer checking. Only look-alike letters are reported: Japanese kana
-    beside kanji, or `πr²`, are words as written.
+    Cyrillic word (or a Cyrillic one inside a Latin word) looks the same on the screen and is
+    another letter to answer checking. Only Latin and Cyrillic with a look-alike letter are
+    reported: Japanese kana beside kanji, or Greek notation (`λmax`, `πr²`), are words as written.
 
     Why: a player who types the word in their own alphabet is judged wrong, and the solution
     shown looks exactly like what they typed.
