@@ -1046,7 +1046,7 @@ flow:
 
 def test_truth_words_are_found_at_any_depth_and_n_and_y_are_words(tmp_path: Path) -> None:
     problems = lint_edited(tmp_path, PACK, "pig.yaml", "  pot: 0 ",
-                           "  grid: [[no, no], [no, no]]\n  vane: n\n  axis: y\n  pot: 0 ")
+                           "  grid: [[no, no], [no, no]]\n  vane: n\n  axis: y\n  votes: [yes, no, abstain]\n  pot: 0 ")
     found = [p for p in problems if p.code == "DV069"]
     assert [p.location.line for p in found] == [20], found
     assert "write the list with true and false" in found[0].message

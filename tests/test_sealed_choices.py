@@ -256,3 +256,17 @@ def test_a_public_line_naming_a_face_down_piece_is_a_warning_unless_revealed_fir
     told = HOLE.replace("    - log: \"The dealer's hole card is a {hole.rank}\"",
                         "    - log: {text: \"The hole card is a {hole.rank}\", to: current}")
     assert lint_paths([write_game_pack(tmp_path / "c", "hole", told)]) == []
+    # Lines that show nothing hidden: the place (`{hole}`), a piece turned face up by a move, a
+    # loop's own piece of the same name; and hidden again by `hide`, or moved face down by name.
+    quiet = {
+        "place": ("{hole.rank}", "{hole}"),
+        "face up": ("    - log:", "    - move: {piece: hole, to: dealer, face_up: true}\n    - log:"),
+        "loop": ('    - log: "The dealer\'s hole card is a {hole.rank}"',
+                 '    - for_each: {in: "dealer where revealed", as: hole, do: [{log: "open {hole.rank}"}]}'),
+    }
+    for n, (old_text, new_text) in enumerate(quiet.values()):
+        assert lint_paths([write_game_pack(tmp_path / f"q{n}", "hole", HOLE.replace(old_text, new_text))]) == []
+    hidden = HOLE.replace("    - log:", "    - reveal: hole\n    - hide: hole\n    - log:")
+    assert [p.code for p in lint_paths([write_game_pack(tmp_path / "h", "hole", hidden)])] == ["DV059"]
+    moved = HOLE.replace("face_up: false, as: hole}", "as: hole}\n    - move: {piece: hole, to: dealer, face_up: false}")
+    assert [p.code for p in lint_paths([write_game_pack(tmp_path / "m", "hole", moved)])] == ["DV059"]

@@ -607,7 +607,10 @@ def private_told(ctx: LintContext) -> Iterator[Problem]:
     public_game = {str(k) for section in ("vars", "turn_vars") for k in (data.get(section) or {})}
     yield from _secret_rolls_told(data, public_seat, public_game, ctx)
     yield from _public_choice_kept_private(data, private, ctx)
-    for name, at in _face_down_told(data.get("flow"), ["flow"], frozenset()):
+    components = data.get("components") if isinstance(data.get("components"), dict) else {}
+    public = [set(c.get("public") or ()) for c in components.values() if isinstance(c, dict)]
+    everywhere = frozenset(set.intersection(*public)) if public else frozenset()  # public in every component
+    for name, at in _face_down_told(data.get("flow"), ["flow"], frozenset(), everywhere):
         yield Problem(ctx.at(at), "DV059", f"this line names '{name}', a piece drawn or moved face down "
                       f"(`face_up: false`): its fields are shown to every seat that reads it (reveal '{name}' first, "
                       "or log it `to:` the seat that may see it)", "private-told", "warning")
@@ -724,13 +727,14 @@ def _private_copied(node: Any, path: list[Any], held: re.Pattern[str], public_se
             shown.update(m.group(1) for part in re.findall(r"\{[^{}]*\}", text) for m in held.finditer(_no_texts(part)))
 
 
-def _face_down_told(node: Any, path: list[Any], hidden: frozenset[str]) -> Iterator[tuple[str, list[Any]]]:
+def _face_down_told(node: Any, path: list[Any], hidden: frozenset[str],
+                    public_fields: frozenset[str] = frozenset()) -> Iterator[tuple[str, list[Any]]]:
     """(name, path) for each public log line or `choose` prompt that fills in a name bound to a
     piece drawn or moved face down earlier in its block (or a block around it), with no `reveal`
     of it between: the dealer's hole card, `face_up: false`, was printed in "The hole card is a 10"."""
     if isinstance(node, dict):
         for k, v in node.items():
-            yield from _face_down_told(v, [*path, k], hidden)
+            yield from _face_down_told(v, [*path, k], hidden, public_fields)
         return
     if not isinstance(node, list):
         return
@@ -740,11 +744,19 @@ def _face_down_told(node: Any, path: list[Any], hidden: frozenset[str]) -> Itera
             continue
         for kind in ("draw", "move"):
             spec = step.get(kind)
-            if isinstance(spec, dict) and isinstance(spec.get("as"), str):
-                (down.add if spec.get("face_up") is False else down.discard)(spec["as"])
-        for kind in ("reveal",):
-            if isinstance(step.get(kind), str):
-                down -= {n for n in list(down) if re.search(rf"\b{re.escape(n)}\b", step[kind])}
+            if not isinstance(spec, dict):
+                continue
+            # The name the step binds (`as:`), or the piece a move names (`move: {piece: hole}`).
+            name = spec.get("as") if kind == "draw" else spec.get("piece")
+            if isinstance(name, str) and re.fullmatch(r"[a-z_][a-z0-9_]*", name.strip()):
+                if spec.get("face_up") is False:
+                    down.add(name.strip())
+                elif spec.get("face_up") is True or kind == "draw":
+                    down.discard(name.strip())
+        for kind, hides in (("reveal", False), ("hide", True)):
+            what = step.get(kind)
+            if isinstance(what, str) and re.fullmatch(r"\s*[a-z_][a-z0-9_]*\s*", what):
+                (down.add if hides else down.discard)(what.strip())
         texts: list[tuple[str, list[Any]]] = []
         log = step.get("log")
         if isinstance(log, str):
@@ -756,12 +768,19 @@ def _face_down_told(node: Any, path: list[Any], hidden: frozenset[str]) -> Itera
             texts.append((choose["prompt"], [*path, i, "choose", "prompt"]))
         for text, at in texts:
             for name in sorted(down):
-                if any(re.search(rf"\b{re.escape(name)}\b", _no_texts(part)) for part in re.findall(r"\{[^{}]*\}", text)):
+                # A field read (`hole.rank`) shows the piece; the name alone prints its place, and a
+                # public field (`hole.suit` with `public: [suit]`) was never hidden.
+                fields = {f for part in re.findall(r"\{[^{}]*\}", text)
+                          for f in re.findall(rf"\b{re.escape(name)}\.([a-z_][a-z0-9_]*)", _no_texts(part))}
+                if fields - public_fields:
                     yield name, at
                     down.discard(name)  # (said once)
+        loop = step.get("for_each")
+        bound = loop.get("as") if isinstance(loop, dict) and isinstance(loop.get("as"), str) else None
+        inner = frozenset(down - {bound})  # (a loop's own name is another piece)
         for k, v in step.items():
             if k not in ("log",):
-                yield from _face_down_told(v, [*path, i, k], frozenset(down))
+                yield from _face_down_told(v, [*path, i, k], inner, public_fields)
 
 
 def _strings(node: Any) -> Iterator[str]:
@@ -1370,8 +1389,9 @@ def truth_as_word(ctx: LintContext) -> Iterator[Problem]:
         if not isinstance(values, dict):
             continue
         for name, value in values.items():
-            words = [v for v in _strings(value) if v.lower() in _TRUTH_WORDS]
-            if words:
+            items = list(_strings(value))
+            words = [v for v in items if v.lower() in _TRUTH_WORDS]
+            if words and len(words) == len(items):  # ([yes, no, abstain] is a list of words)
                 word = words[0]
                 fix = (f"write {_TRUTH_WORDS[word.lower()]}" if not isinstance(value, list)
                        else "write the list with true and false (yes as true, no as false)")
