@@ -630,8 +630,13 @@ def save_from_log(path: str, packs: Sequence[str] = ()) -> dict[str, Any]:
                         "records it): it cannot go on; `davinci replay` shows the failure")
     try:
         state = game.new_state(names, seed=seed)
-    except DavinciError as e:
+    except UsageError as e:
         raise SaveError(f"{path}: the log's seats cannot start this game: {e.message}") from None
+    except DavinciError as e:  # the game's own setup fails (the log may record it, as it failed when played)
+        logged = isinstance(doc.get("failure"), dict) and doc["failure"].get("where") == "setup"
+        said = ", as the log records" if logged else ""
+        raise SaveError(f"{path}: the game's rules fail in its setup{said}, so it cannot go on: "
+                        f"{message_text(str(e))}") from None
     for i, (seat, text) in enumerate(actions, 1):
         if not 0 <= seat < len(names):
             raise SaveError(f"{path}: action {i} ('{quoted(text)}') is by seat index {seat}, but the log has "

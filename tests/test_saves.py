@@ -1295,3 +1295,6 @@ def test_a_game_whose_setup_fails_writes_a_log_that_replays_to_the_failure(tmp_p
     assert code == 0 and "verified: 0 actions replay to the failure the log recorded (the setup fails)" in out
     code, out = cli("replay", str(log))
     assert code == 1 and "the game's rules fail in its setup, as the log records" in out
+    code, out = cli("play", "--resume", str(log), "--no-clear")  # (it blamed the log's seats)
+    assert code == 1 and "the game's rules fail in its setup, as the log records, so it cannot go on" in out
+    assert "broken.yaml:8:19: DV042 division by zero" in out
