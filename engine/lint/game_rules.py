@@ -607,7 +607,7 @@ def private_told(ctx: LintContext) -> Iterator[Problem]:
     public_game = {str(k) for section in ("vars", "turn_vars") for k in (data.get(section) or {})}
     yield from _secret_rolls_told(data, public_seat, public_game, ctx)
     yield from _public_choice_kept_private(data, private, ctx)
-    components = data.get("components") if isinstance(data.get("components"), dict) else {}
+    components: dict[str, Any] = data["components"] if isinstance(data.get("components"), dict) else {}
     public = [set(c.get("public") or ()) for c in components.values() if isinstance(c, dict)]
     everywhere = frozenset(set.intersection(*public)) if public else frozenset()  # public in every component
     for name, at in _face_down_told(data.get("flow"), ["flow"], frozenset(), everywhere):
