@@ -365,10 +365,19 @@ def test_an_if_swallowed_by_a_where_says_to_put_the_query_in_parentheses() -> No
     compile_expr("([1, 2] where it > 1) if true else [3]", SCOPE)
 
 
-@pytest.mark.parametrize("source", ["[1, none][1] + 1", "[1, none][1] - [2][0]", "[1, none][1] * 3"])
+@pytest.mark.parametrize("source", ["[1, none][1] + 1", "[1, none][1] - [2][0]", "[1, none][1] * 3",
+                                    "[1, none][1] // 2", "[1, none][1] % 2"])
 def test_a_none_met_in_arithmetic_is_reported_at_the_operator(source: str) -> None:
     # It was reported at column 1, under the expression's start.
     with pytest.raises(EvalError) as info:
         compile_expr(source, SCOPE)({})
     assert "cannot apply" in info.value.message and "to none and int" in info.value.message
     assert info.value.location == SourceLocation("<expr>", 1, 14)
+
+
+def test_a_none_negated_says_so_in_the_rules_words() -> None:
+    # "bad operand type for unary -: 'none'" was Python's wording.
+    with pytest.raises(EvalError) as info:
+        compile_expr("-[1, none][1]", SCOPE)({})
+    assert "unary '-' needs an int, got none" in info.value.message
+    assert info.value.location == SourceLocation("<expr>", 1, 1)

@@ -502,7 +502,14 @@ class _Compiler:
             return lambda env, el: not operand(env, el)
         pos = node.pos
         if self.type_of(node.operand) is INT:
-            return lambda env, el: -operand(env, el)
+
+            def negated(env: Env, el: Any) -> Value:
+                try:
+                    return -operand(env, el)
+                except TypeError:  # (a none where the check saw an int: an element read from a list)
+                    raise _Fail(f"unary '-' needs an int, got {_kind(operand(env, el))}", pos) from None
+
+            return negated
 
         def neg(env: Env, el: Any) -> Value:
             v = operand(env, el)
@@ -971,7 +978,10 @@ def _int_op(op: str, left: Fn, right: Fn, pos: int) -> Fn:
             b = right(env, el)
             if b == 0:
                 raise _Fail("division by zero" if floor else "remainder of division by zero", pos)
-            v = a // b if floor else a % b
+            try:
+                v = a // b if floor else a % b
+            except TypeError as exc:  # (a none among the numbers: said at the operator)
+                raise _Fail(f"evaluation failed: {_in_words(exc)}", pos) from None
             if -MAX_INT <= v <= MAX_INT:
                 return v
             raise _overflow(pos)
