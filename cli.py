@@ -249,11 +249,21 @@ def _packs(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -
         raise click.BadParameter("needs a folder name (the content pack's folder, holding its pack.yaml)")
     import os
 
+    from davinci.engine.errors import quoted
+
     missing = next((v for v in value if not os.path.lexists(v)), None)
     if missing is not None:  # a typo on the command line, for every command alike (lint said so, exit 2)
-        from davinci.engine.errors import quoted
-
         raise click.BadParameter(f"no such pack folder: {quoted(missing, 200)}")
+    from pathlib import Path
+
+    from davinci.engine.packs import MANIFEST, not_a_pack
+
+    for v in value:  # a file, or a folder without pack.yaml: named wrongly on the command line too
+        path = Path(v)
+        if not (path.is_dir() and (path / MANIFEST).exists()) and not (path.name == MANIFEST and path.is_file()):
+            if path.is_dir() and (path / MANIFEST).is_symlink():
+                continue  # (a broken or odd pack.yaml: the pack's own problem, said where it is read)
+            raise click.BadParameter(quoted(not_a_pack(path), 300))
     return value
 
 

@@ -347,6 +347,10 @@ BAD_OPTIONS: list[tuple[list[str], int, str]] = [
     (["simulate", GAME, "--pack", "/nonexistent_dir", "-n", "1"], 2, "no such pack folder: /nonexistent_dir"),
     (["list", "--pack", "/nonexistent_dir"], 2, "no such pack folder: /nonexistent_dir"),
     (["play", GAME, "--pack", "/nonexistent_dir"], 2, "no such pack folder: /nonexistent_dir"),
+    # A file, or a folder without pack.yaml, named as a pack: the same kind of mistake (it was DV031, exit 1).
+    (["simulate", GAME, "--pack", str(Path(__file__).parents[1] / "README.md"), "-n", "1"], 2,
+     "README.md is a file, not a pack folder"),
+    (["list", "--pack", str(Path(__file__).parents[1] / "docs")], 2, "docs is not a pack folder (no pack.yaml)"),
     (["play", GAME, "--setting", "hand_small=banana", "--players", "random,random"], 1, "must be an integer"),
     (["play", GAME, "--setting", "hand_small=99999999999999999999", "--players", "random,random"], 1, "must be <="),
     (["play", GAME, "--setting", "hand_size=3", "--players", "random,random"], 1, "; settings: hand_small, hand_large"),
