@@ -256,14 +256,12 @@ def _packs(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -
         raise click.BadParameter(f"no such pack folder: {quoted(missing, 200)}")
     from pathlib import Path
 
-    from davinci.engine.packs import MANIFEST, not_a_pack
+    from davinci.engine.packs import MANIFEST, not_a_pack, pack_folder
 
     for v in value:  # a file, or a folder without pack.yaml: named wrongly on the command line too
-        path = Path(v)
-        if not (path.is_dir() and (path / MANIFEST).exists()) and not (path.name == MANIFEST and path.is_file()):
-            if path.is_dir() and (path / MANIFEST).is_symlink():
-                continue  # (a broken or odd pack.yaml: the pack's own problem, said where it is read)
-            raise click.BadParameter(quoted(not_a_pack(path), 300))
+        manifest = pack_folder(v) / MANIFEST
+        if not (manifest.exists() or manifest.is_symlink()):  # (an odd pack.yaml is said where it is read)
+            raise click.BadParameter(quoted(not_a_pack(Path(v)), 300))
     return value
 
 

@@ -477,7 +477,8 @@ def log_document(
     packs: Sequence[dict[str, str]] = (), with_result: bool = True,
 ) -> dict[str, Any]:
     """The log of a game so far: enough to replay it. `with_result=False` leaves the result out
-    (a game whose rules failed, even in working out its winners)."""
+    (a game whose rules failed, even in working out its winners); `state` None: no move yet (the
+    setup failed)."""
     return {
         "davinci_log": 1,
         "game": game.id,
@@ -487,8 +488,8 @@ def log_document(
         "content_hash": game.content_hash,
         "seed": seed,
         "seats": [{"kind": s.kind, "name": s.name} for s in seats],
-        "actions": [[s, a] for s, a in state.history],
-        "result": state.result() if with_result and state.is_terminal() else None,
+        "actions": [[s, a] for s, a in state.history] if state is not None else [],
+        "result": state.result() if state is not None and with_result and state.is_terminal() else None,
     }
 
 
@@ -621,11 +622,11 @@ def save_from_log(path: str, packs: Sequence[str] = ()) -> dict[str, Any]:
     """The save document of the position the game log at `path` reaches: its game, seats, seed,
     settings and packs, and the state its moves lead to (marked `from_log`). SaveError when the
     log is damaged, made with other content, or records a failure of the rules at a move."""
-    from davinci.engine.replay import _old_turn_limit_count, read_log, same_json
+    from davinci.engine.replay import read_log, result_as_logged
 
     doc, game, names, seed, actions = read_log(path, packs)
-    failure = doc.get("failure")
-    if isinstance(failure, dict) and failure.get("where") == "result":
+    failure: dict[str, Any] = doc["failure"] if isinstance(doc.get("failure"), dict) else {}
+    if failure.get("where") == "result":
         raise SaveError(f"{path}: the game's rules failed working out its result when it was played (the log "
                         "records it): it cannot go on; `davinci replay` shows the failure")
     try:
@@ -633,8 +634,7 @@ def save_from_log(path: str, packs: Sequence[str] = ()) -> dict[str, Any]:
     except UsageError as e:
         raise SaveError(f"{path}: the log's seats cannot start this game: {e.message}") from None
     except DavinciError as e:  # the game's own setup fails (the log may record it, as it failed when played)
-        logged = isinstance(doc.get("failure"), dict) and doc["failure"].get("where") == "setup"
-        said = ", as the log records" if logged else ""
+        said = ", as the log records" if failure.get("where") == "setup" else ""
         raise SaveError(f"{path}: the game's rules fail in its setup{said}, so it cannot go on: "
                         f"{message_text(str(e))}") from None
     for i, (seat, text) in enumerate(actions, 1):
@@ -644,7 +644,7 @@ def save_from_log(path: str, packs: Sequence[str] = ()) -> dict[str, Any]:
         try:
             state.apply(seat, text)
         except DavinciError as e:
-            failed = isinstance(doc.get("failure"), dict) and doc["failure"].get("action") == i
+            failed = failure.get("action") == i
             why = ("the game's rules failed there when it was played (the log records it), so it cannot go on"
                    if failed else e.message)
             raise SaveError(f"{path}: move {i} of the log ('{quoted(text)}') cannot be replayed: {why}") from None
@@ -653,8 +653,7 @@ def save_from_log(path: str, packs: Sequence[str] = ()) -> dict[str, Any]:
         result = state.result() if state.is_terminal() else None
     except DavinciError as e:
         raise SaveError(f"{path}: working out the result after the log's last move fails: {e.message}") from None
-    shown = json.loads(json.dumps(result))
-    if logged is not None and not same_json(shown, logged) and not _old_turn_limit_count(logged, shown):
+    if logged is not None and not result_as_logged(logged, json.loads(json.dumps(result))):
         raise SaveError(f"{path}: the log records a result its moves do not reach (the file was edited or damaged; "
                         "`davinci replay --verify` says how they differ)")
     return {
@@ -2144,10 +2143,8 @@ def run_play(
             raise
         except DavinciError as e:  # the game's setup fails: a log (asked for) shows it to `davinci replay`
             if log_path:
-                doc = {"davinci_log": 1, "game": game.id, "variant": game.variant, "settings_override": settings,
-                       "packs": list(packs), "content_hash": game.content_hash, "seed": seed,
-                       "seats": [{"kind": s.kind, "name": s.name} for s in seats], "actions": [], "result": None,
-                       "failure": {"where": "setup", "action": 0, "code": e.code}}
+                doc = log_document(game, seats, seed, settings, None, packs)
+                doc["failure"] = {"where": "setup", "action": 0, "code": e.code}
                 try:
                     atomic_write(log_path, json.dumps(doc, indent=1))
                     e.add_note(f"(the log {log_path} records the failure at the setup; `davinci replay` shows it)")
@@ -2233,8 +2230,8 @@ def run_play(
             _say(console, f"Saved to {esc(path)}; resume with: {session.resume_hint(path)}", soft_wrap=True)
         elif "save" in session.given_up:
             _say(console, "[yellow]Not saved[/yellow]: the --save file was given up during the game (see above)")
-        elif not session.interactive and session.log_resume():
-            _say(console, f"[yellow]Not saved[/yellow]; its log goes on with it: {session.log_resume()}", soft_wrap=True)
+        elif not session.interactive and (logged := session.log_resume()):
+            _say(console, f"[yellow]Not saved[/yellow]; its log goes on with it: {logged}", soft_wrap=True)
         elif not session.interactive:
             _say(console, "[yellow]Not saved[/yellow] (give --save FILE to keep a game that input may end)")
         if gone or session.hung_up:
@@ -2287,8 +2284,8 @@ def run_play(
             path = None
         if path:  # soft_wrap: the command stays on one line, ready to copy
             _say(console, f"Saved to {esc(path)}; resume with: {session.resume_hint(path)}", soft_wrap=True)
-        elif not _at_terminal() and session.log_resume():  # (at a terminal, the save question said so)
-            _say(console, f"[yellow]Not saved[/yellow]; its log goes on with it: {session.log_resume()}", soft_wrap=True)
+        elif not _at_terminal() and (logged := session.log_resume()):  # (at a terminal, the save question said so)
+            _say(console, f"[yellow]Not saved[/yellow]; its log goes on with it: {logged}", soft_wrap=True)
         hung = hung or HANGUP in caught or session.hung_up
         missing = session.files_incomplete()
         for what in missing:

@@ -158,7 +158,7 @@ def replay_log(
             said = quoted(json.dumps(failure), 120)
             raise ReplayMismatch(f"{path}: the log records that the game's rules failed ({said}), but the replay does not fail")
         logged = doc.get("result")
-        if not same_json(logged, result) and not _old_turn_limit_count(logged, result):
+        if not result_as_logged(logged, result):
             raise ReplayMismatch(f"{path}: {_difference(result, logged, names)}")
         if result is None:
             echo(f"verified: {_replay(len(actions))}; the game is unfinished, as logged")
@@ -190,6 +190,12 @@ def _failed_as_logged(doc: dict[str, Any], where: str, action: int, e: DavinciEr
     """Whether the log records that the game's rules failed here (`where` is "action" or
     "result", after `action` actions) with the code of `e`."""
     return same_json(doc.get("failure"), {"where": where, "action": action, "code": e.code})
+
+
+def result_as_logged(logged: Any, result: Any) -> bool:
+    """Whether the replay's `result` is the one the log recorded (as JSON values; an older log's
+    turn-limit count too)."""
+    return same_json(logged, result) or _old_turn_limit_count(logged, result)
 
 
 def _old_turn_limit_count(logged: Any, result: Any) -> bool:

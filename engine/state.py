@@ -1162,10 +1162,7 @@ def _in_loop(error: DavinciError, code: Sequence[Any], pc: int) -> None:
     loop = _enclosing_while(code, pc)
     if loop is not None and loop.loc is not None:
         error.location = loop.loc
-        first, nl, rest = error.message.partition("\n")
-        error.message = (f"{first.split(' without asking')[0]} without asking for a decision: the 'while' loop at line "
-                         f"{loop.loc.line} kept going (its condition never turned false, or each pass costs too much)"
-                         f"{nl}{rest}")
+        error.message = ceiling_error(loop.loc.line).message
 
 
 def _text_only(action: Action) -> None:

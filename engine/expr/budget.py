@@ -72,10 +72,13 @@ def step_charge(units: int) -> None:
         raise ceiling_error()
 
 
-def ceiling_error() -> EvalError:
+def ceiling_error(loop_line: int | None = None) -> EvalError:
+    """The error for a run of the flow past DECISION_WORK; `loop_line`: the `while` loop it was in."""
+    why = (f": the 'while' loop at line {loop_line} kept going (its condition never turned false, or each pass "
+           "costs too much)" if loop_line is not None else
+           " (a loop in the game's YAML that never ends, or one over a costly query?)")
     return EvalError(
         f"the flow did over {DECISION_WORK:,} units of work (list elements its expressions visited, pieces it "
-        "moved, shuffled or turned, board spaces it walked) without asking for a decision (a loop in the game's "
-        "YAML that never ends, or one over a costly query?)",
+        f"moved, shuffled or turned, board spaces it walked) without asking for a decision{why}",
         code="DV043",
     )

@@ -504,10 +504,11 @@ class _Compiler:
         if self.type_of(node.operand) is INT:
 
             def negated(env: Env, el: Any) -> Value:
+                v = operand(env, el)
                 try:
-                    return -operand(env, el)
+                    return -v
                 except TypeError:  # (a none where the check saw an int: an element read from a list)
-                    raise _Fail(f"unary '-' needs an int, got {_kind(operand(env, el))}", pos) from None
+                    raise _Fail(f"unary '-' needs an int, got {_kind(v)}", pos) from None
 
             return negated
 
@@ -932,6 +933,12 @@ def _no_field(value: Value, name: str, pos: int) -> _Fail:
     return _Fail(f"cannot read field '{name}' of {_kind(value)}", pos)
 
 
+def _at_operator(exc: TypeError, pos: int) -> _Fail:
+    """An operator's TypeError (a none among the numbers, read from a list) as a failure at the
+    operator, in the rules' words; the checker let it through as an int."""
+    return _Fail(f"evaluation failed: {_in_words(exc)}", pos)
+
+
 def _int_op(op: str, left: Fn, right: Fn, pos: int) -> Fn:
     # One closure per operator keeps the common cases to a single Python call.
     if op == "+":
@@ -939,8 +946,8 @@ def _int_op(op: str, left: Fn, right: Fn, pos: int) -> Fn:
         def add(env: Env, el: Any) -> Value:
             try:
                 v = left(env, el) + right(env, el)
-            except TypeError as exc:  # (a none among the numbers: said at the operator)
-                raise _Fail(f"evaluation failed: {_in_words(exc)}", pos) from None
+            except TypeError as exc:
+                raise _at_operator(exc, pos) from None
             if -MAX_INT <= v <= MAX_INT:
                 return v
             raise _overflow(pos)
@@ -951,8 +958,8 @@ def _int_op(op: str, left: Fn, right: Fn, pos: int) -> Fn:
         def sub(env: Env, el: Any) -> Value:
             try:
                 v = left(env, el) - right(env, el)
-            except TypeError as exc:  # (a none among the numbers: said at the operator)
-                raise _Fail(f"evaluation failed: {_in_words(exc)}", pos) from None
+            except TypeError as exc:
+                raise _at_operator(exc, pos) from None
             if -MAX_INT <= v <= MAX_INT:
                 return v
             raise _overflow(pos)
@@ -963,8 +970,8 @@ def _int_op(op: str, left: Fn, right: Fn, pos: int) -> Fn:
         def mul(env: Env, el: Any) -> Value:
             try:
                 v = left(env, el) * right(env, el)
-            except TypeError as exc:  # (a none among the numbers: said at the operator)
-                raise _Fail(f"evaluation failed: {_in_words(exc)}", pos) from None
+            except TypeError as exc:
+                raise _at_operator(exc, pos) from None
             if -MAX_INT <= v <= MAX_INT:
                 return v
             raise _overflow(pos)
@@ -980,8 +987,8 @@ def _int_op(op: str, left: Fn, right: Fn, pos: int) -> Fn:
                 raise _Fail("division by zero" if floor else "remainder of division by zero", pos)
             try:
                 v = a // b if floor else a % b
-            except TypeError as exc:  # (a none among the numbers: said at the operator)
-                raise _Fail(f"evaluation failed: {_in_words(exc)}", pos) from None
+            except TypeError as exc:
+                raise _at_operator(exc, pos) from None
             if -MAX_INT <= v <= MAX_INT:
                 return v
             raise _overflow(pos)
@@ -1002,8 +1009,8 @@ def _int_op_literal(op: str, left: Fn, const: int, pos: int) -> Fn:
         def add_literal(env: Env, el: Any) -> Value:
             try:
                 v = left(env, el) + const
-            except TypeError as exc:  # (a none among the numbers: said at the operator)
-                raise _Fail(f"evaluation failed: {_in_words(exc)}", pos) from None
+            except TypeError as exc:
+                raise _at_operator(exc, pos) from None
             if -MAX_INT <= v <= MAX_INT:
                 return v
             raise _overflow(pos)
@@ -1014,8 +1021,8 @@ def _int_op_literal(op: str, left: Fn, const: int, pos: int) -> Fn:
         def sub_literal(env: Env, el: Any) -> Value:
             try:
                 v = left(env, el) - const
-            except TypeError as exc:  # (a none among the numbers: said at the operator)
-                raise _Fail(f"evaluation failed: {_in_words(exc)}", pos) from None
+            except TypeError as exc:
+                raise _at_operator(exc, pos) from None
             if -MAX_INT <= v <= MAX_INT:
                 return v
             raise _overflow(pos)
@@ -1025,8 +1032,8 @@ def _int_op_literal(op: str, left: Fn, const: int, pos: int) -> Fn:
     def mul_literal(env: Env, el: Any) -> Value:
         try:
             v = left(env, el) * const
-        except TypeError as exc:  # (a none among the numbers: said at the operator)
-            raise _Fail(f"evaluation failed: {_in_words(exc)}", pos) from None
+        except TypeError as exc:
+            raise _at_operator(exc, pos) from None
         if -MAX_INT <= v <= MAX_INT:
             return v
         raise _overflow(pos)

@@ -649,6 +649,8 @@ _WORDS = {
 }
 _OPERAND_START = {"NAME", "INT", "STRING", "TRUE", "FALSE", "NONE", "LPAR", "LSQB", "MINUS", "NOT"}
 KEYWORDS = frozenset({"where", "select", "if", "else", "or", "and", "not", "in", "true", "false", "none"})
+
+
 def _slice_hint(source: str, opened: int) -> str:
     """What to write for a slice `xs[a:b]` whose `[` is at `opened`: the rules have none."""
     close = source.find("]", opened)

@@ -711,7 +711,7 @@ def _private_copied(node: Any, path: list[Any], held: re.Pattern[str], public_se
         log = step.get("log")
         text = log if isinstance(log, str) else log.get("text") if isinstance(log, dict) and "to" not in log else None
         if isinstance(text, str):  # (a name inside a `{...}` that the line fills in, not a word of its prose)
-            shown.update(m.group(1) for part in re.findall(r"\{[^{}]*\}", text) for m in held.finditer(_no_texts(part)))
+            shown.update(m.group(1) for part in _filled(text) for m in held.finditer(part))
         values = step.get("set")
         if isinstance(values, dict):
             shown_vars = public_seat if "seat" in values else public_game
@@ -724,7 +724,7 @@ def _private_copied(node: Any, path: list[Any], held: re.Pattern[str], public_se
                 yield from _private_copied(v, [*path, i, k], held, public_seat, public_game, frozenset(shown))
         # A value shown inside the step (one seat a line, in a loop over the seats) stays shown after it.
         for text, _at in _public_logs({k: v for k, v in step.items() if k != "log"}, []):
-            shown.update(m.group(1) for part in re.findall(r"\{[^{}]*\}", text) for m in held.finditer(_no_texts(part)))
+            shown.update(m.group(1) for part in _filled(text) for m in held.finditer(part))
 
 
 def _face_down_told(node: Any, path: list[Any], hidden: frozenset[str],
@@ -770,8 +770,8 @@ def _face_down_told(node: Any, path: list[Any], hidden: frozenset[str],
             for name in sorted(down):
                 # A field read (`hole.rank`) shows the piece; the name alone prints its place, and a
                 # public field (`hole.suit` with `public: [suit]`) was never hidden.
-                fields = {f for part in re.findall(r"\{[^{}]*\}", text)
-                          for f in re.findall(rf"\b{re.escape(name)}\.([a-z_][a-z0-9_]*)", _no_texts(part))}
+                fields = {f for part in _filled(text)
+                          for f in re.findall(rf"\b{re.escape(name)}\.([a-z_][a-z0-9_]*)", part)}
                 if fields - public_fields:
                     yield name, at
                     down.discard(name)  # (said once)
@@ -781,6 +781,11 @@ def _face_down_told(node: Any, path: list[Any], hidden: frozenset[str],
         for k, v in step.items():
             if k not in ("log",):
                 yield from _face_down_told(v, [*path, i, k], inner, public_fields)
+
+
+def _filled(text: str) -> list[str]:
+    """The `{...}` expressions a log line or prompt fills in, their own text literals emptied."""
+    return [_no_texts(part) for part in re.findall(r"\{[^{}]*\}", text)]
 
 
 def _strings(node: Any) -> Iterator[str]:
